@@ -1,0 +1,46 @@
+package dev.cqlpatterns.platform.cassandra;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Map;
+
+/** Where the service keeps its tables, and how they are replicated. */
+@ConfigMapping(prefix = "cql-patterns.cassandra")
+public interface CassandraSettings {
+
+    /** The keyspace every table lives in. */
+    @WithDefault("cql_patterns")
+    String keyspace();
+
+    Replication replication();
+
+    Migrations migrations();
+
+    interface Replication {
+        /** SimpleStrategy for one local node; NetworkTopologyStrategy in production. */
+        @WithDefault("SimpleStrategy")
+        String strategy();
+
+        /** Replication factor for SimpleStrategy. */
+        @WithDefault("1")
+        int factor();
+
+        /** Replicas per datacenter for NetworkTopologyStrategy, e.g. dc1=3. */
+        Map<String, Integer> datacenters();
+    }
+
+    interface Migrations {
+        /** Apply cql/ at start-up; production can leave it to a one-off Job instead. */
+        @WithDefault("true")
+        boolean atStartup();
+
+        /** How long one replica may hold the migration lease before others may take it over. */
+        @WithDefault("PT60S")
+        Duration leaseTtl();
+
+        /** How long a starting replica waits for another one's migration to finish. */
+        @WithDefault("PT5M")
+        Duration waitAtMost();
+    }
+}

@@ -1,0 +1,235 @@
+package dev.cqlpatterns.platform.schema;
+
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
+import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * Applies the numbered files of {@code cql/} in order, each once, recording it in
+ * {@code schema_migrations}. Replicas that start together take turns through a lease in
+ * Cassandra (a lightweight transaction with a TTL): concurrent DDL from two clients is how
+ * Cassandra ends up with schema disagreement, so only the lease holder runs it.
+ *
+ * <p>The keyspace, the migrations table and the lease table are created before any lease can
+ * exist, so they carry fixed table ids: two replicas creating them at once create the same table.
+ */
+@ApplicationScoped
+public class Migrations {
+    private static final Logger LOG = Logger.getLogger(Migrations.class);
+    static final String INDEX = "cql/INDEX";
+    private static final Pattern FILE_NAME = Pattern.compile("(\\d{3})_[a-z0-9_]+\\.cql");
+    private static final Pattern KEYSPACE_NAME = Pattern.compile("[a-zA-Z][a-zA-Z0-9_]{0,47}");
+    private static final Pattern DATACENTER_NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
+    private static final String LEASE = "schema-migrations";
+
+    @Inject
+    QuarkusCqlSession session;
+
+    @Inject
+    CassandraSettings settings;
+
+    /** One file of cql/, split into statements. */
+    public record Migration(int version, String name, String checksum, List<String> statements) {
+    }
+
+    void onStart(@Observes @Priority(10) StartupEvent event) {
+        if (settings.migrations().atStartup()) {
+            migrate();
+        }
+    }
+
+    /** Brings the keyspace up to date; returns the names of the files it applied. */
+    public List<String> migrate() {
+        String keyspace = settings.keyspace();
+        if (!KEYSPACE_NAME.matcher(keyspace).matches()) {
+            throw new IllegalArgumentException("cql-patterns.cassandra.keyspace is not a valid keyspace name: " + keyspace);
+        }
+        bootstrap(keyspace);
+        List<Migration> migrations = load();
+        String owner = UUID.randomUUID().toString();
+        acquireLease(owner);
+        try {
+            Map<Integer, String> applied = applied();
+            List<String> done = new ArrayList<>();
+            for (Migration m : migrations) {
+                String checksum = applied.get(m.version());
+                if (checksum != null) {
+                    if (!checksum.equals(m.checksum())) {
+                        throw new IllegalStateException("cql/" + m.name() + " changed after it was applied; "
+                                + "migrations are immutable, add a new numbered file instead");
+                    }
+                    continue;
+                }
+                LOG.infof("Applying cql/%s to keyspace %s", m.name(), keyspace);
+                for (String statement : m.statements()) {
+                    run(statement);
+                }
+                run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                        m.version(), m.name(), m.checksum(), Instant.now());
+                renewLease(owner);
+                done.add(m.name());
+            }
+            return done;
+        } finally {
+            run("DELETE FROM leases WHERE name = ? IF owner = ?", LEASE, owner);
+        }
+    }
+
+    private void bootstrap(String keyspace) {
+        session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + keyspace
+                + " WITH replication = " + replication()).setTimeout(Duration.ofSeconds(30)));
+        run("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
+                + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
+        // Also the table behind the scheduler's cluster-wide leases.
+        run("CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
+                + "WITH ID = " + fixedId(keyspace, "leases"));
+    }
+
+    private String replication() {
+        CassandraSettings.Replication r = settings.replication();
+        if ("SimpleStrategy".equals(r.strategy())) {
+            return "{'class': 'SimpleStrategy', 'replication_factor': " + r.factor() + "}";
+        }
+        if (!"NetworkTopologyStrategy".equals(r.strategy())) {
+            throw new IllegalArgumentException("cql-patterns.cassandra.replication.strategy must be SimpleStrategy or "
+                    + "NetworkTopologyStrategy, not " + r.strategy());
+        }
+        if (r.datacenters().isEmpty()) {
+            throw new IllegalArgumentException("NetworkTopologyStrategy needs cql-patterns.cassandra.replication.datacenters");
+        }
+        return r.datacenters().entrySet().stream()
+                .peek(e -> {
+                    if (!DATACENTER_NAME.matcher(e.getKey()).matches()) {
+                        throw new IllegalArgumentException("not a datacenter name: " + e.getKey());
+                    }
+                })
+                .map(e -> "'" + e.getKey() + "': " + e.getValue())
+                .collect(Collectors.joining(", ", "{'class': 'NetworkTopologyStrategy', ", "}"));
+    }
+
+    private static UUID fixedId(String keyspace, String table) {
+        return UUID.nameUUIDFromBytes((keyspace + "." + table).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void acquireLease(String owner) {
+        long ttl = settings.migrations().leaseTtl().toSeconds();
+        Instant deadline = Instant.now().plus(settings.migrations().waitAtMost());
+        while (true) {
+            ResultSet rs = run("INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?",
+                    LEASE, owner, Instant.now(), (int) ttl);
+            if (rs.wasApplied()) {
+                return;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("another replica held the schema migration lease for longer than "
+                        + settings.migrations().waitAtMost() + "; giving up");
+            }
+            LOG.info("Another replica is migrating the schema; waiting");
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the migration lease", e);
+            }
+        }
+    }
+
+    private void renewLease(String owner) {
+        run("UPDATE leases USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?",
+                (int) settings.migrations().leaseTtl().toSeconds(), owner, Instant.now(), LEASE, owner);
+    }
+
+    private Map<Integer, String> applied() {
+        Map<Integer, String> applied = new HashMap<>();
+        for (Row row : run("SELECT version, checksum FROM schema_migrations")) {
+            applied.put(row.getInt("version"), row.getString("checksum"));
+        }
+        return applied;
+    }
+
+    private ResultSet run(String cql, Object... values) {
+        return session.execute(SimpleStatement.newInstance(cql, values)
+                .setKeyspace(CqlIdentifier.fromInternal(settings.keyspace()))
+                .setTimeout(Duration.ofSeconds(30)));
+    }
+
+    /** The migrations listed in cql/INDEX, in order. */
+    public static List<Migration> load() {
+        List<Migration> migrations = new ArrayList<>();
+        int previous = 0;
+        for (String name : read(INDEX).lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) {
+            Matcher m = FILE_NAME.matcher(name);
+            if (!m.matches()) {
+                throw new IllegalStateException("cql/INDEX lists " + name + ", which is not named NNN_name.cql");
+            }
+            int version = Integer.parseInt(m.group(1));
+            if (version <= previous) {
+                throw new IllegalStateException("cql/INDEX is not in increasing order at " + name);
+            }
+            previous = version;
+            String text = read("cql/" + name);
+            migrations.add(new Migration(version, name, sha256(text), statements(text)));
+        }
+        return migrations;
+    }
+
+    /** Splits a file into statements: "--" comment lines dropped, each statement ends with ';'. */
+    static List<String> statements(String text) {
+        String withoutComments = text.lines()
+                .filter(line -> !line.stripLeading().startsWith("--"))
+                .collect(Collectors.joining("\n"));
+        List<String> statements = new ArrayList<>();
+        for (String part : withoutComments.split(";\\s*(\\n|$)")) {
+            String statement = part.strip();
+            if (!statement.isEmpty()) {
+                statements.add(statement);
+            }
+        }
+        return statements;
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is missing from the artifact");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + resource, e);
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.replace("\r\n", "\n").getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package dev.cqlpatterns.ring;
+
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.Comparator;
+import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * GET /ring: the cluster's nodes and the token ranges each owns (seed 004's A/B/C/D diagram as
+ * data). Answered from the driver's token map, which it keeps from the cluster's own system
+ * tables; no query runs for it.
+ */
+@Path("/ring")
+@Tag(name = "ring")
+public class TokenRing {
+    private static final BigDecimal RING_SIZE = new BigDecimal(BigInteger.ONE.shiftLeft(64));
+
+    @Inject
+    Cql cql;
+
+    @Schema(name = "RingNode")
+    public record RingNode(
+            @Schema(examples = "127.0.0.1:9042") String address,
+            @Schema(examples = "datacenter1") String datacenter,
+            @Schema(examples = "rack1") String rack,
+            @Schema(examples = "UP") String state,
+            @Schema(description = "How many token ranges this node is the primary owner of") int ranges) {
+    }
+
+    @Schema(name = "TokenRangeOwnership")
+    public record Range(
+            @Schema(description = "Exclusive start token", examples = "-9223372036854775808") String start,
+            @Schema(description = "Inclusive end token", examples = "-4611686018427387904") String end,
+            @Schema(description = "True for the range that wraps from the largest token back to the smallest") boolean wraps,
+            @Schema(description = "Share of the whole ring, 0..1 (Murmur3 partitioner)", examples = "0.25") Double fraction,
+            @Schema(description = "The node that owns the range (without replication)", examples = "127.0.0.1:9042") String owner,
+            @Schema(description = "Nodes holding a replica of the range for the service's keyspace") List<String> replicas) {
+    }
+
+    @Schema(name = "Ring")
+    public record Ring(
+            @Schema(examples = "org.apache.cassandra.dht.Murmur3Partitioner") String partitioner,
+            @Schema(examples = "cql_patterns") String keyspace,
+            List<RingNode> nodes,
+            @Schema(description = "Every token range, ordered by start token; together they cover the whole ring") List<Range> ranges) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The token ring: nodes and the token ranges each owns")
+    public Uni<Ring> ring() {
+        return Uni.createFrom().item(this::read);
+    }
+
+    private Ring read() {
+        var metadata = cql.session().getMetadata();
+        TokenMap tokens = metadata.getTokenMap().orElseThrow(() -> new ProblemException(503, "cassandra-unavailable",
+                "Service unavailable", "The token map is not known yet; retry later", null));
+        Map<TokenRange, Node> owners = new HashMap<>();
+        for (Node node : metadata.getNodes().values()) {
+            tokens.getTokenRanges(node).forEach(range -> owners.put(range, node));
+        }
+        List<Range> ranges = tokens.getTokenRanges().stream()
+                .sorted(Comparator.comparing(TokenRange::getStart))
+                .map(range -> new Range(tokens.format(range.getStart()), tokens.format(range.getEnd()),
+                        range.isWrappedAround(), fraction(tokens, range),
+                        owners.containsKey(range) ? address(owners.get(range)) : null,
+                        tokens.getReplicas(cql.keyspace(), range).stream().map(TokenRing::address).sorted().toList()))
+                .toList();
+        List<RingNode> nodes = metadata.getNodes().values().stream()
+                .map(node -> new RingNode(address(node), node.getDatacenter(), node.getRack(), node.getState().name(),
+                        tokens.getTokenRanges(node).size()))
+                .sorted(Comparator.comparing(RingNode::address))
+                .toList();
+        return new Ring(tokens.getPartitionerName(), cql.keyspace().asInternal(), nodes, ranges);
+    }
+
+    /** Share of the ring, for Murmur3 tokens (signed 64-bit); null for other partitioners. */
+    private static Double fraction(TokenMap tokens, TokenRange range) {
+        if (!tokens.getPartitionerName().endsWith("Murmur3Partitioner")) {
+            return null;
+        }
+        BigInteger start = new BigInteger(tokens.format(range.getStart()));
+        BigInteger end = new BigInteger(tokens.format(range.getEnd()));
+        BigInteger size = end.subtract(start);
+        if (size.signum() <= 0) {
+            size = size.add(BigInteger.ONE.shiftLeft(64));
+        }
+        return new BigDecimal(size).divide(RING_SIZE, 6, RoundingMode.HALF_EVEN).doubleValue();
+    }
+
+    static String address(Node node) {
+        return node.getEndPoint().resolve().toString().replaceFirst("^[^/]*/", "");
+    }
+}

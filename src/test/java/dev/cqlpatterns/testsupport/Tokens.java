@@ -1,0 +1,55 @@
+package dev.cqlpatterns.testsupport;
+
+import io.smallrye.jwt.build.Jwt;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Base64;
+
+/** Mints bearer tokens for tests, signed with a key pair made once per test JVM. */
+public final class Tokens {
+    public static final String ISSUER = "cql-patterns";
+    private static final KeyPair KEYS = generate();
+    private static Path publicKeyFile;
+
+    private Tokens() {
+    }
+
+    /** A valid token whose subject is {@code username}. */
+    public static String bearer(String username) {
+        return "Bearer " + Jwt.issuer(ISSUER).subject(username).upn(username)
+                .expiresIn(Duration.ofHours(1)).sign(KEYS.getPrivate());
+    }
+
+    static synchronized Path publicKeyFile() {
+        if (publicKeyFile == null) {
+            try {
+                Path dir = CassandraTestResource.root().resolve("target/test-jwt");
+                Files.createDirectories(dir);
+                publicKeyFile = dir.resolve("publicKey.pem");
+                String pem = "-----BEGIN PUBLIC KEY-----\n"
+                        + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(KEYS.getPublic().getEncoded())
+                        + "\n-----END PUBLIC KEY-----\n";
+                Files.writeString(publicKeyFile, pem);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return publicKeyFile;
+    }
+
+    private static KeyPair generate() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return generator.generateKeyPair();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
