@@ -1,0 +1,118 @@
+package dev.cqlpatterns.platform.openapi;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.Components;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.headers.Header;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+
+/**
+ * Writes into the contract what every route shares, so no route can forget it: the Problem
+ * schema and the error responses each kind of route can give, and the accounting headers on
+ * every success. Applied by SmallRye OpenAPI to the document it serves at /q/openapi.
+ */
+public class ContractFilter implements OASFilter {
+    private static final String PROBLEM_REF = "#/components/schemas/Problem";
+    private static final String PROBLEM_MEDIA = "application/problem+json";
+
+    @Override
+    public void filterOpenAPI(OpenAPI openAPI) {
+        Components components = openAPI.getComponents();
+        if (components == null) {
+            components = OASFactory.createComponents();
+            openAPI.setComponents(components);
+        }
+        components.addSchema("FieldError", OASFactory.createSchema().type(List.of(Schema.SchemaType.OBJECT))
+                .addProperty("field", string("Field or parameter name", "content"))
+                .addProperty("message", string("What is wrong with it", "must not be blank")));
+        components.addSchema("Problem", OASFactory.createSchema().type(List.of(Schema.SchemaType.OBJECT))
+                .description("RFC 9457 problem detail, sent as application/problem+json")
+                .required(List.of("type", "title", "status"))
+                .addProperty("type", string("Stable identifier of the kind of problem", "urn:cql-patterns:problem:validation"))
+                .addProperty("title", string("Short summary of the kind of problem", "Invalid request"))
+                .addProperty("status", OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)).format("int32")
+                        .description("HTTP status").examples(List.of(400)))
+                .addProperty("detail", string("What is wrong with this request", "limit: must be between 1 and 500"))
+                .addProperty("errors", OASFactory.createSchema().type(List.of(Schema.SchemaType.ARRAY))
+                        .description("Fields that failed validation, when the problem is about fields")
+                        .items(OASFactory.createSchema().ref("#/components/schemas/FieldError"))));
+        components.addHeader("X-Partitions-Read", intHeader("Partitions of Cassandra this request read"));
+        components.addHeader("X-Statements", intHeader("CQL statements this request ran"));
+        components.addHeader("Retry-After", intHeader("Seconds to wait before retrying"));
+
+        if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
+            return;
+        }
+        openAPI.getPaths().getPathItems().forEach((path, item) -> item.getOperations().forEach((method, operation) ->
+                describe(path, method, operation)));
+    }
+
+    private static void describe(String path, PathItem.HttpMethod method, Operation operation) {
+        APIResponses responses = operation.getResponses();
+        if (responses == null) {
+            responses = OASFactory.createAPIResponses();
+            operation.setResponses(responses);
+        }
+        if (responses.getAPIResponses() != null) {
+            responses.getAPIResponses().forEach((code, response) -> {
+                if (code.startsWith("2")) {
+                    response.addHeader("X-Partitions-Read", OASFactory.createHeader().ref("#/components/headers/X-Partitions-Read"));
+                    response.addHeader("X-Statements", OASFactory.createHeader().ref("#/components/headers/X-Statements"));
+                }
+            });
+        }
+        boolean hasInput = operation.getRequestBody() != null
+                || (operation.getParameters() != null && !operation.getParameters().isEmpty());
+        boolean secured = operation.getSecurity() != null && !operation.getSecurity().isEmpty();
+        Map<String, String> errors = new LinkedHashMap<>();
+        if (hasInput) {
+            errors.put("400", "Invalid input: the problem says which field or parameter and why");
+        }
+        if (secured) {
+            errors.put("401", "Missing, invalid or expired bearer token");
+        }
+        if (path.contains("{")) {
+            errors.put("404", "No such resource, or not one the caller may see");
+        }
+        if (operation.getRequestBody() != null) {
+            errors.put("413", "Request body over the size limit");
+            errors.put("415", "Request body is not application/json");
+        }
+        errors.put("500", "Unexpected failure (logged; no internals in the body)");
+        errors.put("503", "Cassandra unreachable or too slow; retry after Retry-After seconds");
+        APIResponses target = responses;
+        errors.forEach((code, description) -> {
+            if (target.getAPIResponse(code) == null) {
+                target.addAPIResponse(code, problem(description, code.equals("503")));
+            }
+        });
+    }
+
+    private static APIResponse problem(String description, boolean retryAfter) {
+        APIResponse response = OASFactory.createAPIResponse().description(description)
+                .content(OASFactory.createContent().addMediaType(PROBLEM_MEDIA,
+                        OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM_REF))));
+        if (retryAfter) {
+            response.addHeader("Retry-After", OASFactory.createHeader().ref("#/components/headers/Retry-After"));
+        }
+        return response;
+    }
+
+    private static Schema string(String description, String example) {
+        return OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING)).description(description)
+                .examples(List.of(example));
+    }
+
+    private static Header intHeader(String description) {
+        return OASFactory.createHeader().description(description)
+                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)).format("int32"));
+    }
+}
