@@ -106,7 +106,10 @@ public class TokenRing {
         return new BigDecimal(size).divide(RING_SIZE, 6, RoundingMode.HALF_EVEN).doubleValue();
     }
 
+    /** host:port of the node's CQL endpoint, as the cluster itself reports it. */
     static String address(Node node) {
-        return node.getEndPoint().resolve().toString().replaceFirst("^[^/]*/", "");
+        return node.getBroadcastRpcAddress()
+                .map(a -> a.getAddress().getHostAddress() + ":" + a.getPort())
+                .orElseGet(() -> node.getEndPoint().toString());
     }
 }

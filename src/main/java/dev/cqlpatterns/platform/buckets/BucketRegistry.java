@@ -1,0 +1,79 @@
+package dev.cqlpatterns.platform.buckets;
+
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which buckets of a time series hold data (table time_buckets, see cql/002_time_buckets.cql).
+ *
+ * <p>Writers call {@link #record} before writing an event into a bucket, so a bucket is listed
+ * before any of its rows exist and a reader never misses one. Each process remembers what it has
+ * recorded, so a busy bucket costs one extra write per process, not one per event. Readers call
+ * {@link #newestFirst} (one partition read) and visit only the buckets listed.
+ */
+@ApplicationScoped
+public class BucketRegistry {
+    private static final int REMEMBERED_MAX = 100_000;
+    private static final Query RECORD = Cql.idempotent(
+            "INSERT INTO time_buckets (series, entity, bucket) VALUES (?, ?, ?)");
+    private static final Query OPEN = Cql.idempotent(
+            "UPDATE time_buckets SET opened_at = ?, closed = false WHERE series = ? AND entity = ? AND bucket = ?");
+    private static final Query CLOSE = Cql.idempotent(
+            "UPDATE time_buckets SET closed = true WHERE series = ? AND entity = ? AND bucket = ?");
+    private static final Query DROP_OLDER = Cql.idempotent(
+            "DELETE FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ?");
+    private static final Query NEWEST_FIRST = Cql.idempotent(
+            "SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
+
+    @Inject
+    Cql cql;
+
+    private final Set<String> remembered = ConcurrentHashMap.newKeySet();
+
+    /** Lists the bucket {@code at} falls in for this entity (TimeSeries.GLOBAL for global series). */
+    public Uni<Integer> record(TimeSeries series, String entity, Instant at) {
+        int bucket = series.granularity().key(at);
+        String key = series.name() + '\u0000' + entity + '\u0000' + bucket;
+        if (remembered.contains(key)) {
+            return Uni.createFrom().item(bucket);
+        }
+        return cql.write(RECORD, series.name(), entity, bucket).map(rs -> {
+            if (remembered.size() >= REMEMBERED_MAX) {
+                remembered.clear();
+            }
+            remembered.add(key);
+            return bucket;
+        });
+    }
+
+    /**
+     * The buckets with data between {@code newest} and {@code oldest} (both included, bucket
+     * keys), newest first, at most {@code limit}. One partition read.
+     */
+    public Uni<List<Integer>> newestFirst(TimeSeries series, String entity, int newest, int oldest, int limit) {
+        return cql.read(NEWEST_FIRST, 1, series.name(), entity, newest, oldest, limit)
+                .map(rs -> Cql.rows(rs).stream().map(row -> row.getInt(0)).toList());
+    }
+
+    /** The roller opens a bucket before its time begins. */
+    public Uni<Void> open(TimeSeries series, String entity, int bucket, Instant now) {
+        return cql.write(OPEN, now, series.name(), entity, bucket).replaceWithVoid();
+    }
+
+    /** The roller marks a finished bucket closed: no more writes are expected in it. */
+    public Uni<Void> close(TimeSeries series, String entity, int bucket) {
+        return cql.write(CLOSE, series.name(), entity, bucket).replaceWithVoid();
+    }
+
+    /** Forgets every bucket older than {@code oldestKept} (one range tombstone). */
+    public Uni<Void> dropOlderThan(TimeSeries series, String entity, int oldestKept) {
+        return cql.write(DROP_OLDER, series.name(), entity, oldestKept).replaceWithVoid();
+    }
+}

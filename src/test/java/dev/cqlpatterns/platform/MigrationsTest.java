@@ -1,0 +1,61 @@
+package dev.cqlpatterns.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
+import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import dev.cqlpatterns.platform.schema.Migrations;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class MigrationsTest {
+
+    @Inject
+    Migrations migrations;
+
+    @Inject
+    QuarkusCqlSession session;
+
+    @Inject
+    CassandraSettings settings;
+
+    @Test
+    void index_should_list_every_file_of_cql_in_order() throws IOException {
+        Path cql = Path.of(System.getProperty("cqlpatterns.root", ".")).resolve("cql");
+        List<String> files;
+        try (Stream<Path> list = Files.list(cql)) {
+            files = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".cql")).sorted().toList();
+        }
+        assertThat(Migrations.load().stream().map(Migrations.Migration::name).toList()).isEqualTo(files);
+    }
+
+    @Test
+    void every_migration_should_be_recorded_once_with_its_checksum() {
+        var recorded = session.execute(SimpleStatement.newInstance(
+                "SELECT version, checksum FROM " + settings.keyspace() + ".schema_migrations")).all();
+        List<Migrations.Migration> expected = Migrations.load();
+        assertThat(recorded).hasSize(expected.size());
+        for (Migrations.Migration m : expected) {
+            assertThat(recorded).anyMatch(r -> r.getInt("version") == m.version() && r.getString("checksum").equals(m.checksum()));
+        }
+    }
+
+    @Test
+    void replicas_migrating_at_the_same_moment_should_both_succeed_and_apply_nothing_twice() {
+        var first = CompletableFuture.supplyAsync(migrations::migrate);
+        var second = CompletableFuture.supplyAsync(migrations::migrate);
+        assertThat(first.join()).isEmpty();
+        assertThat(second.join()).isEmpty();
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT count(*) FROM " + settings.keyspace()
+                + ".schema_migrations")).one().getLong(0)).isEqualTo(Migrations.load().size());
+    }
+}
