@@ -1,0 +1,47 @@
+package dev.cqlpatterns.testsupport;
+
+import com.atlassian.oai.validator.OpenApiInteractionValidator;
+import com.atlassian.oai.validator.restassured.OpenApiValidationFilter;
+import com.atlassian.oai.validator.whitelist.ValidationErrorsWhitelist;
+import com.atlassian.oai.validator.whitelist.rule.WhitelistRules;
+import io.restassured.RestAssured;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Every REST Assured request and response of every test is validated against the checked-in
+ * openapi.yaml, error responses included: a response the contract does not describe fails the
+ * test. Loaded for all test classes through JUnit's extension auto-detection.
+ *
+ * <p>Only routes that are deliberately outside the contract are exempt: Quarkus's management
+ * routes (/q/...), the test-only probe routes, and the deliberately unknown route of the 404 test.
+ */
+public class ContractValidation implements BeforeAllCallback {
+    private static boolean installed;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        install();
+    }
+
+    static synchronized void install() {
+        if (installed) {
+            return;
+        }
+        RestAssured.filters(new OpenApiValidationFilter(validator()));
+        installed = true;
+    }
+
+    /** The validator every test's calls go through. */
+    public static OpenApiInteractionValidator validator() {
+        return OpenApiInteractionValidator
+                .createForSpecificationUrl(CassandraTestResource.root().resolve("openapi.yaml").toUri().toString())
+                .withBasePathOverride("/")
+                .withWhitelist(ValidationErrorsWhitelist.create()
+                        .withRule("Quarkus management routes are not part of the API",
+                                WhitelistRules.pathContainsRegexp("^/q/.*"))
+                        .withRule("Test-only probe routes", WhitelistRules.pathContainsRegexp("^/test-probe/.*"))
+                        .withRule("The unknown route of the 404 test", WhitelistRules.pathContainsRegexp("^/no-such-route$")))
+                .build();
+    }
+}
