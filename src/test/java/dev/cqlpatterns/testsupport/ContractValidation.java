@@ -28,7 +28,16 @@ public class ContractValidation implements BeforeAllCallback {
         if (installed) {
             return;
         }
-        RestAssured.filters(new OpenApiValidationFilter(validator()));
+        // The parser finds its extensions through the context class loader; a @QuarkusTest runs with
+        // Quarkus's, which sees the same classes a second time.
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(ContractValidation.class.getClassLoader());
+        try {
+            RestAssured.filters(new OpenApiValidationFilter(validator()));
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
         installed = true;
     }
 

@@ -72,6 +72,10 @@ public class ContractFilter implements OASFilter {
         boolean hasInput = operation.getRequestBody() != null
                 || (operation.getParameters() != null && !operation.getParameters().isEmpty());
         boolean secured = operation.getSecurity() != null && !operation.getSecurity().isEmpty();
+        if (!secured) {
+            // Say explicitly that the route is public, rather than leaving it to a global default.
+            operation.setSecurity(new java.util.ArrayList<>());
+        }
         Map<String, String> errors = new LinkedHashMap<>();
         if (hasInput) {
             errors.put("400", "Invalid input: the problem says which field or parameter and why");
@@ -86,6 +90,7 @@ public class ContractFilter implements OASFilter {
             errors.put("413", "Request body over the size limit");
             errors.put("415", "Request body is not application/json");
         }
+        errors.put("406", "The Accept header excludes application/json");
         errors.put("500", "Unexpected failure (logged; no internals in the body)");
         errors.put("503", "Cassandra unreachable or too slow; retry after Retry-After seconds");
         APIResponses target = responses;
