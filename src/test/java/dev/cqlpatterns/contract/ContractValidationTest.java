@@ -20,6 +20,12 @@ class ContractValidationTest {
     }
 
     @Test
+    void should_let_management_routes_outside_the_contract_through() {
+        var report = validator.validateRequest(SimpleRequest.Builder.get("/q/health/live").build());
+        assertThat(report.hasErrors()).isFalse();
+    }
+
+    @Test
     void should_reject_a_response_body_of_the_wrong_shape() {
         var report = validator.validateResponse("/ring", Request.Method.GET, SimpleResponse.Builder.ok()
                 .withContentType("application/json")
