@@ -1,0 +1,185 @@
+package dev.cqlpatterns.delivery;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.introspect.Annotated;
+import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One overlay of {@code k8s/} as {@code kubectl kustomize} renders it, every object parsed into
+ * fabric8's typed Kubernetes model. The K8ssandraCluster has no typed class here and is kept generic.
+ */
+final class RenderedOverlay {
+    static final Path ROOT = Path.of(System.getProperty("cqlpatterns.root", "."));
+    static final String K8SSANDRA_CLUSTER = "k8ssandra.io/v1alpha1/K8ssandraCluster";
+
+    /** Every built-in kind the manifests may use, by apiVersion/kind. */
+    static final Map<String, Class<? extends HasMetadata>> TYPES = Map.of(
+            "v1/ConfigMap", ConfigMap.class,
+            "v1/Service", Service.class,
+            "apps/v1/Deployment", Deployment.class,
+            "networking.k8s.io/v1/Ingress", Ingress.class,
+            "networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class,
+            "autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class,
+            "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class);
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /**
+     * fabric8's model classes keep fields they do not know in additionalProperties (a Jackson any-setter),
+     * so a misspelt or misplaced field would pass silently; without the any-setter it fails the parse.
+     */
+    static final ObjectMapper STRICT = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .annotationIntrospector(new JacksonAnnotationIntrospector() {
+                @Override
+                public Boolean hasAnySetter(Annotated annotated) {
+                    return Boolean.FALSE;
+                }
+            })
+            .build();
+    private static final Map<String, RenderedOverlay> CACHE = new ConcurrentHashMap<>();
+
+    final String name;
+    final List<HasMetadata> objects;
+
+    private RenderedOverlay(String name, List<HasMetadata> objects) {
+        this.name = name;
+        this.objects = List.copyOf(objects);
+    }
+
+    static RenderedOverlay of(String overlay) {
+        return CACHE.computeIfAbsent(overlay, o -> parse(o, kustomize(ROOT.resolve("k8s/overlays/" + o))));
+    }
+
+    /** Parses kubectl's multi-document output; fails on a kind the manifests are not expected to use. */
+    static RenderedOverlay parse(String name, String yaml) {
+        List<HasMetadata> objects = new ArrayList<>();
+        try {
+            for (JsonNode node : YAML.readerFor(JsonNode.class).<JsonNode>readValues(yaml).readAll()) {
+                if (node == null || node.isNull() || node.isEmpty()) {
+                    continue;
+                }
+                objects.add(typed(node));
+            }
+        } catch (IOException e) {
+            throw new AssertionError("k8s/overlays/" + name + " does not render to YAML: " + e.getMessage(), e);
+        }
+        return new RenderedOverlay(name, objects);
+    }
+
+    private static HasMetadata typed(JsonNode node) throws JsonProcessingException {
+        String key = node.path("apiVersion").asText() + "/" + node.path("kind").asText();
+        String object = key + " " + node.path("metadata").path("name").asText();
+        if (K8SSANDRA_CLUSTER.equals(key)) {
+            return YAML.treeToValue(node, GenericKubernetesResource.class);
+        }
+        Class<? extends HasMetadata> type = TYPES.get(key);
+        if (type == null) {
+            throw new AssertionError(object + ": not a kind these tests know; add it to RenderedOverlay.TYPES");
+        }
+        try {
+            return STRICT.treeToValue(node, type);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(object + " does not fit the Kubernetes API: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Runs {@code kubectl kustomize}; fails with what to install when kubectl is missing. */
+    static String kustomize(Path dir) {
+        Process process;
+        try {
+            process = new ProcessBuilder("kubectl", "kustomize", dir.toString()).start();
+        } catch (IOException e) {
+            throw new AssertionError("kubectl is needed to render k8s/ (kubectl kustomize); install kubectl 1.27 or newer "
+                    + "and put it on PATH (" + e.getMessage() + ")", e);
+        }
+        try {
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new AssertionError("kubectl kustomize " + dir + " did not finish");
+            }
+            if (process.exitValue() != 0) {
+                throw new AssertionError("kubectl kustomize " + dir + " failed: " + err.join());
+            }
+            return out.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String read(java.io.InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    <T extends HasMetadata> List<T> all(Class<T> type) {
+        return objects.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    <T extends HasMetadata> T one(Class<T> type) {
+        List<T> found = all(type);
+        if (found.size() != 1) {
+            throw new AssertionError(name + " has " + found.size() + " " + type.getSimpleName() + " objects, expected 1");
+        }
+        return found.get(0);
+    }
+
+    GenericKubernetesResource cassandra() {
+        List<GenericKubernetesResource> clusters = all(GenericKubernetesResource.class);
+        if (clusters.size() != 1) {
+            throw new AssertionError(name + " has " + clusters.size() + " K8ssandraCluster objects, expected 1");
+        }
+        return clusters.get(0);
+    }
+
+    Container container() {
+        return one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    }
+
+    /**
+     * The environment the service's container gets: the ConfigMaps it reads whole, then its own
+     * variables (a variable taken from a Secret appears with the placeholder {@code <secret>}).
+     */
+    Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        Container container = container();
+        container.getEnvFrom().forEach(source -> {
+            String configMap = source.getConfigMapRef().getName();
+            all(ConfigMap.class).stream().filter(c -> c.getMetadata().getName().equals(configMap)).findFirst()
+                    .orElseThrow(() -> new AssertionError(name + ": envFrom names ConfigMap " + configMap + ", which is not rendered"))
+                    .getData().forEach(env::put);
+        });
+        container.getEnv().forEach(e -> env.put(e.getName(), e.getValueFrom() != null ? "<secret>" : e.getValue()));
+        return env;
+    }
+}
