@@ -20,25 +20,32 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public class ContractValidation implements BeforeAllCallback {
     private static boolean installed;
 
+    /**
+     * A @QuarkusTest class is loaded by Quarkus's class loader, and so is the RestAssured it calls;
+     * this extension is loaded by JUnit's. The filter is therefore installed from a copy of this
+     * class loaded by the test class's own loader, on that loader's RestAssured.
+     */
     @Override
-    public void beforeAll(ExtensionContext context) {
-        install();
-    }
-
-    static synchronized void install() {
-        if (installed) {
-            return;
-        }
-        // The parser finds its extensions through the context class loader; a @QuarkusTest runs with
-        // Quarkus's, which sees the same classes a second time.
+    public void beforeAll(ExtensionContext context) throws ReflectiveOperationException {
+        ClassLoader testLoader = context.getRequiredTestClass().getClassLoader();
+        Class<?> self = Class.forName(ContractValidation.class.getName(), true, testLoader);
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(ContractValidation.class.getClassLoader());
+        // The parser finds its extensions through the context class loader: make it the one that
+        // loaded the parser.
+        thread.setContextClassLoader(testLoader);
         try {
-            RestAssured.filters(new OpenApiValidationFilter(validator()));
+            self.getDeclaredMethod("install").invoke(null);
         } finally {
             thread.setContextClassLoader(previous);
         }
+    }
+
+    public static synchronized void install() {
+        if (installed) {
+            return;
+        }
+        RestAssured.filters(new OpenApiValidationFilter(validator()));
         installed = true;
     }
 
