@@ -95,8 +95,16 @@ public class ContractFilter implements OASFilter {
         errors.put("503", "Cassandra unreachable or too slow; retry after Retry-After seconds");
         APIResponses target = responses;
         errors.forEach((code, description) -> {
-            if (target.getAPIResponse(code) == null) {
+            APIResponse existing = target.getAPIResponse(code);
+            // SmallRye adds body-less 401/403 to secured operations; ours always carry a problem.
+            if (existing == null || existing.getContent() == null) {
                 target.addAPIResponse(code, problem(description, code.equals("503")));
+            }
+        });
+        // Errors a feature declares (409, 403...) without a body are problems too.
+        target.getAPIResponses().forEach((code, response) -> {
+            if ((code.startsWith("4") || code.startsWith("5")) && response.getContent() == null) {
+                response.setContent(problem(response.getDescription(), false).getContent());
             }
         });
     }
