@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -56,7 +57,8 @@ public class Clickstream {
     private static final Query IN_SHARD_AFTER = Cql.idempotent("SELECT click_id, ip, url FROM clickstream"
             + " WHERE year = ? AND month = ? AND shard = ? AND click_id < ? LIMIT ?");
     private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("uuuu-MM");
-    private static final Pattern MONTH_TEXT = Pattern.compile("[0-9]{4}-[0-9]{2}");
+    private static final String MONTH_PATTERN = "^[0-9]{4}-(0[1-9]|1[0-2])$";
+    private static final Pattern MONTH_TEXT = Pattern.compile(MONTH_PATTERN);
     /**
      * Cassandra's timeuuid order: by timestamp, then by the remaining bytes compared as signed
      * bytes (TimeUUIDType). UUID.compareTo is neither.
@@ -107,9 +109,9 @@ public class Clickstream {
                     + "most cql-patterns.clickstream.max-span-months (default 24) months, both ends included.")
     public Uni<Page<Click>> list(
             @Parameter(description = "Oldest month included, YYYY-MM; default: 'to' minus the maximum span",
-                    example = "2024-11") @QueryParam("from") String from,
+                    example = "2024-11", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN)) @QueryParam("from") String from,
             @Parameter(description = "Newest month included, YYYY-MM; default: the current month (UTC)",
-                    example = "2025-02") @QueryParam("to") String to,
+                    example = "2025-02", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN)) @QueryParam("to") String to,
             @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);

@@ -35,6 +35,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -110,7 +111,8 @@ public class RecordClick {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Record a click", description = "Stored in its month's bucket; the IP defaults to the client's address.")
-    @APIResponse(responseCode = "201", description = "The click's id and time")
+    @APIResponse(responseCode = "201", description = "The click's id and time",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Recorded.class)))
     public Uni<RestResponse<Recorded>> record(@Valid @NotNull ClickRequest body, @Context HttpServerRequest request) {
         String url = url(body.url());
         InetAddress ip = body.ip() != null ? ip(body.ip()) : clientAddress(request);

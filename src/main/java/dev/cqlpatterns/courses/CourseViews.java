@@ -2,7 +2,7 @@ package dev.cqlpatterns.courses;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.courses.RecordCourseView.View;
+import dev.cqlpatterns.courses.RecordCourseView.CourseView;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -84,13 +85,13 @@ public class CourseViews {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A course's page views, newest first, between two instants",
             description = "Views are kept for cql-patterns.courses.views-retention (default 90 days); older ones have expired.")
-    public Uni<Page<View>> list(
+    public Uni<Page<CourseView>> list(
             @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(pattern = CourseIds.COURSE_ID_PATTERN)) @PathParam("courseId") String courseId,
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
             @Parameter(description = "Oldest instant included (minTimeuuid); default: the start of the retention",
-                    example = "2015-06-01T00:00:00Z", schema = @Schema(format = "date-time")) @QueryParam("from") String from,
+                    example = "2015-06-01T00:00:00Z", schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("from") String from,
             @Parameter(description = "Newest instant included (maxTimeuuid); default: now",
-                    example = "2015-06-30T23:59:59Z", schema = @Schema(format = "date-time")) @QueryParam("to") String to,
+                    example = "2015-06-30T23:59:59Z", schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("to") String to,
             @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
         String id = CourseIds.courseId(courseId);
@@ -112,7 +113,7 @@ public class CourseViews {
         UUID upper = TimeUuids.endOf(toAt);
         return known.require(id).chain(() -> {
             if (lowerAt.isAfter(toAt) || newestDay < oldestDay) {
-                return Uni.createFrom().item(Page.<View>of(List.of(), null));
+                return Uni.createFrom().item(Page.<CourseView>of(List.of(), null));
             }
             int days = (int) Math.min(ChronoUnit.DAYS.between(Granularity.DAY.start(oldestDay), Granularity.DAY.start(newestDay)) + 1,
                     series.retention().map(r -> r.getDays() + 2).orElse(10_000));
@@ -141,14 +142,14 @@ public class CourseViews {
         });
     }
 
-    private Page<View> page(String scope, List<Found> found, int size) {
+    private Page<CourseView> page(String scope, List<Found> found, int size) {
         List<Found> items = found.size() > size ? found.subList(0, size) : found;
         String next = null;
         if (found.size() > size) {
             Found last = items.get(items.size() - 1);
             next = cursors.encode(scope, new Position(last.day(), last.id()));
         }
-        return Page.of(items.stream().map(f -> View.of(f.id())).toList(), next);
+        return Page.of(items.stream().map(f -> CourseView.of(f.id())).toList(), next);
     }
 
     private static Instant instant(String field, String raw, Instant fallback) {

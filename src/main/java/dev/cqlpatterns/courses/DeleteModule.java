@@ -38,7 +38,7 @@ public class DeleteModule {
     @APIResponse(responseCode = "204", description = "The module is gone")
     public Uni<RestResponse<Void>> delete(
             @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(pattern = CourseIds.COURSE_ID_PATTERN)) @PathParam("courseId") String courseId,
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
             @Parameter(description = "Module id, a positive integer", example = "2",
                     schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
             @PathParam("moduleId") String moduleId) {

@@ -15,6 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -50,7 +51,7 @@ public class GetCourse {
     @Operation(summary = "A course with its modules, in module id order (one partition read)")
     public Uni<Course> get(
             @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(pattern = CourseIds.COURSE_ID_PATTERN)) @PathParam("courseId") String courseId) {
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId) {
         String id = CourseIds.courseId(courseId);
         // Module ids are bounded, so the whole partition fits one page.
         int pageSize = settings.maxModuleId() + 1;

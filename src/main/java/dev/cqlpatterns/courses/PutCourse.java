@@ -16,6 +16,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -55,7 +56,7 @@ public class PutCourse {
             description = "Writes only the course's static name: its modules stay as they are. Idempotent.")
     public Uni<CourseSummary> put(
             @Parameter(description = "Course id: 1 to 100 letters, digits, '.', '_' or '-'", example = "node-intro",
-                    schema = @Schema(pattern = CourseIds.COURSE_ID_PATTERN)) @PathParam("courseId") String courseId,
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
             @Valid @NotNull CourseName body) {
         String id = CourseIds.courseId(courseId);
         return cql.write(WRITE_NAME, id, body.name()).map(rs -> {

@@ -65,7 +65,7 @@ public class PutModule {
             description = "Writes only the module's row: the course name stays as it was. The course must exist. Idempotent.")
     public Uni<Module> put(
             @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(pattern = CourseIds.COURSE_ID_PATTERN)) @PathParam("courseId") String courseId,
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
             @Parameter(description = "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",
                     example = "1", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
             @PathParam("moduleId") String moduleId,

@@ -19,6 +19,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -70,29 +72,30 @@ public class RecordCourseView {
     }
 
     @Schema(name = "CourseView")
-    public record View(
+    public record CourseView(
             @Schema(description = "The view's timeuuid", examples = "ece41c60-13bc-11e5-b559-4b636433f200") String id,
             @Schema(description = "When the view happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
             Instant viewedAt) {
 
-        static View of(UUID id) {
-            return new View(id.toString(), TimeUuids.instant(id));
+        static CourseView of(UUID id) {
+            return new CourseView(id.toString(), TimeUuids.instant(id));
         }
     }
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Record a page view of a course", description = "Stamped with a timeuuid of the service's clock.")
-    @APIResponse(responseCode = "201", description = "The view, with its id and time")
-    public Uni<RestResponse<View>> record(
+    @APIResponse(responseCode = "201", description = "The view, with its id and time",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = CourseView.class)))
+    public Uni<RestResponse<CourseView>> record(
             @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(pattern = CourseIds.COURSE_ID_PATTERN)) @PathParam("courseId") String courseId) {
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId) {
         String id = CourseIds.courseId(courseId);
         Instant at = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         UUID viewId = TimeUuids.at(at);
         return known.require(id)
                 .chain(() -> registry.record(series, id, at))
                 .chain(day -> cql.write(WRITE_VIEW, id, day, viewId, ttlSeconds))
-                .map(rs -> RestResponse.status(RestResponse.Status.CREATED, View.of(viewId)));
+                .map(rs -> RestResponse.status(RestResponse.Status.CREATED, CourseView.of(viewId)));
     }
 }
