@@ -119,7 +119,7 @@ public class Clickstream {
         YearMonth toMonth = month("to", to, TimeBuckets.month(clock.instant()));
         YearMonth fromMonth = month("from", from, toMonth.minusMonths(maxSpan - 1L));
         if (fromMonth.isAfter(toMonth)) {
-            throw ProblemException.invalid("from", "must not be after 'to'");
+            throw ProblemException.invalid("from", "must not be after 'to' (default: the current month)");
         }
         long span = ChronoUnit.MONTHS.between(fromMonth, toMonth) + 1;
         if (span > maxSpan) {

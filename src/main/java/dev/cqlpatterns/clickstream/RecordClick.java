@@ -80,9 +80,6 @@ public class RecordClick {
 
     @PostConstruct
     void init() {
-        if (settings.shards() < 1) {
-            throw new IllegalStateException("cql-patterns.clickstream.shards must be at least 1");
-        }
         // TTL 0 is "no TTL" in CQL.
         long seconds = settings.retention().map(r -> r.toSeconds()).orElse(0L);
         if (seconds < 0 || seconds > Integer.MAX_VALUE) {

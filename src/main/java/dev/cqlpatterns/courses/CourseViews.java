@@ -101,7 +101,7 @@ public class CourseViews {
         Instant fromAt = instant("from", from, oldestKept);
         Instant toAt = instant("to", to, now);
         if (fromAt.isAfter(toAt)) {
-            throw ProblemException.invalid("from", "must not be after 'to'");
+            throw ProblemException.invalid("from", "must not be after 'to' (default: now)");
         }
         String scope = "course-views:" + id + ":" + nullToEmpty(from) + ":" + nullToEmpty(to);
         Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
