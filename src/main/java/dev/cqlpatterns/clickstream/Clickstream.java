@@ -1,0 +1,198 @@
+package dev.cqlpatterns.clickstream;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.paging.Cursors;
+import dev.cqlpatterns.platform.paging.Page;
+import dev.cqlpatterns.platform.time.TimeBuckets;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.netty.util.NetUtil;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * GET /clicks?from=YYYY-MM&to=YYYY-MM: the clickstream newest first across the months of a range.
+ *
+ * <p>The seed reads {@code WHERE year = 2015 AND month IN (6, 5)}. Here the bucket registry lists
+ * which months of the range have clicks (one partition read), and only those are read, newest
+ * month first, so a year boundary is no special case (202501 comes before 202412). A month is
+ * several partitions (its shards): each shard is read in parallel with the LIMIT the page still
+ * needs, and the rows are merged newest first in Cassandra's timeuuid order, so the merge agrees
+ * with the {@code click_id < ?} the next page starts from. The cursor is the month and the last
+ * click id returned.
+ */
+@Path("/clicks")
+@Tag(name = "clickstream")
+public class Clickstream {
+    private static final Query IN_SHARD = Cql.idempotent("SELECT click_id, ip, url FROM clickstream"
+            + " WHERE year = ? AND month = ? AND shard = ? LIMIT ?");
+    private static final Query IN_SHARD_AFTER = Cql.idempotent("SELECT click_id, ip, url FROM clickstream"
+            + " WHERE year = ? AND month = ? AND shard = ? AND click_id < ? LIMIT ?");
+    private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("uuuu-MM");
+    private static final String MONTH_PATTERN = "^[0-9]{4}-(0[1-9]|1[0-2])$";
+    private static final Pattern MONTH_TEXT = Pattern.compile(MONTH_PATTERN);
+    /**
+     * Cassandra's timeuuid order: by timestamp, then by the remaining bytes compared as signed
+     * bytes (TimeUUIDType). UUID.compareTo is neither.
+     */
+    static final Comparator<UUID> TIMEUUID_ORDER = Comparator.comparingLong(UUID::timestamp)
+            .thenComparingLong(id -> id.getLeastSignificantBits() ^ 0x0080808080808080L);
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Cursors cursors;
+
+    @Inject
+    BucketRegistry registry;
+
+    @Inject
+    ClickstreamSettings settings;
+
+    @Inject
+    @Named(ClickstreamSeries.NAME)
+    TimeSeries series;
+
+    /** Where the previous page stopped: the month (yyyymm) and the last click id returned. */
+    public record Position(int month, UUID last) {
+    }
+
+    @Schema(name = "Click")
+    public record Click(
+            @Schema(description = "The click's timeuuid", examples = "f208cab0-13bc-11e5-b559-4b636433f200") String id,
+            @Schema(description = "When the click happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
+            Instant at,
+            @Schema(examples = "https://www.pluralsight.com/signup") String url,
+            @Schema(description = "IPv4 or IPv6 address (RFC 5952 text); null when unknown", examples = "98.203.153.64",
+                    nullable = true) String ip) {
+    }
+
+    private record Found(int month, UUID id, Click click) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Clicks newest first across the months from..to",
+            description = "Reads only the months of the range that have clicks, each as all of its shards. The span is at "
+                    + "most cql-patterns.clickstream.max-span-months (default 24) months, both ends included.")
+    public Uni<Page<Click>> list(
+            @Parameter(description = "Oldest month included, YYYY-MM; default: 'to' minus the maximum span",
+                    example = "2024-11", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN)) @QueryParam("from") String from,
+            @Parameter(description = "Newest month included, YYYY-MM; default: the current month (UTC)",
+                    example = "2025-02", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN)) @QueryParam("to") String to,
+            @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50") @QueryParam("limit") Integer limit,
+            @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
+        int size = cursors.limit(limit);
+        int maxSpan = settings.maxSpanMonths();
+        YearMonth toMonth = month("to", to, TimeBuckets.month(clock.instant()));
+        YearMonth fromMonth = month("from", from, toMonth.minusMonths(maxSpan - 1L));
+        if (fromMonth.isAfter(toMonth)) {
+            throw ProblemException.invalid("from", "must not be after 'to' (default: the current month)");
+        }
+        long span = ChronoUnit.MONTHS.between(fromMonth, toMonth) + 1;
+        if (span > maxSpan) {
+            throw ProblemException.invalid("from", "the range spans " + span + " months; at most " + maxSpan + " are allowed");
+        }
+        String scope = "clicks:" + (from == null ? "" : from) + ":" + (to == null ? "" : to);
+        Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
+        int newest = after != null ? after.month() : TimeBuckets.monthKey(toMonth);
+        int oldest = TimeBuckets.monthKey(fromMonth);
+        return registry.newestFirst(series, TimeSeries.GLOBAL, newest, oldest, maxSpan)
+                .chain(months -> collect(months, 0, after, size + 1, new ArrayList<>()))
+                .map(found -> page(scope, found, size));
+    }
+
+    /** Reads the months in order until {@code wanted} clicks are found or the months run out. */
+    private Uni<List<Found>> collect(List<Integer> months, int index, Position after, int wanted, List<Found> found) {
+        if (index >= months.size() || found.size() >= wanted) {
+            return Uni.createFrom().item(found);
+        }
+        int month = months.get(index);
+        int need = wanted - found.size();
+        UUID before = after != null && after.month() == month ? after.last() : null;
+        return readMonth(month, before, need).chain(clicks -> {
+            found.addAll(clicks);
+            return collect(months, index + 1, after, wanted, found);
+        });
+    }
+
+    /** The newest {@code need} clicks of a month (before a click id, if given): all shards, merged. */
+    private Uni<List<Found>> readMonth(int monthKey, UUID before, int need) {
+        YearMonth month = TimeBuckets.monthOfKey(monthKey);
+        List<Uni<AsyncResultSet>> shards = new ArrayList<>(settings.shards());
+        for (int shard = 0; shard < settings.shards(); shard++) {
+            shards.add(before == null
+                    ? cql.read(IN_SHARD, 1, month.getYear(), month.getMonthValue(), shard, need)
+                    : cql.read(IN_SHARD_AFTER, 1, month.getYear(), month.getMonthValue(), shard, before, need));
+        }
+        return Uni.combine().all().unis(shards).with(results -> {
+            List<Found> merged = new ArrayList<>();
+            for (Object result : results) {
+                for (Row row : Cql.rows((AsyncResultSet) result)) {
+                    UUID id = row.getUuid("click_id");
+                    InetAddress ip = row.getInetAddress("ip");
+                    merged.add(new Found(monthKey, id, new Click(id.toString(), TimeUuids.instant(id), row.getString("url"),
+                            ip == null ? null : NetUtil.toAddressString(ip))));
+                }
+            }
+            merged.sort(Comparator.comparing(Found::id, TIMEUUID_ORDER.reversed()));
+            return merged.size() > need ? merged.subList(0, need) : merged;
+        });
+    }
+
+    private Page<Click> page(String scope, List<Found> found, int size) {
+        List<Found> items = found.size() > size ? found.subList(0, size) : found;
+        String next = null;
+        if (found.size() > size) {
+            Found last = items.get(items.size() - 1);
+            next = cursors.encode(scope, new Position(last.month(), last.id()));
+        }
+        return Page.of(items.stream().map(Found::click).toList(), next);
+    }
+
+    private static YearMonth month(String field, String raw, YearMonth fallback) {
+        if (raw == null || raw.isEmpty()) {
+            return fallback;
+        }
+        try {
+            if (!MONTH_TEXT.matcher(raw).matches()) {
+                throw new DateTimeParseException("not YYYY-MM", raw, 0);
+            }
+            return YearMonth.parse(raw, MONTH);
+        } catch (DateTimeParseException e) {
+            throw ProblemException.invalid(field, "must be a month as YYYY-MM, e.g. 2025-01");
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package dev.cqlpatterns.clickstream;
+
+import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.time.TimeBuckets;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.netty.util.NetUtil;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.annotation.PostConstruct;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * POST /clicks: records one click of the clickstream into its month, in one of the month's shards
+ * chosen round-robin, so a busy month is spread over several partitions (cql/022_clickstream.cql).
+ * The month is listed in the bucket registry first, so readers find it.
+ *
+ * <p>The IP is the one given, or the client's address. Only literal IPv4 (dotted quad) and IPv6
+ * addresses are accepted, parsed without any name lookup: InetAddress.getByName would resolve a
+ * host name through DNS, so it is never called with caller text.
+ */
+@Path("/clicks")
+@Tag(name = "clickstream")
+public class RecordClick {
+    private static final Query WRITE_CLICK = Cql.idempotent(
+            "INSERT INTO clickstream (year, month, shard, click_id, ip, url) VALUES (?, ?, ?, ?, ?, ?) USING TTL ?");
+    private static final Pattern IPV4 = Pattern.compile(
+            "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
+    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    BucketRegistry registry;
+
+    @Inject
+    ClickstreamSettings settings;
+
+    @Inject
+    @Named(ClickstreamSeries.NAME)
+    TimeSeries series;
+
+    private final AtomicInteger nextShard = new AtomicInteger();
+    private int ttlSeconds;
+
+    @PostConstruct
+    void init() {
+        // TTL 0 is "no TTL" in CQL.
+        long seconds = settings.retention().map(r -> r.toSeconds()).orElse(0L);
+        if (seconds < 0 || seconds > Integer.MAX_VALUE) {
+            throw new IllegalStateException("cql-patterns.clickstream.retention is out of range");
+        }
+        ttlSeconds = (int) seconds;
+    }
+
+    @Schema(name = "ClickRequest")
+    public record ClickRequest(
+            @Schema(description = "Absolute http or https URL that was clicked", examples = "https://www.pluralsight.com/signup")
+            @NotBlank @Size(max = 2048) String url,
+            @Schema(description = "IPv4 or IPv6 address of the client; default: the address the request came from",
+                    examples = "98.203.153.64", nullable = true)
+            @Size(max = 64) String ip) {
+    }
+
+    @Schema(name = "ClickRecorded")
+    public record Recorded(
+            @Schema(description = "The click's timeuuid", examples = "f208cab0-13bc-11e5-b559-4b636433f200") String id,
+            @Schema(description = "When the click happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
+            Instant at) {
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Record a click", description = "Stored in its month's bucket; the IP defaults to the client's address.")
+    @APIResponse(responseCode = "201", description = "The click's id and time",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Recorded.class)))
+    public Uni<RestResponse<Recorded>> record(@Valid @NotNull ClickRequest body, @Context HttpServerRequest request) {
+        String url = url(body.url());
+        InetAddress ip = body.ip() != null ? ip(body.ip()) : clientAddress(request);
+        Instant at = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        UUID clickId = TimeUuids.at(at);
+        YearMonth month = TimeBuckets.month(at);
+        int shard = Math.floorMod(nextShard.getAndIncrement(), settings.shards());
+        return registry.record(series, TimeSeries.GLOBAL, at)
+                .chain(bucket -> cql.write(WRITE_CLICK, month.getYear(), month.getMonthValue(), shard, clickId, ip, url,
+                        ttlSeconds))
+                .map(rs -> RestResponse.status(RestResponse.Status.CREATED, new Recorded(clickId.toString(), at)));
+    }
+
+    static String url(String raw) {
+        try {
+            URI uri = new URI(raw);
+            String scheme = uri.getScheme();
+            if (scheme != null && (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                    && uri.getHost() != null && !uri.getHost().isEmpty()) {
+                return raw;
+            }
+        } catch (URISyntaxException e) {
+            // answered below
+        }
+        throw ProblemException.invalid("url", "must be an absolute http or https URL with a host (international names in punycode)");
+    }
+
+    /** A literal IPv4 or IPv6 address; never a host name, never a lookup. */
+    static InetAddress ip(String raw) {
+        byte[] bytes = null;
+        if (IPV4.matcher(raw).matches()) {
+            bytes = NetUtil.createByteArrayFromIpAddressString(raw);
+        } else if (raw.indexOf(':') >= 0 && IPV6_CHARS.matcher(raw).matches() && NetUtil.isValidIpV6Address(raw)) {
+            bytes = NetUtil.createByteArrayFromIpAddressString(raw);
+        }
+        if (bytes == null) {
+            throw ProblemException.invalid("ip", "must be a literal IPv4 address (1.2.3.4) or IPv6 address (2001:db8::1)");
+        }
+        try {
+            return InetAddress.getByAddress(bytes); // from bytes: no lookup
+        } catch (UnknownHostException e) {
+            throw ProblemException.invalid("ip", "must be a literal IPv4 or IPv6 address");
+        }
+    }
+
+    private static InetAddress clientAddress(HttpServerRequest request) {
+        var remote = request.remoteAddress();
+        String host = remote == null ? null : remote.hostAddress();
+        if (host == null || host.isEmpty()) {
+            return null;
+        }
+        try {
+            return ip(host);
+        } catch (ProblemException e) {
+            return null; // e.g. a Unix socket: no IP to record
+        }
+    }
+}

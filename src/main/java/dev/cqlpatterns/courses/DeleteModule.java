@@ -1,0 +1,49 @@
+package dev.cqlpatterns.courses;
+
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * DELETE /courses/{courseId}/modules/{moduleId}: removes one module row (a row tombstone); the
+ * course name, a static column, stays. Deleting a module that is not there is not an error, so
+ * a retried delete answers the same: 204 either way, with no read first.
+ */
+@Path("/courses/{courseId}/modules/{moduleId}")
+@Tag(name = "courses")
+public class DeleteModule {
+    private static final Query DELETE_MODULE = Cql.idempotent("DELETE FROM courses WHERE id = ? AND module_id = ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    CourseSettings settings;
+
+    @DELETE
+    @Authenticated
+    @Operation(summary = "Delete a module of a course", description = "Idempotent: 204 whether or not the module existed.")
+    @APIResponse(responseCode = "204", description = "The module is gone")
+    public Uni<RestResponse<Void>> delete(
+            @Parameter(description = "Course id", example = "node-intro",
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
+            @Parameter(description = "Module id, a positive integer", example = "2",
+                    schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
+            @PathParam("moduleId") String moduleId) {
+        String id = CourseIds.courseId(courseId);
+        int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
+        return cql.write(DELETE_MODULE, id, module).map(rs -> RestResponse.noContent());
+    }
+}

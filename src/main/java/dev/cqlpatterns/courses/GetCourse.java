@@ -1,0 +1,76 @@
+package dev.cqlpatterns.courses;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.courses.PutModule.Module;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * GET /courses/{courseId}: the course page, read from its one partition. Every row carries the
+ * static name; the module rows come in module_id order. A course without modules is a partition
+ * with only its static row, which reads as one row whose module_id is null.
+ */
+@Path("/courses/{courseId}")
+@Tag(name = "courses")
+public class GetCourse {
+    private static final Query COURSE = Cql.idempotent("SELECT name, module_id, module_name FROM courses WHERE id = ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    KnownCourses known;
+
+    @Inject
+    CourseSettings settings;
+
+    @Schema(name = "Course")
+    public record Course(
+            @Schema(examples = "node-intro") String id,
+            @Schema(examples = "Introduction to Node.js") String name,
+            @Schema(description = "The course's modules in module id order") List<Module> modules) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "A course with its modules, in module id order (one partition read)")
+    public Uni<Course> get(
+            @Parameter(description = "Course id", example = "node-intro",
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId) {
+        String id = CourseIds.courseId(courseId);
+        // Module ids are bounded, so the whole partition fits one page.
+        int pageSize = settings.maxModuleId() + 1;
+        return cql.read(COURSE, 1, b -> b.setPageSize(pageSize), id).map(rs -> {
+            List<Row> rows = Cql.rows(rs);
+            if (rows.isEmpty()) {
+                throw ProblemException.notFound("No course " + id);
+            }
+            String name = rows.get(0).getString("name");
+            List<Module> modules = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                if (!row.isNull("module_id")) {
+                    modules.add(new Module(row.getInt("module_id"), row.getString("module_name")));
+                }
+            }
+            if (name != null) {
+                known.remember(id);
+            }
+            return new Course(id, name, modules);
+        });
+    }
+}

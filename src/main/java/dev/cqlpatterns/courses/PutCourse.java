@@ -1,0 +1,67 @@
+package dev.cqlpatterns.courses;
+
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * PUT /courses/{courseId}: creates a course or renames it. The name is the partition's static
+ * column, so this one write renames the course for every module, and no module row is touched.
+ */
+@Path("/courses/{courseId}")
+@Tag(name = "courses")
+public class PutCourse {
+    private static final Query WRITE_NAME = Cql.idempotent("INSERT INTO courses (id, name) VALUES (?, ?)");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    KnownCourses known;
+
+    @Schema(name = "CourseName")
+    public record CourseName(
+            @Schema(description = "The course's title", examples = "Introduction to Node.js")
+            @NotBlank @Size(max = 200) String name) {
+    }
+
+    @Schema(name = "CourseSummary")
+    public record CourseSummary(
+            @Schema(examples = "node-intro") String id,
+            @Schema(examples = "Introduction to Node.js") String name) {
+    }
+
+    @PUT
+    @Authenticated
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create or rename a course",
+            description = "Writes only the course's static name: its modules stay as they are. Idempotent.")
+    public Uni<CourseSummary> put(
+            @Parameter(description = "Course id: 1 to 100 letters, digits, '.', '_' or '-'", example = "node-intro",
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
+            @Valid @NotNull CourseName body) {
+        String id = CourseIds.courseId(courseId);
+        return cql.write(WRITE_NAME, id, body.name()).map(rs -> {
+            known.remember(id);
+            return new CourseSummary(id, body.name());
+        });
+    }
+}

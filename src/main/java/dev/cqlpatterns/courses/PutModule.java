@@ -1,0 +1,79 @@
+package dev.cqlpatterns.courses;
+
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * PUT /courses/{courseId}/modules/{moduleId}: creates or renames a module. It writes the module's
+ * row only, so the course name "remains the same" (seed 002).
+ *
+ * <p>The course must exist: its static name is read first (404 otherwise). A read then a write is
+ * enough here, without a lightweight transaction: no route deletes a course, so the only race is
+ * a module written while its course is being created, which at worst answers 404 to a client that
+ * then retries. A course with modules but no name cannot arise.
+ */
+@Path("/courses/{courseId}/modules/{moduleId}")
+@Tag(name = "courses")
+public class PutModule {
+    private static final Query WRITE_MODULE = Cql.idempotent(
+            "INSERT INTO courses (id, module_id, module_name) VALUES (?, ?, ?)");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    KnownCourses known;
+
+    @Inject
+    CourseSettings settings;
+
+    @Schema(name = "ModuleName")
+    public record ModuleName(
+            @Schema(description = "The module's title", examples = "Getting Started with Node.js")
+            @NotBlank @Size(max = 200) String name) {
+    }
+
+    @Schema(name = "Module")
+    public record Module(
+            @Schema(description = "Module id, the course's modules are listed in this order", examples = "1") int id,
+            @Schema(examples = "Getting Started with Node.js") String name) {
+    }
+
+    @PUT
+    @Authenticated
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create or rename a module of a course",
+            description = "Writes only the module's row: the course name stays as it was. The course must exist. Idempotent.")
+    public Uni<Module> put(
+            @Parameter(description = "Course id", example = "node-intro",
+                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
+            @Parameter(description = "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",
+                    example = "1", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
+            @PathParam("moduleId") String moduleId,
+            @Valid @NotNull ModuleName body) {
+        String id = CourseIds.courseId(courseId);
+        int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
+        return known.require(id)
+                .chain(() -> cql.write(WRITE_MODULE, id, module, body.name()))
+                .map(rs -> new Module(module, body.name()));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.cqlpatterns.clickstream;
+
+import jakarta.enterprise.inject.Alternative;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/**
+ * The service's clock for tests that cross day, month and year boundaries. It tells system time
+ * until a test sets it. An alternative without a priority: it replaces the service's clock only
+ * under {@link MovableClockProfile}, so other test classes (and other features' test clocks) never
+ * see it.
+ */
+@Alternative
+@Singleton
+public class MovableClock extends Clock {
+    private volatile Instant fixed;
+
+    public void set(Instant at) {
+        fixed = at;
+    }
+
+    public void reset() {
+        fixed = null;
+    }
+
+    @Override
+    public Instant instant() {
+        Instant at = fixed;
+        return at != null ? at : Instant.now();
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        throw new UnsupportedOperationException("the service's clock is UTC");
+    }
+}

@@ -1,0 +1,182 @@
+package dev.cqlpatterns.courses;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.cqlpatterns.clickstream.MovableClock;
+import dev.cqlpatterns.clickstream.MovableClockProfile;
+import dev.cqlpatterns.testsupport.Tokens;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@TestProfile(MovableClockProfile.class)
+class CourseViewsTest {
+    private static final String PROBLEM = "application/problem+json";
+
+    @Inject
+    MovableClock clock;
+
+    @AfterEach
+    void back_to_system_time() {
+        clock.reset();
+    }
+
+    private static String newCourse() {
+        String id = "views-" + UUID.randomUUID();
+        given().header("Authorization", Tokens.bearer("course-admin")).contentType(ContentType.JSON)
+                .body(Map.of("name", "Introduction to Node.js"))
+                .when().put("/courses/{id}", id).then().statusCode(200);
+        return id;
+    }
+
+    /** Records a view at {@code at}; returns its id. */
+    private String view(String courseId, String at) {
+        clock.set(Instant.parse(at));
+        JsonPath view = given().when().post("/courses/{id}/views", courseId)
+                .then().statusCode(201).contentType(ContentType.JSON)
+                .extract().jsonPath();
+        assertThat(Instant.parse(view.getString("viewedAt"))).isEqualTo(Instant.parse(at));
+        return view.getString("id");
+    }
+
+    private static List<String> ids(JsonPath page) {
+        return page.getList("items.id");
+    }
+
+    @Test
+    void should_list_views_newest_first_with_the_time_of_their_timeuuid() {
+        String course = newCourse();
+        String first = view(course, "2030-03-10T10:00:00Z");
+        String second = view(course, "2030-03-10T10:00:01.250Z");
+        String third = view(course, "2030-03-10T10:00:02Z");
+
+        JsonPath page = given().when().get("/courses/{id}/views", course)
+                .then().statusCode(200)
+                // the registry's partition and the one day that has views
+                .header("X-Partitions-Read", equalTo("2"))
+                .body("next", nullValue())
+                .extract().jsonPath();
+        assertThat(ids(page)).containsExactly(third, second, first);
+        assertThat(page.getList("items.viewedAt", String.class).stream().map(Instant::parse))
+                .containsExactly(Instant.parse("2030-03-10T10:00:02Z"), Instant.parse("2030-03-10T10:00:01.250Z"),
+                        Instant.parse("2030-03-10T10:00:00Z"));
+    }
+
+    @Test
+    void should_page_newest_first_across_day_buckets() {
+        String course = newCourse();
+        List<String> written = new ArrayList<>();
+        for (String at : List.of("2030-05-01T23:59:59.999Z", "2030-05-02T00:00:00Z", "2030-05-02T12:00:00Z",
+                "2030-05-04T08:00:00Z", "2030-05-04T08:00:00.001Z")) {
+            written.add(view(course, at));
+        }
+        clock.set(Instant.parse("2030-05-05T00:00:00Z"));
+
+        List<String> read = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            var request = given().queryParam("limit", 2);
+            if (cursor != null) {
+                request.queryParam("cursor", cursor);
+            }
+            JsonPath page = request.when().get("/courses/{id}/views", course)
+                    .then().statusCode(200).body("items", hasSize(pages < 2 ? 2 : 1)).extract().jsonPath();
+            read.addAll(ids(page));
+            cursor = page.getString("next");
+            pages++;
+        } while (cursor != null && pages < 10);
+
+        assertThat(pages).isEqualTo(3);
+        Collections.reverse(written);
+        assertThat(read).containsExactlyElementsOf(written);
+    }
+
+    @Test
+    void should_slice_with_from_and_to_both_included() {
+        String course = newCourse();
+        String t1 = view(course, "2030-07-01T10:00:00Z");
+        String t2 = view(course, "2030-07-01T10:00:01Z");
+        String t3 = view(course, "2030-07-01T10:00:02Z");
+
+        assertThat(ids(given().queryParam("from", "2030-07-01T10:00:01Z").queryParam("to", "2030-07-01T10:00:01Z")
+                .when().get("/courses/{id}/views", course).then().statusCode(200).extract().jsonPath()))
+                .containsExactly(t2);
+        assertThat(ids(given().queryParam("from", "2030-07-01T10:00:00.001Z").queryParam("to", "2030-07-01T10:00:02Z")
+                .when().get("/courses/{id}/views", course).then().statusCode(200).extract().jsonPath()))
+                .containsExactly(t3, t2);
+        assertThat(ids(given().queryParam("to", "2030-07-01T10:00:01.999Z")
+                .when().get("/courses/{id}/views", course).then().statusCode(200).extract().jsonPath()))
+                .containsExactly(t2, t1);
+    }
+
+    @Test
+    void should_not_visit_days_past_the_retention() {
+        String course = newCourse();
+        view(course, "2030-01-01T12:00:00Z");
+        String recent = view(course, "2030-06-01T12:00:00Z");
+
+        // the first view is 151 days old, past the 90-day retention: expired, and its day not read
+        assertThat(ids(given().queryParam("from", "2029-01-01T00:00:00Z")
+                .when().get("/courses/{id}/views", course)
+                .then().statusCode(200).header("X-Partitions-Read", equalTo("2")).extract().jsonPath()))
+                .containsExactly(recent);
+    }
+
+    @Test
+    void should_answer_404_for_views_of_an_unknown_course() {
+        String unknown = "no-such-course-" + UUID.randomUUID();
+        given().when().post("/courses/{id}/views", unknown)
+                .then().statusCode(404).contentType(PROBLEM);
+        given().when().get("/courses/{id}/views", unknown)
+                .then().statusCode(404).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_reject_bad_ranges_limits_and_cursors() {
+        String course = newCourse();
+        given().queryParam("from", "yesterday").when().get("/courses/{id}/views", course)
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("from"));
+        given().queryParam("to", "2030-13-01T00:00:00Z").when().get("/courses/{id}/views", course)
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("to"));
+        given().queryParam("from", "2030-02-01T00:00:00Z").queryParam("to", "2030-01-01T00:00:00Z")
+                .when().get("/courses/{id}/views", course)
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("from"));
+        given().queryParam("limit", 0).when().get("/courses/{id}/views", course)
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("limit"));
+        given().queryParam("limit", 501).when().get("/courses/{id}/views", course)
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("limit"));
+        given().queryParam("cursor", "not-a-cursor").when().get("/courses/{id}/views", course)
+                .then().statusCode(400).contentType(PROBLEM).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        given().when().post("/courses/{id}/views", "bad id")
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("courseId"));
+    }
+
+    @Test
+    void should_refuse_a_cursor_of_another_course() {
+        String course = newCourse();
+        String other = newCourse();
+        view(course, "2030-08-01T10:00:00Z");
+        view(course, "2030-08-01T10:00:01Z");
+        String next = given().queryParam("limit", 1).when().get("/courses/{id}/views", course)
+                .then().statusCode(200).extract().path("next");
+        assertThat(next).isNotNull();
+        given().queryParam("limit", 1).queryParam("cursor", next).when().get("/courses/{id}/views", other)
+                .then().statusCode(400).contentType(PROBLEM).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+    }
+}
