@@ -121,10 +121,14 @@ public class JoinGroup {
                 }
                 return groups.bucketsCreatingGroup(group).chain(buckets -> {
                     Membership mine = new Membership(Groups.bucketOf(username, buckets), TimeUuids.at(now), true);
-                    return cql.write(CLAIM, username, group, mine.bucket(), mine.joined()).map(claim -> claim.wasApplied()
-                            ? mine
-                            // A concurrent join of the same user won: use its join time.
-                            : new Membership(claim.one().getInt("bucket"), claim.one().getUuid("joined"), false));
+                    return cql.write(CLAIM, username, group, mine.bucket(), mine.joined()).map(claim -> {
+                        if (claim.wasApplied()) {
+                            return mine;
+                        }
+                        // A concurrent join of the same user won: use its join time.
+                        Row theirs = claim.one();
+                        return new Membership(theirs.getInt("bucket"), theirs.getUuid("joined"), false);
+                    });
                 });
             });
         });

@@ -99,8 +99,11 @@ public class ChangeEmail {
 
     /** The claim is ours when it was applied, or when an earlier attempt of ours made it. */
     private static Uni<Void> requireOwn(AsyncResultSet rs, String username, String email) {
+        if (rs.wasApplied()) {
+            return Uni.createFrom().voidItem();
+        }
         Row existing = rs.one();
-        if (rs.wasApplied() || (existing != null && username.equals(existing.getString("username")))) {
+        if (existing != null && username.equals(existing.getString("username"))) {
             return Uni.createFrom().voidItem();
         }
         return Uni.createFrom().failure(ProblemException.conflict("Email " + email + " is taken"));
