@@ -9,6 +9,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -25,6 +27,7 @@ public class AddTag {
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Tag a song")
+    @APIResponse(responseCode = "200", description = "The song with its tags", content = @Content(schema = @Schema(implementation = Song.class)))
     @APIResponse(responseCode = "409", description = "The song carries the maximum number of tags")
     public Uni<Song> add(
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,

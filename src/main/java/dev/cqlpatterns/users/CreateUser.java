@@ -29,7 +29,9 @@ import org.jboss.resteasy.reactive.RestResponse;
  * POST /users: the caller creates their user. Usernames and emails are both unique, each claimed
  * with INSERT ... IF NOT EXISTS: first the username in users_by_username, then the email in
  * users_by_email. When the email is taken, the username claim is undone (DELETE ... IF email = ?,
- * so only our own claim goes), and nothing half-created stays behind.
+ * so only our own claim goes), and nothing half-created stays behind. Between the two claims (a
+ * few milliseconds) the user can be read by username; a process that dies right there leaves a
+ * user without an email claim, which PUT /users/{username}/email with the same email repairs.
  */
 @Path("/users")
 @Tag(name = "users")

@@ -13,6 +13,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -31,6 +34,9 @@ public class FindUserByEmail {
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The user holding an email (one partition read)")
+    @APIResponse(responseCode = "200", description = "The user", content = @Content(schema = @Schema(implementation = User.class)))
+    @APIResponse(responseCode = "404", description = "No user has this email",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<User> find(
             @Parameter(description = "Email address; matched case-insensitively", example = "alice@example.com")
             @QueryParam("email") @NotNull @Size(max = UserRules.EMAIL_MAX)
