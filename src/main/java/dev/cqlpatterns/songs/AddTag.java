@@ -28,7 +28,7 @@ public class AddTag {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Tag a song")
     @APIResponse(responseCode = "200", description = "The song with its tags", content = @Content(schema = @Schema(implementation = Song.class)))
-    @APIResponse(responseCode = "409", description = "The song carries the maximum number of tags")
+    @APIResponse(responseCode = "409", description = "The song carries the maximum number of tags, or is being changed concurrently")
     public Uni<Song> add(
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,

@@ -50,6 +50,7 @@ public class PutSong {
     @Operation(summary = "Create a song or replace its tags")
     @APIResponse(responseCode = "200", description = "Tags replaced", content = @Content(schema = @Schema(implementation = Song.class)))
     @APIResponse(responseCode = "201", description = "Song created", content = @Content(schema = @Schema(implementation = Song.class)))
+    @APIResponse(responseCode = "409", description = "The song is being changed concurrently; retry")
     public Uni<RestResponse<Song>> put(
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,

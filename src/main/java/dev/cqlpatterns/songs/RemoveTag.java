@@ -24,6 +24,7 @@ public class RemoveTag {
     @Authenticated
     @Operation(summary = "Remove a tag from a song")
     @APIResponse(responseCode = "204", description = "Removed (or the song did not carry it)")
+    @APIResponse(responseCode = "409", description = "The song is being changed concurrently; retry")
     public Uni<RestResponse<Void>> remove(
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,

@@ -36,6 +36,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * <li>refresh the copy if the user changed meanwhile, release the old email (DELETE ... IF
  * username = ?), and rewrite the email copied into the user's group memberships.</li>
  * </ol>
+ * If Cassandra fails (503) before step 2 took effect, the new claim is released; if it fails after,
+ * the user is on the new email and the old one stays claimed by them until released by hand
+ * (the service keeps no record of the previous address).
  */
 @Path("/users/{username}/email")
 @Tag(name = "users")
@@ -66,7 +69,7 @@ public class ChangeEmail {
     @Operation(summary = "Move the caller to another email: claim the new one, then release the old one")
     @APIResponse(responseCode = "200", description = "The user with the new email", content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "403", description = "The user is not the caller")
-    @APIResponse(responseCode = "409", description = "The email is taken")
+    @APIResponse(responseCode = "409", description = "The email is taken, or the user is being changed concurrently")
     public Uni<User> change(
             @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username,
             @Valid @NotNull NewEmail request) {
@@ -86,13 +89,16 @@ public class ChangeEmail {
                 return claimed.replaceWith(current);
             }
             UserRow next = current.withEmail(email);
-            return claimed.chain(() -> store.call(0, d -> d.updateIfVersion(next, current.versionOrZero())))
+            return claimed.chain(() -> store.call(0, d -> d.updateIfVersion(next, current.versionOrZero()))
+                    // Cassandra failed (503): do not keep an email the user may not have moved to.
+                    .onFailure().call(failure -> releaseUnlessCurrent(username, email).onFailure().recoverWithNull()))
                     .chain(rs -> {
                         if (rs.wasApplied()) {
                             return moved(current, next);
                         }
                         if (attempt >= settings.maxAttempts()) {
-                            return giveUp(username, email);
+                            return releaseUnlessCurrent(username, email).chain(() -> Uni.createFrom().failure(
+                                    ProblemException.conflict("User " + username + " is being changed concurrently; retry")));
                         }
                         return attempt(username, email, attempt + 1);
                     });
@@ -118,12 +124,10 @@ public class ChangeEmail {
                 .replaceWith(after);
     }
 
-    /** Too many lost races: let go of the new email unless the user ended up on it anyway. */
-    private Uni<UserRow> giveUp(String username, String email) {
+    /** Lets go of a claimed email unless the user ended up on it anyway. */
+    private Uni<Void> releaseUnlessCurrent(String username, String email) {
         return store.findLatest(username).chain(latest -> latest != null && email.equals(latest.email())
                 ? Uni.createFrom().voidItem()
-                : store.call(0, d -> d.releaseEmail(email, username)).replaceWithVoid())
-                .chain(() -> Uni.createFrom().failure(ProblemException.conflict(
-                        "User " + username + " is being changed concurrently; retry")));
+                : store.call(0, d -> d.releaseEmail(email, username)).replaceWithVoid());
     }
 }

@@ -67,7 +67,10 @@ public class CreateUser {
             if (!username.wasApplied()) {
                 return Uni.createFrom().<RestResponse<User>>failure(ProblemException.conflict("Username " + user.username() + " is taken"));
             }
-            return store.call(0, d -> d.claimEmail(user.emailCopy())).chain(email -> {
+            return store.call(0, d -> d.claimEmail(user.emailCopy()))
+                    // Cassandra failed (503): undo what may have been claimed, as far as it lets us.
+                    .onFailure().call(failure -> undo(user))
+                    .chain(email -> {
                 if (email.wasApplied()) {
                     return Uni.createFrom().item(RestResponse.ResponseBuilder
                             .<User>created(URI.create("/users/" + user.username())).entity(User.of(user)).build());
@@ -77,5 +80,12 @@ public class CreateUser {
                                 ProblemException.conflict("Email " + user.email() + " is taken")));
             });
         });
+    }
+
+    /** Best effort: release the email if it became ours, then the username. */
+    private Uni<Void> undo(UserRow user) {
+        return store.call(0, d -> d.releaseEmail(user.email(), user.username()))
+                .chain(() -> store.call(0, d -> d.releaseUsername(user.username(), user.email())))
+                .replaceWithVoid().onFailure().recoverWithNull();
     }
 }

@@ -33,6 +33,7 @@ public class RemoveAddress {
     @Operation(summary = "Remove one of the caller's addresses")
     @APIResponse(responseCode = "204", description = "Removed (or there was none of that kind)")
     @APIResponse(responseCode = "403", description = "The user is not the caller")
+    @APIResponse(responseCode = "409", description = "The user is being changed concurrently; retry")
     public Uni<RestResponse<Void>> remove(
             @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username,
             @Parameter(description = "Kind of address", example = "business") @PathParam("kind")

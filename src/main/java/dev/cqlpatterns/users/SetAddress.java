@@ -45,7 +45,7 @@ public class SetAddress {
     @Operation(summary = "Set one of the caller's addresses (residential, business, ...)")
     @APIResponse(responseCode = "200", description = "The user with their addresses", content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "403", description = "The user is not the caller")
-    @APIResponse(responseCode = "409", description = "The user already has the maximum number of addresses")
+    @APIResponse(responseCode = "409", description = "The user already has the maximum number of addresses, or is being changed concurrently")
     public Uni<User> set(
             @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username,
             @Parameter(description = "Kind of address", example = "residential") @PathParam("kind")

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -16,9 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,14 +84,9 @@ class PostsTest {
     @Test
     void should_count_concurrent_comments_exactly() {
         String id = post("alice", "Race me.");
-        ExecutorService threads = Executors.newFixedThreadPool(4);
-        try {
-            List<CompletableFuture<Integer>> calls = IntStream.range(0, 8).mapToObj(i -> CompletableFuture.supplyAsync(
-                    () -> comment("user" + i, id, "concurrent " + i).statusCode(), threads)).toList();
-            assertThat(calls.stream().map(CompletableFuture::join).toList()).containsOnly(201);
-        } finally {
-            threads.shutdown();
-        }
+        List<Integer> statuses = Concurrently.run(IntStream.range(0, 8).boxed().toList(),
+                i -> comment("user" + i, id, "concurrent " + i).statusCode());
+        assertThat(statuses).containsOnly(201);
         read(id, 100, null).then().body("commentCount", equalTo(8)).body("comments.items", hasSize(8));
     }
 

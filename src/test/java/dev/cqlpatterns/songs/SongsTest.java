@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -15,10 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,14 +98,14 @@ class SongsTest {
     }
 
     @Test
-    void should_stay_in_step_under_concurrent_replacements() throws Exception {
+    void should_stay_in_step_under_concurrent_replacements() {
         String artist = unique("Racer ");
         List<String> tags = IntStream.range(0, 4).mapToObj(i -> unique("t" + i + "-")).toList();
         put(artist, "Album", "Song", tags).then().statusCode(201);
         for (int round = 0; round < 4; round++) {
             List<List<String>> sets = List.of(List.of(tags.get(0), tags.get(1)), List.of(tags.get(2), tags.get(3)),
                     List.of(tags.get(round % 4)));
-            List<Integer> statuses = concurrently(sets, set -> put(artist, "Album", "Song", set).statusCode());
+            List<Integer> statuses = Concurrently.run(sets, set -> put(artist, "Album", "Song", set).statusCode());
             assertThat(statuses).containsOnly(200);
             List<String> finalTags = given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song")
                     .then().statusCode(200).extract().jsonPath().getList("tags");
@@ -178,24 +175,5 @@ class SongsTest {
         given().contentType(ContentType.JSON).body(Map.of("tags", List.of("rock")))
                 .when().put("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(401).contentType(PROBLEM);
         given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(404);
-    }
-
-    static <I, T> List<T> concurrently(List<I> inputs, java.util.function.Function<I, T> call) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService threads = Executors.newFixedThreadPool(inputs.size());
-        try {
-            List<CompletableFuture<T>> futures = inputs.stream().map(input -> CompletableFuture.supplyAsync(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-                return call.apply(input);
-            }, threads)).toList();
-            start.countDown();
-            return futures.stream().map(CompletableFuture::join).toList();
-        } finally {
-            threads.shutdown();
-        }
     }
 }

@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -16,10 +17,6 @@ import io.restassured.response.Response;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -116,11 +113,11 @@ class UsersTest {
     }
 
     @Test
-    void should_give_one_of_two_concurrent_creations_with_one_email_a_409() throws Exception {
+    void should_give_one_of_two_concurrent_creations_with_one_email_a_409() {
         for (int round = 0; round < 3; round++) {
             String email = unique("shared") + "@example.com";
             List<String> names = List.of(unique("frank"), unique("grace"));
-            List<Integer> statuses = concurrently(names, name -> create(name, email, null).statusCode());
+            List<Integer> statuses = Concurrently.run(names, name -> create(name, email, null).statusCode());
             assertThat(statuses).containsExactlyInAnyOrder(201, 409);
             String winner = names.get(statuses.indexOf(201));
             String loser = names.get(statuses.indexOf(409));
@@ -152,12 +149,12 @@ class UsersTest {
     }
 
     @Test
-    void should_give_one_of_two_users_moving_to_one_email_a_409() throws Exception {
+    void should_give_one_of_two_users_moving_to_one_email_a_409() {
         for (int round = 0; round < 3; round++) {
             List<String> names = List.of(unique("judy"), unique("ken"));
             names.forEach(n -> create(n, n + "@example.com", null).then().statusCode(201));
             String target = unique("wanted") + "@example.com";
-            List<Integer> statuses = concurrently(names, name -> changeEmail(name, name, target).statusCode());
+            List<Integer> statuses = Concurrently.run(names, name -> changeEmail(name, name, target).statusCode());
             assertThat(statuses).containsExactlyInAnyOrder(200, 409);
             String winner = names.get(statuses.indexOf(200));
             String loser = names.get(statuses.indexOf(409));
@@ -233,25 +230,5 @@ class UsersTest {
 
     static Map<String, Object> address(String street, String city, int zip) {
         return Map.of("street", street, "city", city, "zip", zip);
-    }
-
-    /** Runs the calls at the same moment, one thread each, and returns their results in order. */
-    static <T> List<T> concurrently(List<String> inputs, java.util.function.Function<String, T> call) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService threads = Executors.newFixedThreadPool(inputs.size());
-        List<CompletableFuture<T>> futures = inputs.stream().map(input -> CompletableFuture.supplyAsync(() -> {
-            try {
-                start.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return call.apply(input);
-        }, threads)).toList();
-        start.countDown();
-        try {
-            return futures.stream().map(CompletableFuture::join).toList();
-        } finally {
-            threads.shutdown();
-        }
     }
 }
