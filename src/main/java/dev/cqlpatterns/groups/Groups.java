@@ -10,7 +10,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
-import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -43,9 +42,9 @@ public class Groups {
     @Inject
     Clock clock;
 
+    /** For the bucket roller, which finds every TimeSeries bean. */
     @Produces
     @Singleton
-    @Named("group-joins")
     TimeSeries joins() {
         return JOINS;
     }
