@@ -5,6 +5,7 @@ import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import io.quarkus.security.Authenticated;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.constraints.Pattern;
@@ -43,6 +44,8 @@ public class GroupMembers {
     @Inject
     Cursors cursors;
 
+    /** Read back from cursors by Jackson, also in a native image. */
+    @RegisterForReflection
     record Position(String after) {
     }
 

@@ -7,6 +7,7 @@ import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import io.quarkus.security.Authenticated;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.constraints.Pattern;
@@ -53,7 +54,11 @@ public class LatestJoiners {
     @Inject
     Cursors cursors;
 
-    /** Continue at {@code day}: after {@code joined} in it, or from its newest when joined is null. */
+    /**
+     * Continue at {@code day}: after {@code joined} in it, or from its newest when joined is null.
+     * Read back from cursors by Jackson, also in a native image.
+     */
+    @RegisterForReflection
     record Position(int day, UUID joined) {
     }
 

@@ -8,6 +8,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -61,6 +62,8 @@ public class ReadPost {
             @Schema(description = "A page of comments, newest first") Page<Comment> comments) {
     }
 
+    /** Read back from cursors by Jackson, also in a native image. */
+    @RegisterForReflection
     record Position(UUID before) {
     }
 

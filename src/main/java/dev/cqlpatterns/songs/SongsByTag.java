@@ -6,6 +6,7 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -44,6 +45,8 @@ public class SongsByTag {
             @Schema(examples = "So What") String song) {
     }
 
+    /** Read back from cursors by Jackson, also in a native image. */
+    @RegisterForReflection
     record Position(String artist, String album, String song) {
     }
 
