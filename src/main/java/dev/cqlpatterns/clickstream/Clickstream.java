@@ -1,5 +1,6 @@
 package dev.cqlpatterns.clickstream;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
@@ -86,6 +87,7 @@ public class Clickstream {
     TimeSeries series;
 
     /** Where the previous page stopped: the month (yyyymm) and the last click id returned. */
+    @RegisterForReflection
     public record Position(int month, UUID last) {
     }
 

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.courses;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.courses.RecordCourseView.CourseView;
@@ -75,6 +76,7 @@ public class CourseViews {
     TimeSeries series;
 
     /** Where the previous page stopped: the day bucket and the last view id returned. */
+    @RegisterForReflection
     public record Position(int day, UUID last) {
     }
 

@@ -1,0 +1,86 @@
+package dev.cqlpatterns.groups;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * What the group functions share: the groups table (a group and its bucket count), the bucket a
+ * member lives in, and the time series of join days.
+ */
+@ApplicationScoped
+public class Groups {
+    public static final String NAME = "[a-z0-9_.-]{1,64}";
+    public static final String NAME_MESSAGE = "must be 1 to 64 characters of a-z, 0-9, _ . -";
+
+    /** The days each group had joins on, newest first (see cql/041_groups.cql). */
+    static final TimeSeries JOINS = TimeSeries.perEntity("group-joins", Granularity.DAY, Optional.empty());
+
+    private static final Query BUCKETS = Cql.idempotent("SELECT buckets FROM groups WHERE groupname = ?");
+    private static final Query CREATE = Cql.query(
+            "INSERT INTO groups (groupname, buckets, created_at) VALUES (?, ?, ?) IF NOT EXISTS");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    GroupsSettings settings;
+
+    @Inject
+    Clock clock;
+
+    /** For the bucket roller, which finds every TimeSeries bean. */
+    @Produces
+    @Singleton
+    TimeSeries joins() {
+        return JOINS;
+    }
+
+    /** The group's bucket count; 404 when there is no such group. One partition read. */
+    Uni<Integer> buckets(String group) {
+        return cql.read(BUCKETS, 1, group).map(rs -> {
+            Row row = rs.one();
+            if (row == null) {
+                throw ProblemException.notFound("No group " + group);
+            }
+            return row.getInt("buckets");
+        });
+    }
+
+    /** The group's bucket count, creating the group on its first join. */
+    Uni<Integer> bucketsCreatingGroup(String group) {
+        return cql.read(BUCKETS, 1, group).chain(rs -> {
+            Row row = rs.one();
+            if (row != null) {
+                return Uni.createFrom().item(row.getInt("buckets"));
+            }
+            return cql.write(CREATE, group, settings.buckets(), clock.instant())
+                    // Not applied: another join created it first; its count is in the answer.
+                    .map(created -> created.wasApplied() ? settings.buckets() : created.one().getInt("buckets"));
+        });
+    }
+
+    /** The member bucket of a username: the first 4 bytes of its SHA-256, modulo the bucket count. */
+    static int bucketOf(String username, int buckets) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(username.getBytes(StandardCharsets.UTF_8));
+            int first = ((hash[0] & 0xFF) << 24) | ((hash[1] & 0xFF) << 16) | ((hash[2] & 0xFF) << 8) | (hash[3] & 0xFF);
+            return Integer.remainderUnsigned(first, buckets);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.cqlpatterns.groups;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.time.TimeBuckets;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import dev.cqlpatterns.users.UserRow;
+import dev.cqlpatterns.users.UserStore;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.constraints.Pattern;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * PUT /groups/{group}/members/{username}: the caller joins a group (created by its first join).
+ * The membership is claimed in groups_by_user with INSERT ... IF NOT EXISTS, so joining twice keeps
+ * the first join time; then the member row (in its hash bucket) and the joiner row (in its join
+ * day) are written as one logged batch with the user's email and age copied in. Joining again
+ * rewrites those two rows from the claim, which also repairs a join interrupted half-way.
+ */
+@Path("/groups/{group}/members/{username}")
+@Tag(name = "groups")
+public class JoinGroup {
+    private static final Query MEMBERSHIP = Cql.idempotent(
+            "SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
+    private static final Query COUNT_GROUPS = Cql.idempotent("SELECT COUNT(*) FROM groups_by_user WHERE username = ?");
+    private static final Query CLAIM = Cql.query(
+            "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
+    private static final Query INSERT_MEMBER = Cql.idempotent("INSERT INTO group_members "
+            + "(groupname, bucket, username, email, age, joined) VALUES (?, ?, ?, ?, ?, ?)");
+    private static final Query INSERT_JOINER = Cql.idempotent("INSERT INTO group_join_dates "
+            + "(groupname, join_day, joined, username, email, age) VALUES (?, ?, ?, ?, ?, ?)");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Groups groups;
+
+    @Inject
+    GroupsSettings settings;
+
+    @Inject
+    MemberCopies copies;
+
+    @Inject
+    UserStore users;
+
+    @Inject
+    BucketRegistry registry;
+
+    @Inject
+    Caller caller;
+
+    @Inject
+    Clock clock;
+
+    private record Membership(int bucket, UUID joined, boolean created) {
+    }
+
+    @PUT
+    @Authenticated
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The caller joins a group (the group is created by its first join)")
+    @APIResponse(responseCode = "200", description = "Already a member; the membership is unchanged",
+            content = @Content(schema = @Schema(implementation = Member.class)))
+    @APIResponse(responseCode = "201", description = "Joined", content = @Content(schema = @Schema(implementation = Member.class)))
+    @APIResponse(responseCode = "403", description = "The user is not the caller")
+    @APIResponse(responseCode = "409", description = "The caller is in the maximum number of groups")
+    public Uni<RestResponse<Member>> join(
+            @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
+            @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE) String group,
+            @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username) {
+        caller.requireSelf(username);
+        Instant now = clock.instant();
+        return users.find(username).chain(user -> {
+            if (user == null) {
+                return Uni.createFrom().failure(ProblemException.notFound("No user " + username + "; create it first"));
+            }
+            return membership(group, username, now)
+                    .call(m -> registry.record(Groups.JOINS, group, TimeUuids.instant(m.joined())))
+                    .call(m -> write(group, m, user))
+                    .call(m -> repairIfUserChanged(group, m, user))
+                    .map(m -> RestResponse.status(m.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK,
+                            new Member(username, user.email(), user.age(), TimeUuids.instant(m.joined()))));
+        });
+    }
+
+    /** The existing membership, or a new one claimed now. */
+    private Uni<Membership> membership(String group, String username, Instant now) {
+        return cql.read(MEMBERSHIP, 1, username, group).chain(rs -> {
+            Row existing = rs.one();
+            if (existing != null) {
+                return Uni.createFrom().item(new Membership(existing.getInt("bucket"), existing.getUuid("joined"), false));
+            }
+            return cql.read(COUNT_GROUPS, 1, username).chain(count -> {
+                if (count.one().getLong(0) >= settings.maxGroupsPerUser()) {
+                    return Uni.createFrom().failure(ProblemException.conflict(
+                            "A user may be in at most " + settings.maxGroupsPerUser() + " groups"));
+                }
+                return groups.bucketsCreatingGroup(group).chain(buckets -> {
+                    Membership mine = new Membership(Groups.bucketOf(username, buckets), TimeUuids.at(now), true);
+                    return cql.write(CLAIM, username, group, mine.bucket(), mine.joined()).map(claim -> {
+                        if (claim.wasApplied()) {
+                            return mine;
+                        }
+                        // A concurrent join of the same user won: use its join time.
+                        Row theirs = claim.one();
+                        return new Membership(theirs.getInt("bucket"), theirs.getUuid("joined"), false);
+                    });
+                });
+            });
+        });
+    }
+
+    private Uni<Void> write(String group, Membership m, UserRow user) {
+        int day = TimeBuckets.dayKey(TimeBuckets.day(TimeUuids.instant(m.joined())));
+        return Uni.combine().all().unis(
+                cql.bind(INSERT_MEMBER, group, m.bucket(), user.username(), user.email(), user.age(), m.joined()),
+                cql.bind(INSERT_JOINER, group, day, m.joined(), user.username(), user.email(), user.age()))
+                .asTuple().chain(t -> cql.loggedBatch(List.of(t.getItem1(), t.getItem2()))).replaceWithVoid();
+    }
+
+    /**
+     * An email change that listed the user's groups before our claim existed did not rewrite
+     * this membership: read the user again and rewrite the copies if they are out of date.
+     */
+    private Uni<Void> repairIfUserChanged(String group, Membership m, UserRow copied) {
+        return users.find(copied.username()).chain(now -> now == null
+                || (Objects.equals(now.email(), copied.email()) && Objects.equals(now.age(), copied.age()))
+                ? Uni.createFrom().voidItem()
+                : copies.rewrite(group, m.bucket(), m.joined(), now.username(), now.email(), now.age()));
+    }
+}

@@ -1,0 +1,104 @@
+package dev.cqlpatterns.posts;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.net.URI;
+import java.time.Clock;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * POST /posts/{id}/comments: the caller comments on a post. The comment row and the post's
+ * comment_count (a static column) are written by one conditional update on the count, so the
+ * count is exact under concurrency and the comment over cql-patterns.posts.max-comments is refused:
+ * that cap is what bounds the partition.
+ */
+@Path("/posts/{id}/comments")
+@Tag(name = "posts")
+public class AddComment {
+    static final int BODY_MAX = 2_000;
+    private static final Query COUNT = Cql.idempotent("SELECT comment_count FROM post_and_comments WHERE post_id = ? LIMIT 1");
+    private static final Query INSERT = Cql.query("UPDATE post_and_comments SET commenter = ?, comment_body = ?, "
+            + "comment_count = ? WHERE post_id = ? AND comment_time = ? IF comment_count = ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    PostsSettings settings;
+
+    @Inject
+    Caller caller;
+
+    @Inject
+    Clock clock;
+
+    @Schema(name = "NewComment")
+    public record NewComment(
+            @NotBlank @Size(max = BODY_MAX) @Schema(examples = "Query first, then tables.") String body) {
+    }
+
+    @POST
+    @Authenticated
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Comment on a post")
+    @APIResponse(responseCode = "201", description = "Created",
+            content = @Content(schema = @Schema(implementation = CreatePost.Created.class)))
+    @APIResponse(responseCode = "409", description = "The post has the maximum number of comments")
+    public Uni<RestResponse<CreatePost.Created>> comment(
+            @Parameter(description = "Post id", example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") @PathParam("id") String id,
+            @Valid @NotNull NewComment request) {
+        String commenter = caller.username();
+        UUID post = PostIds.parse(id);
+        UUID comment = TimeUuids.at(clock.instant());
+        return cql.read(COUNT, 1, post).chain(rs -> {
+            Row row = rs.one();
+            if (row == null) {
+                return Uni.createFrom().failure(ProblemException.notFound("No post " + id));
+            }
+            return attempt(post, comment, commenter, request.body(), row.getInt("comment_count"), 1);
+        }).map(done -> RestResponse.ResponseBuilder.<CreatePost.Created>created(URI.create("/posts/" + id))
+                .entity(new CreatePost.Created(comment.toString())).build());
+    }
+
+    private Uni<Void> attempt(UUID post, UUID comment, String commenter, String body, int count, int attempt) {
+        if (count >= settings.maxComments()) {
+            return Uni.createFrom().failure(ProblemException.conflict(
+                    "The post has " + settings.maxComments() + " comments, the most a post takes"));
+        }
+        return cql.write(INSERT, commenter, body, count + 1, post, comment, count).chain(rs -> {
+            if (rs.wasApplied()) {
+                return Uni.createFrom().voidItem();
+            }
+            if (attempt >= settings.maxAttempts()) {
+                return Uni.createFrom().failure(ProblemException.conflict("Too many comments at once on this post; retry"));
+            }
+            // Lost to another comment: Cassandra answered the current count.
+            return attempt(post, comment, commenter, body, rs.one().getInt("comment_count"), attempt + 1);
+        });
+    }
+}

@@ -1,0 +1,43 @@
+package dev.cqlpatterns.songs;
+
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** PUT /songs/{artist}/{album}/{song}/tags/{tag}: adds one tag to the set (and to songs_by_tag). */
+@Path("/songs/{artist}/{album}/{song}/tags/{tag}")
+@Tag(name = "songs")
+public class AddTag {
+
+    @Inject
+    SongStore store;
+
+    @PUT
+    @Authenticated
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Tag a song")
+    @APIResponse(responseCode = "200", description = "The song with its tags", content = @Content(schema = @Schema(implementation = Song.class)))
+    @APIResponse(responseCode = "409", description = "The song carries the maximum number of tags, or is being changed concurrently")
+    public Uni<Song> add(
+            @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
+            @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
+            @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
+            @Parameter(description = "Tag; stored trimmed and lower case", example = "trumpet") @PathParam("tag") String tag) {
+        String normalized = SongRules.tag("tag", tag);
+        return store.change(new SongStore.Key(artist, album, song), false, current -> {
+            current.add(normalized);
+            return current;
+        }).map(SongStore.Changed::song);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.cqlpatterns.songs;
+
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * PUT /songs/{artist}/{album}/{song}: creates the song or replaces its tags (a set&lt;text&gt;);
+ * songs_by_tag follows (see SongStore).
+ */
+@Path("/songs/{artist}/{album}/{song}")
+@Tag(name = "songs")
+public class PutSong {
+
+    @Inject
+    SongStore store;
+
+    @Inject
+    SongsSettings settings;
+
+    @Schema(name = "SongTags")
+    public record SongTags(
+            @NotNull @Schema(description = "The song's tags; stored trimmed and lower case, duplicates once",
+                    examples = "[\"jazz\", \"modal\"]") List<String> tags) {
+    }
+
+    @PUT
+    @Authenticated
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create a song or replace its tags")
+    @APIResponse(responseCode = "200", description = "Tags replaced", content = @Content(schema = @Schema(implementation = Song.class)))
+    @APIResponse(responseCode = "201", description = "Song created", content = @Content(schema = @Schema(implementation = Song.class)))
+    @APIResponse(responseCode = "409", description = "The song is being changed concurrently; retry")
+    public Uni<RestResponse<Song>> put(
+            @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
+            @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
+            @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
+            @Valid @NotNull SongTags request) {
+        SongStore.Key key = new SongStore.Key(SongRules.name("artist", artist), SongRules.name("album", album),
+                SongRules.name("song", song));
+        if (request.tags().size() > settings.maxTags()) {
+            throw ProblemException.invalid("tags", "a song carries at most " + settings.maxTags() + " tags");
+        }
+        Set<String> tags = new TreeSet<>();
+        for (int i = 0; i < request.tags().size(); i++) {
+            tags.add(SongRules.tag("tags[" + i + "]", request.tags().get(i)));
+        }
+        return store.change(key, true, current -> tags).map(changed -> RestResponse.status(
+                changed.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK, changed.song()));
+    }
+}

@@ -1,0 +1,39 @@
+package dev.cqlpatterns.songs;
+
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/** DELETE /songs/{artist}/{album}/{song}/tags/{tag}: removes one tag from the set (and from songs_by_tag). */
+@Path("/songs/{artist}/{album}/{song}/tags/{tag}")
+@Tag(name = "songs")
+public class RemoveTag {
+
+    @Inject
+    SongStore store;
+
+    @DELETE
+    @Authenticated
+    @Operation(summary = "Remove a tag from a song")
+    @APIResponse(responseCode = "204", description = "Removed (or the song did not carry it)")
+    @APIResponse(responseCode = "409", description = "The song is being changed concurrently; retry")
+    public Uni<RestResponse<Void>> remove(
+            @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
+            @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
+            @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
+            @Parameter(description = "Tag", example = "trumpet") @PathParam("tag") String tag) {
+        String normalized = SongRules.tag("tag", tag);
+        return store.change(new SongStore.Key(artist, album, song), false, current -> {
+            current.remove(normalized);
+            return current;
+        }).map(changed -> RestResponse.noContent());
+    }
+}

@@ -1,0 +1,33 @@
+package dev.cqlpatterns.songs;
+
+import dev.cqlpatterns.platform.errors.ProblemException;
+import java.util.Locale;
+
+/** What artists, albums, song titles and tags look like. */
+final class SongRules {
+    static final int NAME_MAX = 200;
+    static final int TAG_MAX = 50;
+
+    private SongRules() {
+    }
+
+    /** A tag as stored: trimmed and lower case; 400 naming {@code field} when empty or too long. */
+    static String tag(String field, String raw) {
+        String tag = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
+        if (tag.isEmpty()) {
+            throw ProblemException.invalid(field, "must not be empty");
+        }
+        if (tag.length() > TAG_MAX || tag.chars().anyMatch(Character::isISOControl)) {
+            throw ProblemException.invalid(field, "must be at most " + TAG_MAX + " printable characters");
+        }
+        return tag;
+    }
+
+    /** An artist, album or song title: 1 to 200 characters, not blank. */
+    static String name(String field, String value) {
+        if (value == null || value.isBlank() || value.length() > NAME_MAX) {
+            throw ProblemException.invalid(field, "must be 1 to " + NAME_MAX + " characters, not blank");
+        }
+        return value;
+    }
+}

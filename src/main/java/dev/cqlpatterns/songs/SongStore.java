@@ -1,0 +1,148 @@
+package dev.cqlpatterns.songs;
+
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The one way a song's tags change, keeping songs_by_tag in step with songs.tags (see
+ * cql/042_songs.cql):
+ * <ol>
+ * <li>serial read of the song (tags, last_removed, version);</li>
+ * <li>conditional write of the new set with a new version (IF version = ?, or IF NOT EXISTS for a
+ * new song); a lost race reads again and retries, so concurrent changes are applied one after the
+ * other, each to the set the previous one left;</li>
+ * <li>one logged batch on songs_by_tag, USING TIMESTAMP the new version: a row for every tag of the
+ * new set, a deletion for every tag removed now or by the previous change. Versions grow with each
+ * change, so a late batch of an older change cannot undo a newer one.</li>
+ * </ol>
+ */
+@ApplicationScoped
+public class SongStore {
+    private static final Query READ = Cql.idempotent(
+            "SELECT tags, last_removed, version FROM songs WHERE artist = ? AND album = ? AND song = ?");
+    private static final Query CREATE = Cql.query("INSERT INTO songs (artist, album, song, tags, last_removed, version) "
+            + "VALUES (?, ?, ?, ?, ?, ?) IF NOT EXISTS");
+    private static final Query UPDATE = Cql.query("UPDATE songs SET tags = ?, last_removed = ?, version = ? "
+            + "WHERE artist = ? AND album = ? AND song = ? IF version = ?");
+    private static final Query TAG = Cql.idempotent(
+            "INSERT INTO songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query UNTAG = Cql.idempotent(
+            "DELETE FROM songs_by_tag USING TIMESTAMP ? WHERE tag = ? AND artist = ? AND album = ? AND song = ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    SongsSettings settings;
+
+    @Inject
+    Clock clock;
+
+    /** Serial reads use the same level as the conditional writes they precede. */
+    @ConfigProperty(name = "quarkus.cassandra.request.serial-consistency-level", defaultValue = "LOCAL_SERIAL")
+    DefaultConsistencyLevel serial;
+
+    record Key(String artist, String album, String song) {
+    }
+
+    record Changed(Song song, boolean created) {
+    }
+
+    private record Current(Set<String> tags, Set<String> lastRemoved, long version) {
+    }
+
+    /**
+     * Replaces the song's tags by {@code change.apply(current)}; current is null when there is no
+     * such song, which is then created if {@code create}, else 404.
+     */
+    Uni<Changed> change(Key key, boolean create, UnaryOperator<Set<String>> change) {
+        return attempt(key, create, change, 1);
+    }
+
+    private Uni<Changed> attempt(Key key, boolean create, UnaryOperator<Set<String>> change, int attempt) {
+        return cql.read(READ, 1, b -> b.setConsistencyLevel(serial), key.artist(), key.album(), key.song()).chain(rs -> {
+            Row row = rs.one();
+            if (row == null && !create) {
+                return Uni.createFrom().failure(ProblemException.notFound("No song " + key.song() + " by " + key.artist()
+                        + " on " + key.album()));
+            }
+            Current current = row == null ? null : new Current(row.getSet("tags", String.class),
+                    row.getSet("last_removed", String.class), row.getLong("version"));
+            Set<String> tags = new TreeSet<>(change.apply(current == null ? null : new TreeSet<>(current.tags())));
+            if (tags.size() > settings.maxTags()) {
+                return Uni.createFrom().failure(ProblemException.conflict("A song carries at most "
+                        + settings.maxTags() + " tags"));
+            }
+            Set<String> removed = new TreeSet<>(current == null ? Set.of() : current.tags());
+            removed.removeAll(tags);
+            if (current != null && removed.isEmpty() && tags.equals(current.tags())) {
+                // Nothing changes: re-assert the tag rows at the current version (heals, never undoes).
+                return syncTags(key, tags, current.lastRemoved(), current.version()).replaceWith(new Changed(song(key, tags), false));
+            }
+            long version = nextVersion(current);
+            Uni<Boolean> written = current == null
+                    ? cql.write(CREATE, key.artist(), key.album(), key.song(), tags, removed, version).map(r -> r.wasApplied())
+                    : cql.write(UPDATE, tags, removed, version, key.artist(), key.album(), key.song(), current.version())
+                            .map(r -> r.wasApplied());
+            return written.chain(applied -> {
+                if (!applied) {
+                    if (attempt >= settings.maxAttempts()) {
+                        return Uni.createFrom().failure(ProblemException.conflict("The song is being changed concurrently; retry"));
+                    }
+                    return attempt(key, create, change, attempt + 1);
+                }
+                Set<String> untag = new TreeSet<>(removed);
+                if (current != null) {
+                    untag.addAll(current.lastRemoved());
+                }
+                untag.removeAll(tags);
+                return syncTags(key, tags, untag, version).replaceWith(new Changed(song(key, tags), current == null));
+            });
+        });
+    }
+
+    /** The song's tags, or null when there is no such song. One partition read. */
+    Uni<Set<String>> tags(Key key) {
+        return cql.read(READ, 1, key.artist(), key.album(), key.song())
+                .map(rs -> {
+                    Row row = rs.one();
+                    return row == null ? null : new TreeSet<>(row.getSet("tags", String.class));
+                });
+    }
+
+    static Song song(Key key, Set<String> tags) {
+        return new Song(key.artist(), key.album(), key.song(), List.copyOf(new TreeSet<>(tags)));
+    }
+
+    private Uni<Void> syncTags(Key key, Set<String> tags, Set<String> untag, long version) {
+        List<Uni<BoundStatement>> statements = new ArrayList<>();
+        tags.forEach(tag -> statements.add(cql.bind(TAG, tag, key.artist(), key.album(), key.song(), version)));
+        untag.forEach(tag -> statements.add(cql.bind(UNTAG, version, tag, key.artist(), key.album(), key.song())));
+        if (statements.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Uni.join().all(statements).andFailFast().chain(cql::loggedBatch).replaceWithVoid();
+    }
+
+    /** Microseconds now, and always above the previous version (clocks of replicas differ). */
+    private long nextVersion(Current current) {
+        Instant now = clock.instant();
+        long micros = Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
+        return current == null ? micros : Math.max(micros, current.version() + 1);
+    }
+}

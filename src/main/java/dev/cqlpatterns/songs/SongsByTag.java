@@ -1,0 +1,79 @@
+package dev.cqlpatterns.songs;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.paging.Cursors;
+import dev.cqlpatterns.platform.paging.Page;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * GET /songs?tag=: the songs carrying a tag, in (artist, album, song) order, one partition of
+ * songs_by_tag per page. The cursor is the last song's key.
+ */
+@Path("/songs")
+@Tag(name = "songs")
+public class SongsByTag {
+    private static final Query FIRST = Cql.idempotent(
+            "SELECT artist, album, song FROM songs_by_tag WHERE tag = ? LIMIT ?");
+    private static final Query AFTER = Cql.idempotent("SELECT artist, album, song FROM songs_by_tag "
+            + "WHERE tag = ? AND (artist, album, song) > (?, ?, ?) LIMIT ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Cursors cursors;
+
+    @Schema(name = "TaggedSong")
+    public record TaggedSong(
+            @Schema(examples = "Miles Davis") String artist,
+            @Schema(examples = "Kind of Blue") String album,
+            @Schema(examples = "So What") String song) {
+    }
+
+    /** Read back from cursors by Jackson, also in a native image. */
+    @RegisterForReflection
+    record Position(String artist, String album, String song) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Songs carrying a tag (one partition read per page)")
+    public Uni<Page<TaggedSong>> byTag(
+            @Parameter(description = "Tag; matched trimmed and lower case", example = "jazz") @QueryParam("tag") String tag,
+            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
+            @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
+        String normalized = SongRules.tag("tag", tag);
+        int size = cursors.limit(limit);
+        String scope = "songs-by-tag:" + normalized;
+        Uni<AsyncResultSet> read = cursors.decode(scope, cursor, Position.class)
+                .map(p -> cql.read(AFTER, 1, normalized, p.artist(), p.album(), p.song(), size + 1))
+                .orElseGet(() -> cql.read(FIRST, 1, normalized, size + 1));
+        return read.map(rs -> {
+            List<TaggedSong> songs = Cql.rows(rs).stream().map(SongsByTag::song).toList();
+            if (songs.size() <= size) {
+                return Page.of(songs, null);
+            }
+            TaggedSong last = songs.get(size - 1);
+            return Page.of(songs.subList(0, size), cursors.encode(scope, new Position(last.artist(), last.album(), last.song())));
+        });
+    }
+
+    private static TaggedSong song(Row row) {
+        return new TaggedSong(row.getString("artist"), row.getString("album"), row.getString("song"));
+    }
+}

@@ -1,0 +1,23 @@
+package dev.cqlpatterns.users;
+
+import com.datastax.oss.driver.api.mapper.annotations.CqlName;
+import com.datastax.oss.driver.api.mapper.annotations.Entity;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * One postal address: the {@code address} user-defined type of cql/040_users.cql (the mapper
+ * turns it into a UDT value), and the JSON of an address in requests and answers.
+ */
+@Entity
+@CqlName("address")
+@Schema(name = "Address", description = "A postal address")
+public record Address(
+        @NotBlank @Size(max = 200) @Schema(examples = "1 Main Street") String street,
+        @NotBlank @Size(max = 100) @Schema(examples = "Springfield") String city,
+        @NotNull @PositiveOrZero @Max(99_999_999) @Schema(examples = "12345") Integer zip) {
+}

@@ -1,0 +1,133 @@
+package dev.cqlpatterns.users;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.groups.MemberCopies;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * PUT /users/{username}/email: moves the user to another email, in an order that never leaves the
+ * user without a claimed email and never lets two users hold one:
+ * <ol>
+ * <li>claim the new email in users_by_email (INSERT ... IF NOT EXISTS, with a copy of the user):
+ * of two users claiming one address, one wins and the other gets 409;</li>
+ * <li>point the user at it (UPDATE users_by_username ... IF version = ?; a lost race re-reads and
+ * tries again, keeping the claim);</li>
+ * <li>refresh the copy if the user changed meanwhile, release the old email (DELETE ... IF
+ * username = ?), and rewrite the email copied into the user's group memberships.</li>
+ * </ol>
+ * If Cassandra fails (503) before step 2 took effect, the new claim is released; if it fails after,
+ * the user is on the new email and the old one stays claimed by them until released by hand
+ * (the service keeps no record of the previous address).
+ */
+@Path("/users/{username}/email")
+@Tag(name = "users")
+public class ChangeEmail {
+
+    @Inject
+    UserStore store;
+
+    @Inject
+    UsersSettings settings;
+
+    @Inject
+    MemberCopies memberCopies;
+
+    @Inject
+    Caller caller;
+
+    @Schema(name = "NewEmail")
+    public record NewEmail(
+            @NotNull @Size(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
+            @Schema(description = "Stored lower case", examples = "alice@example.org") String email) {
+    }
+
+    @PUT
+    @Authenticated
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Move the caller to another email: claim the new one, then release the old one")
+    @APIResponse(responseCode = "200", description = "The user with the new email", content = @Content(schema = @Schema(implementation = User.class)))
+    @APIResponse(responseCode = "403", description = "The user is not the caller")
+    @APIResponse(responseCode = "409", description = "The email is taken, or the user is being changed concurrently")
+    public Uni<User> change(
+            @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username,
+            @Valid @NotNull NewEmail request) {
+        caller.requireSelf(username);
+        return attempt(username, UserRules.normalizeEmail(request.email()), 1).map(User::of);
+    }
+
+    private Uni<UserRow> attempt(String username, String email, int attempt) {
+        return store.findLatest(username).chain(current -> {
+            if (current == null) {
+                return Uni.createFrom().failure(ProblemException.notFound("No user " + username));
+            }
+            EmailRow claim = new EmailRow(email, username, current.age(), current.addresses(), current.versionOrZero());
+            // Re-asserting the current email also repairs a claim lost to a crash during creation.
+            Uni<Void> claimed = store.call(0, d -> d.claimEmail(claim)).chain(rs -> requireOwn(rs, username, email));
+            if (email.equals(current.email())) {
+                return claimed.replaceWith(current);
+            }
+            UserRow next = current.withEmail(email);
+            return claimed.chain(() -> store.call(0, d -> d.updateIfVersion(next, current.versionOrZero()))
+                    // Cassandra failed (503): do not keep an email the user may not have moved to.
+                    .onFailure().call(failure -> releaseUnlessCurrent(username, email).onFailure().recoverWithNull()))
+                    .chain(rs -> {
+                        if (rs.wasApplied()) {
+                            return moved(current, next);
+                        }
+                        if (attempt >= settings.maxAttempts()) {
+                            return releaseUnlessCurrent(username, email).chain(() -> Uni.createFrom().failure(
+                                    ProblemException.conflict("User " + username + " is being changed concurrently; retry")));
+                        }
+                        return attempt(username, email, attempt + 1);
+                    });
+        });
+    }
+
+    /** The claim is ours when it was applied, or when an earlier attempt of ours made it. */
+    private static Uni<Void> requireOwn(AsyncResultSet rs, String username, String email) {
+        if (rs.wasApplied()) {
+            return Uni.createFrom().voidItem();
+        }
+        Row existing = rs.one();
+        if (existing != null && username.equals(existing.getString("username"))) {
+            return Uni.createFrom().voidItem();
+        }
+        return Uni.createFrom().failure(ProblemException.conflict("Email " + email + " is taken"));
+    }
+
+    private Uni<UserRow> moved(UserRow before, UserRow after) {
+        return store.refreshCopy(after)
+                .chain(() -> store.call(0, d -> d.releaseEmail(before.email(), before.username())))
+                .chain(() -> memberCopies.userChanged(after.username(), after.email(), after.age()))
+                .replaceWith(after);
+    }
+
+    /** Lets go of a claimed email unless the user ended up on it anyway. */
+    private Uni<Void> releaseUnlessCurrent(String username, String email) {
+        return store.findLatest(username).chain(latest -> latest != null && email.equals(latest.email())
+                ? Uni.createFrom().voidItem()
+                : store.call(0, d -> d.releaseEmail(email, username)).replaceWithVoid());
+    }
+}

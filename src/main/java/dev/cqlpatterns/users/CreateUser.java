@@ -1,0 +1,91 @@
+package dev.cqlpatterns.users;
+
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.net.URI;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * POST /users: the caller creates their user. Usernames and emails are both unique, each claimed
+ * with INSERT ... IF NOT EXISTS: first the username in users_by_username, then the email in
+ * users_by_email. When the email is taken, the username claim is undone (DELETE ... IF email = ?,
+ * so only our own claim goes), and nothing half-created stays behind. Between the two claims (a
+ * few milliseconds) the user can be read by username; a process that dies right there leaves a
+ * user without an email claim, which PUT /users/{username}/email with the same email repairs.
+ */
+@Path("/users")
+@Tag(name = "users")
+public class CreateUser {
+
+    @Inject
+    UserStore store;
+
+    @Inject
+    Caller caller;
+
+    @Schema(name = "NewUser")
+    public record NewUser(
+            @NotNull @Pattern(regexp = UserRules.USERNAME, message = UserRules.USERNAME_MESSAGE)
+            @Schema(description = "Must be the caller's own username (the token's subject)", examples = "alice") String username,
+            @NotNull @Size(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
+            @Schema(description = "Stored lower case", examples = "Alice@Example.com") String email,
+            @PositiveOrZero @Max(150) @Schema(nullable = true, examples = "34") Integer age) {
+    }
+
+    @POST
+    @Authenticated
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create the caller's user, claiming a unique username and a unique email")
+    @APIResponse(responseCode = "201", description = "Created", content = @Content(schema = @Schema(implementation = User.class)))
+    @APIResponse(responseCode = "403", description = "The username is not the caller's")
+    @APIResponse(responseCode = "409", description = "The username or the email is taken")
+    public Uni<RestResponse<User>> create(@Valid @NotNull NewUser request) {
+        caller.requireSelf(request.username());
+        UserRow user = new UserRow(request.username(), UserRules.normalizeEmail(request.email()), request.age(), Map.of(), 0L);
+        return store.call(0, d -> d.claimUsername(user)).chain(username -> {
+            if (!username.wasApplied()) {
+                return Uni.createFrom().<RestResponse<User>>failure(ProblemException.conflict("Username " + user.username() + " is taken"));
+            }
+            return store.call(0, d -> d.claimEmail(user.emailCopy()))
+                    // Cassandra failed (503): undo what may have been claimed, as far as it lets us.
+                    .onFailure().call(failure -> undo(user))
+                    .chain(email -> {
+                if (email.wasApplied()) {
+                    return Uni.createFrom().item(RestResponse.ResponseBuilder
+                            .<User>created(URI.create("/users/" + user.username())).entity(User.of(user)).build());
+                }
+                return store.call(0, d -> d.releaseUsername(user.username(), user.email()))
+                        .chain(undone -> Uni.createFrom().<RestResponse<User>>failure(
+                                ProblemException.conflict("Email " + user.email() + " is taken")));
+            });
+        });
+    }
+
+    /** Best effort: release the email if it became ours, then the username. */
+    private Uni<Void> undo(UserRow user) {
+        return store.call(0, d -> d.releaseEmail(user.email(), user.username()))
+                .chain(() -> store.call(0, d -> d.releaseUsername(user.username(), user.email())))
+                .replaceWithVoid().onFailure().recoverWithNull();
+    }
+}

@@ -1,0 +1,36 @@
+package dev.cqlpatterns.users;
+
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** GET /users/{username}: the user with their addresses, one partition of users_by_username. */
+@Path("/users/{username}")
+@Tag(name = "users")
+public class GetUser {
+
+    @Inject
+    UserStore store;
+
+    @GET
+    @Authenticated
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "A user and their addresses (one partition read)")
+    public Uni<User> get(@Parameter(description = "Username", example = "alice") @PathParam("username") String username) {
+        return store.find(username).map(row -> {
+            if (row == null) {
+                throw ProblemException.notFound("No user " + username);
+            }
+            return User.of(row);
+        });
+    }
+}

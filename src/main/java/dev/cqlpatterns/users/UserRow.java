@@ -1,0 +1,61 @@
+package dev.cqlpatterns.users;
+
+import com.datastax.oss.driver.api.mapper.annotations.CqlName;
+import com.datastax.oss.driver.api.mapper.annotations.Entity;
+import com.datastax.oss.driver.api.mapper.annotations.PartitionKey;
+import com.datastax.oss.driver.api.mapper.annotations.Transient;
+import java.util.HashMap;
+import java.util.Map;
+
+/** A row of users_by_username (cql/040_users.cql): the user as stored, with its version. */
+@Entity
+@CqlName("users_by_username")
+public record UserRow(
+        @PartitionKey String username,
+        String email,
+        Integer age,
+        Map<String, Address> addresses,
+        Long version) {
+
+    @Transient
+    public Map<String, Address> addressesOrEmpty() {
+        return addresses == null ? Map.of() : addresses;
+    }
+
+    @Transient
+    long versionOrZero() {
+        return version == null ? 0 : version;
+    }
+
+    /** The next version of this user with different addresses. */
+    UserRow withAddresses(Map<String, Address> changed) {
+        return new UserRow(username, email, age, Map.copyOf(changed), versionOrZero() + 1);
+    }
+
+    UserRow withAddress(String kind, Address address) {
+        Map<String, Address> changed = new HashMap<>(addressesOrEmpty());
+        changed.put(kind, address);
+        return withAddresses(changed);
+    }
+
+    /** This very row when there is no such address: nothing to write. */
+    UserRow withoutAddress(String kind) {
+        if (!addressesOrEmpty().containsKey(kind)) {
+            return this;
+        }
+        Map<String, Address> changed = new HashMap<>(addressesOrEmpty());
+        changed.remove(kind);
+        return withAddresses(changed);
+    }
+
+    /** The next version of this user with another email. */
+    UserRow withEmail(String newEmail) {
+        return new UserRow(username, newEmail, age, addresses, versionOrZero() + 1);
+    }
+
+    /** This user as its users_by_email copy. */
+    @Transient
+    EmailRow emailCopy() {
+        return new EmailRow(email, username, age, addresses, versionOrZero());
+    }
+}

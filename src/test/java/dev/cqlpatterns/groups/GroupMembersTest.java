@@ -1,0 +1,183 @@
+package dev.cqlpatterns.groups;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.cqlpatterns.testsupport.Tokens;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class GroupMembersTest {
+    static final String PROBLEM = "application/problem+json";
+
+    @BeforeAll
+    static void logFailures() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+    }
+
+    static String unique(String prefix) {
+        return prefix + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static void createUser(String username, Integer age) {
+        given().header("Authorization", Tokens.bearer(username)).contentType(ContentType.JSON)
+                .body(Map.of("username", username, "email", username + "@example.com", "age", age))
+                .when().post("/users").then().statusCode(201);
+    }
+
+    static Response join(String caller, String group, String username) {
+        return given().header("Authorization", Tokens.bearer(caller)).when().put("/groups/{g}/members/{u}", group, username);
+    }
+
+    static Response leave(String caller, String group, String username) {
+        return given().header("Authorization", Tokens.bearer(caller)).when().delete("/groups/{g}/members/{u}", group, username);
+    }
+
+    static Response members(String group, Integer limit, String cursor) {
+        var request = given().header("Authorization", Tokens.bearer("reader"));
+        if (limit != null) {
+            request.queryParam("limit", limit);
+        }
+        if (cursor != null) {
+            request.queryParam("cursor", cursor);
+        }
+        return request.when().get("/groups/{g}/members", group);
+    }
+
+    @Test
+    void should_list_a_big_group_in_username_order_across_its_buckets() {
+        String group = unique("big-");
+        String prefix = unique("m");
+        List<String> names = IntStream.range(0, 60).mapToObj(i -> prefix + "-" + UUID.randomUUID().toString().substring(0, 6)).toList();
+        for (int i = 0; i < names.size(); i++) {
+            createUser(names.get(i), 20 + i % 50);
+            join(names.get(i), group, names.get(i)).then().statusCode(201);
+        }
+        Set<Integer> buckets = names.stream().map(n -> Groups.bucketOf(n, 16)).collect(Collectors.toSet());
+        assertThat(buckets).as("60 members spread over several of the 16 partitions").hasSizeGreaterThan(8);
+
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            Response page = members(group, 10, cursor);
+            page.then().statusCode(200).header("X-Partitions-Read", "17").body("items", hasSize(10));
+            List<String> usernames = page.jsonPath().getList("items.username");
+            assertThat(usernames.stream().map(n -> Groups.bucketOf(n, 16)).distinct().count())
+                    .as("one page merges members of several partitions").isGreaterThan(1);
+            seen.addAll(usernames);
+            cursor = page.jsonPath().getString("next");
+            pages++;
+        } while (cursor != null);
+        assertThat(pages).isEqualTo(6);
+        assertThat(seen).isEqualTo(names.stream().sorted().toList());
+
+        String first = names.stream().sorted().findFirst().orElseThrow();
+        int age = 20 + names.indexOf(first) % 50;
+        members(group, 1, null).then().body("items[0].username", equalTo(first))
+                .body("items[0].email", equalTo(first + "@example.com")).body("items[0].age", equalTo(age));
+    }
+
+    @Test
+    void should_join_once_and_leave() {
+        String group = unique("club-");
+        String pat = unique("pat");
+        createUser(pat, 30);
+        String joinedAt = join(pat, group, pat).then().statusCode(201)
+                .body("username", equalTo(pat)).body("email", equalTo(pat + "@example.com")).extract().path("joinedAt");
+        join(pat, group, pat).then().statusCode(200).body("joinedAt", equalTo(joinedAt));
+        members(group, null, null).then().statusCode(200).body("items", hasSize(1)).body("next", nullValue());
+        given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
+                .then().statusCode(200).body("items", hasSize(1)).body("items[0].joinedAt", equalTo(joinedAt));
+
+        leave(pat, group, pat).then().statusCode(204);
+        members(group, null, null).then().statusCode(200).body("items", hasSize(0)).body("next", nullValue());
+        given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
+                .then().statusCode(200).body("items", hasSize(0));
+        leave(pat, group, pat).then().statusCode(404).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_let_callers_join_and_leave_only_as_themselves() {
+        String group = unique("club-");
+        String quinn = unique("quinn");
+        createUser(quinn, 30);
+        join("mallory", group, quinn).then().statusCode(403).contentType(PROBLEM);
+        join(quinn, group, quinn).then().statusCode(201);
+        leave("mallory", group, quinn).then().statusCode(403).contentType(PROBLEM);
+        given().when().put("/groups/{g}/members/{u}", group, quinn).then().statusCode(401).contentType(PROBLEM);
+        members(group, null, null).then().body("items.username", equalTo(List.of(quinn)));
+    }
+
+    @Test
+    void should_keep_member_copies_in_step_with_an_email_change() {
+        String group1 = unique("club-");
+        String group2 = unique("club-");
+        String rita = unique("rita");
+        createUser(rita, 41);
+        join(rita, group1, rita).then().statusCode(201);
+        join(rita, group2, rita).then().statusCode(201);
+        given().header("Authorization", Tokens.bearer(rita)).contentType(ContentType.JSON)
+                .body(Map.of("email", rita + "@new.example.com")).when().put("/users/{u}/email", rita)
+                .then().statusCode(200);
+        for (String group : List.of(group1, group2)) {
+            members(group, null, null).then().body("items[0].email", equalTo(rita + "@new.example.com"))
+                    .body("items[0].age", equalTo(41));
+            given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
+                    .then().body("items[0].email", equalTo(rita + "@new.example.com"));
+        }
+    }
+
+    @Test
+    void should_answer_404_for_unknown_groups_users_and_memberships() {
+        String group = unique("nothing-");
+        members(group, null, null).then().statusCode(404).contentType(PROBLEM);
+        given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
+                .then().statusCode(404).contentType(PROBLEM);
+        String sam = unique("sam");
+        join(sam, group, sam).then().statusCode(404).contentType(PROBLEM);
+        leave(sam, group, sam).then().statusCode(404).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_refuse_bad_group_names_limits_and_cursors() {
+        String group = unique("club-");
+        String tess = unique("tess");
+        createUser(tess, 22);
+        join(tess, "Not A Group", tess).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("group"));
+        join(tess, "x".repeat(65), tess).then().statusCode(400).contentType(PROBLEM);
+        join(tess, group, tess).then().statusCode(201);
+        members(group, 0, null).then().statusCode(400).contentType(PROBLEM);
+        members(group, 501, null).then().statusCode(400).contentType(PROBLEM);
+        members(group, 10, "garbage").then().statusCode(400).contentType(PROBLEM)
+                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        given().header("Authorization", Tokens.bearer("reader")).queryParam("cursor", "garbage")
+                .when().get("/groups/{g}/members/latest", group).then().statusCode(400).contentType(PROBLEM);
+
+        // A cursor of another group's list does not page this one.
+        String other = unique("club-");
+        String uma = unique("uma");
+        String vic = unique("vic");
+        for (String name : List.of(uma, vic)) {
+            createUser(name, 22);
+            join(name, other, name).then().statusCode(201);
+        }
+        String foreign = members(other, 1, null).then().statusCode(200).extract().path("next");
+        members(group, 1, foreign).then().statusCode(400).contentType(PROBLEM);
+    }
+}

@@ -1,0 +1,128 @@
+package dev.cqlpatterns.posts;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.cqlpatterns.testsupport.Concurrently;
+import dev.cqlpatterns.testsupport.Tokens;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class PostsTest {
+    static final String PROBLEM = "application/problem+json";
+
+    @BeforeAll
+    static void logFailures() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+    }
+
+    static String post(String author, String body) {
+        return given().header("Authorization", Tokens.bearer(author)).contentType(ContentType.JSON).body(Map.of("body", body))
+                .when().post("/posts").then().statusCode(201).body("id", notNullValue()).extract().path("id");
+    }
+
+    static Response comment(String commenter, String post, String body) {
+        return given().header("Authorization", Tokens.bearer(commenter)).contentType(ContentType.JSON)
+                .body(Map.of("body", body)).when().post("/posts/{id}/comments", post);
+    }
+
+    static Response read(String post, Integer limit, String cursor) {
+        var request = given();
+        if (limit != null) {
+            request.queryParam("limit", limit);
+        }
+        if (cursor != null) {
+            request.queryParam("cursor", cursor);
+        }
+        return request.when().get("/posts/{id}", post);
+    }
+
+    @Test
+    void should_read_a_post_without_comments_in_one_partition() {
+        String id = post("alice", "Query first.");
+        read(id, null, null).then().statusCode(200).header("X-Partitions-Read", "1")
+                .body("id", equalTo(id)).body("author", equalTo("alice")).body("body", equalTo("Query first."))
+                .body("commentCount", equalTo(0)).body("postedAt", notNullValue())
+                .body("comments.items", hasSize(0)).body("comments.next", nullValue());
+    }
+
+    @Test
+    void should_page_comments_newest_first_with_the_body_each_time() {
+        String id = post("alice", "Static columns are stored once.");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(comment("bob", id, "comment " + i).then().statusCode(201).extract().path("id"));
+        }
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            Response page = read(id, 2, cursor);
+            page.then().statusCode(200).header("X-Partitions-Read", "1")
+                    .body("body", equalTo("Static columns are stored once.")).body("commentCount", equalTo(5));
+            seen.addAll(page.jsonPath().getList("comments.items.body"));
+            cursor = page.jsonPath().getString("comments.next");
+        } while (cursor != null);
+        assertThat(seen).containsExactly("comment 4", "comment 3", "comment 2", "comment 1", "comment 0");
+        read(id, 1, null).then().body("comments.items[0].id", equalTo(ids.get(4)))
+                .body("comments.items[0].commenter", equalTo("bob"));
+    }
+
+    @Test
+    void should_count_concurrent_comments_exactly() {
+        String id = post("alice", "Race me.");
+        List<Integer> statuses = Concurrently.run(IntStream.range(0, 8).boxed().toList(),
+                i -> comment("user" + i, id, "concurrent " + i).statusCode());
+        assertThat(statuses).containsOnly(201);
+        read(id, 100, null).then().body("commentCount", equalTo(8)).body("comments.items", hasSize(8));
+    }
+
+    @Test
+    void should_refuse_empty_and_oversized_bodies() {
+        given().header("Authorization", Tokens.bearer("alice")).contentType(ContentType.JSON).body(Map.of("body", ""))
+                .when().post("/posts").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("body"));
+        given().header("Authorization", Tokens.bearer("alice")).contentType(ContentType.JSON)
+                .body(Map.of("body", "x".repeat(10_001))).when().post("/posts")
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("body"));
+        String id = post("alice", "x".repeat(10_000));
+        comment("bob", id, "").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("body"));
+        comment("bob", id, "   ").then().statusCode(400).contentType(PROBLEM);
+        comment("bob", id, "y".repeat(2_001)).then().statusCode(400).contentType(PROBLEM);
+        comment("bob", id, "y".repeat(2_000)).then().statusCode(201);
+        given().contentType(ContentType.JSON).body(Map.of("body", "anonymous")).when().post("/posts")
+                .then().statusCode(401).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_answer_404_for_unknown_posts_and_400_for_bad_ids_and_cursors() {
+        String unknown = "5f4dcc3b-5aa7-11ef-8000-0123456789ab";
+        read(unknown, null, null).then().statusCode(404).contentType(PROBLEM);
+        comment("bob", unknown, "hello?").then().statusCode(404).contentType(PROBLEM);
+        read("not-a-post", null, null).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("id"));
+        read(UUID.randomUUID().toString(), null, null).then().statusCode(400).contentType(PROBLEM);
+        comment("bob", "not-a-post", "hello?").then().statusCode(400).contentType(PROBLEM);
+
+        String id = post("alice", "Paged.");
+        comment("bob", id, "one").then().statusCode(201);
+        comment("bob", id, "two").then().statusCode(201);
+        read(id, 1, "garbage").then().statusCode(400).contentType(PROBLEM)
+                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        String next = read(id, 1, null).jsonPath().getString("comments.next");
+        String other = post("alice", "Other.");
+        read(other, 1, next).then().statusCode(400).contentType(PROBLEM);
+        read(id, 0, null).then().statusCode(400).contentType(PROBLEM);
+    }
+}

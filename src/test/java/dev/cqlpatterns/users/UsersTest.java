@@ -1,0 +1,234 @@
+package dev.cqlpatterns.users;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.cqlpatterns.testsupport.Concurrently;
+import dev.cqlpatterns.testsupport.Tokens;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class UsersTest {
+    private static final String PROBLEM = "application/problem+json";
+
+    @BeforeAll
+    static void logFailures() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+    }
+
+    static String unique(String prefix) {
+        return prefix + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static Response create(String username, String email, Integer age) {
+        return given().header("Authorization", Tokens.bearer(username)).contentType(ContentType.JSON)
+                .body(age == null ? Map.of("username", username, "email", email)
+                        : Map.of("username", username, "email", email, "age", age))
+                .when().post("/users");
+    }
+
+    static Response changeEmail(String caller, String username, String email) {
+        return given().header("Authorization", Tokens.bearer(caller)).contentType(ContentType.JSON)
+                .body(Map.of("email", email)).when().put("/users/{u}/email", username);
+    }
+
+    static Response byEmail(String email) {
+        return given().header("Authorization", Tokens.bearer("reader")).queryParam("email", email).when().get("/users");
+    }
+
+    static Response byUsername(String username) {
+        return given().header("Authorization", Tokens.bearer("reader")).when().get("/users/{u}", username);
+    }
+
+    static Response setAddress(String caller, String username, String kind, Map<String, Object> address) {
+        return given().header("Authorization", Tokens.bearer(caller)).contentType(ContentType.JSON).body(address)
+                .when().put("/users/{u}/addresses/{k}", username, kind);
+    }
+
+    @Test
+    void should_create_a_user_and_find_it_by_username_and_by_email_in_one_partition_each() {
+        String alice = unique("alice");
+        create(alice, alice.toUpperCase() + "@Example.COM", 34)
+                .then().statusCode(201).header("Location", endsWith("/users/" + alice))
+                .body("username", equalTo(alice)).body("email", equalTo(alice + "@example.com")).body("age", equalTo(34));
+
+        byUsername(alice).then().statusCode(200).header("X-Partitions-Read", "1")
+                .body("email", equalTo(alice + "@example.com")).body("age", equalTo(34));
+        byEmail(alice.toUpperCase() + "@EXAMPLE.com").then().statusCode(200).header("X-Partitions-Read", "1")
+                .body("username", equalTo(alice)).body("age", equalTo(34));
+    }
+
+    @Test
+    void should_refuse_invalid_usernames_and_emails() {
+        for (String bad : List.of("ab", "Alice" + UUID.randomUUID().toString().substring(0, 4), "a b c", "x".repeat(33))) {
+            create(bad, "someone@example.com", null).then().statusCode(400).contentType(PROBLEM)
+                    .body("errors[0].field", equalTo("username"));
+        }
+        String bob = unique("bob");
+        for (String bad : List.of("not-an-email", "bob@", "@example.com", "bob@example", "b o b@example.com")) {
+            create(bob, bad, null).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("email"));
+        }
+        create(bob, bob + "@example.com", -1).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("age"));
+        byEmail("not-an-email").then().statusCode(400).contentType(PROBLEM);
+        given().header("Authorization", Tokens.bearer("reader")).when().get("/users")
+                .then().statusCode(400).contentType(PROBLEM);
+        byUsername(bob).then().statusCode(404).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_only_let_callers_create_themselves() {
+        String carol = unique("carol");
+        given().header("Authorization", Tokens.bearer("someone-else")).contentType(ContentType.JSON)
+                .body(Map.of("username", carol, "email", carol + "@example.com"))
+                .when().post("/users").then().statusCode(403).contentType(PROBLEM);
+        given().contentType(ContentType.JSON).body(Map.of("username", carol, "email", carol + "@example.com"))
+                .when().post("/users").then().statusCode(401).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_refuse_a_taken_username_or_email_and_leave_nothing_half_created() {
+        String dave = unique("dave");
+        create(dave, dave + "@example.com", null).then().statusCode(201);
+        create(dave, unique("other") + "@example.com", null).then().statusCode(409).contentType(PROBLEM);
+
+        String erin = unique("erin");
+        create(erin, dave + "@EXAMPLE.com", null).then().statusCode(409).contentType(PROBLEM);
+        // The username claimed before the email failed was released.
+        byUsername(erin).then().statusCode(404).contentType(PROBLEM);
+        create(erin, erin + "@example.com", null).then().statusCode(201);
+        byEmail(dave + "@example.com").then().statusCode(200).body("username", equalTo(dave));
+    }
+
+    @Test
+    void should_give_one_of_two_concurrent_creations_with_one_email_a_409() {
+        for (int round = 0; round < 3; round++) {
+            String email = unique("shared") + "@example.com";
+            List<String> names = List.of(unique("frank"), unique("grace"));
+            List<Integer> statuses = Concurrently.run(names, name -> create(name, email, null).statusCode());
+            assertThat(statuses).containsExactlyInAnyOrder(201, 409);
+            String winner = names.get(statuses.indexOf(201));
+            String loser = names.get(statuses.indexOf(409));
+            byEmail(email).then().statusCode(200).body("username", equalTo(winner));
+            byUsername(loser).then().statusCode(404);
+        }
+    }
+
+    @Test
+    void should_move_an_email_and_release_the_old_one() {
+        String heidi = unique("heidi");
+        create(heidi, heidi + "@example.com", 40).then().statusCode(201);
+        setAddress(heidi, heidi, "residential", address("1 Main Street", "Springfield", 12345)).then().statusCode(200);
+
+        changeEmail(heidi, heidi, heidi + "@Example.ORG").then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
+
+        byUsername(heidi).then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
+        byEmail(heidi + "@example.org").then().statusCode(200).header("X-Partitions-Read", "1")
+                .body("username", equalTo(heidi)).body("age", equalTo(40))
+                .body("addresses.residential.city", equalTo("Springfield"));
+        byEmail(heidi + "@example.com").then().statusCode(404).contentType(PROBLEM);
+        // The released address is free for someone else.
+        String ivan = unique("ivan");
+        create(ivan, heidi + "@example.com", null).then().statusCode(201);
+        // Setting the same email again changes nothing.
+        changeEmail(heidi, heidi, heidi + "@example.org").then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
+        changeEmail(heidi, heidi, heidi + "@example.com").then().statusCode(409).contentType(PROBLEM);
+        changeEmail(heidi, heidi, "nope").then().statusCode(400).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_give_one_of_two_users_moving_to_one_email_a_409() {
+        for (int round = 0; round < 3; round++) {
+            List<String> names = List.of(unique("judy"), unique("ken"));
+            names.forEach(n -> create(n, n + "@example.com", null).then().statusCode(201));
+            String target = unique("wanted") + "@example.com";
+            List<Integer> statuses = Concurrently.run(names, name -> changeEmail(name, name, target).statusCode());
+            assertThat(statuses).containsExactlyInAnyOrder(200, 409);
+            String winner = names.get(statuses.indexOf(200));
+            String loser = names.get(statuses.indexOf(409));
+            byEmail(target).then().statusCode(200).body("username", equalTo(winner));
+            byUsername(loser).then().body("email", equalTo(loser + "@example.com"));
+            byEmail(loser + "@example.com").then().statusCode(200).body("username", equalTo(loser));
+            byEmail(winner + "@example.com").then().statusCode(404);
+        }
+    }
+
+    @Test
+    void should_keep_addresses_in_a_map_and_in_step_with_the_email_copy() {
+        String lena = unique("lena");
+        create(lena, lena + "@example.com", null).then().statusCode(201);
+        setAddress(lena, lena, "residential", address("1 Main Street", "Springfield", 12345)).then().statusCode(200)
+                .body("addresses.residential.street", equalTo("1 Main Street"));
+        setAddress(lena, lena, "business", address("2 Work Road", "Shelbyville", 54321)).then().statusCode(200);
+        setAddress(lena, lena, "business", address("3 Office Park", "Shelbyville", 54322)).then().statusCode(200);
+
+        byUsername(lena).then().statusCode(200)
+                .body("addresses.residential.zip", equalTo(12345))
+                .body("addresses.business.street", equalTo("3 Office Park"));
+        byEmail(lena + "@example.com").then().statusCode(200)
+                .body("addresses.residential.city", equalTo("Springfield"))
+                .body("addresses.business.street", equalTo("3 Office Park"));
+
+        given().header("Authorization", Tokens.bearer(lena)).when().delete("/users/{u}/addresses/{k}", lena, "business")
+                .then().statusCode(204);
+        byUsername(lena).then().body("addresses", not(hasKey("business"))).body("addresses", hasKey("residential"));
+        byEmail(lena + "@example.com").then().body("addresses", not(hasKey("business")));
+        given().header("Authorization", Tokens.bearer(lena)).when().delete("/users/{u}/addresses/{k}", lena, "business")
+                .then().statusCode(204);
+    }
+
+    @Test
+    void should_refuse_bad_addresses_and_too_many_of_them() {
+        String mike = unique("mike");
+        create(mike, mike + "@example.com", null).then().statusCode(201);
+        setAddress(mike, mike, "home", Map.of("street", "", "city", "X", "zip", 1)).then().statusCode(400)
+                .contentType(PROBLEM).body("errors[0].field", equalTo("street"));
+        setAddress(mike, mike, "home", Map.of("street", "1 A St", "city", "X")).then().statusCode(400).contentType(PROBLEM)
+                .body("errors[0].field", equalTo("zip"));
+        setAddress(mike, mike, "Not A Kind", address("1 A St", "X", 1)).then().statusCode(400).contentType(PROBLEM);
+        for (int i = 0; i < 10; i++) {
+            setAddress(mike, mike, "kind" + i, address(i + " A St", "X", i)).then().statusCode(200);
+        }
+        setAddress(mike, mike, "one-too-many", address("1 A St", "X", 1)).then().statusCode(409).contentType(PROBLEM);
+        setAddress(mike, mike, "kind3", address("33 A St", "X", 3)).then().statusCode(200);
+    }
+
+    @Test
+    void should_forbid_changing_another_users_email_or_addresses() {
+        String nina = unique("nina");
+        create(nina, nina + "@example.com", null).then().statusCode(201);
+        changeEmail("mallory", nina, unique("stolen") + "@example.com").then().statusCode(403).contentType(PROBLEM);
+        setAddress("mallory", nina, "residential", address("1 Evil Way", "X", 1)).then().statusCode(403).contentType(PROBLEM);
+        given().header("Authorization", Tokens.bearer("mallory")).when().delete("/users/{u}/addresses/{k}", nina, "residential")
+                .then().statusCode(403).contentType(PROBLEM);
+        byUsername(nina).then().body("email", equalTo(nina + "@example.com")).body("addresses.residential", nullValue());
+    }
+
+    @Test
+    void should_answer_404_for_unknown_users() {
+        String nobody = unique("nobody");
+        byUsername(nobody).then().statusCode(404).contentType(PROBLEM);
+        byEmail(nobody + "@example.com").then().statusCode(404).contentType(PROBLEM);
+        changeEmail(nobody, nobody, nobody + "@example.com").then().statusCode(404).contentType(PROBLEM);
+        setAddress(nobody, nobody, "home", address("1 A St", "X", 1)).then().statusCode(404).contentType(PROBLEM);
+        // Nothing was claimed on the way.
+        String olga = unique("olga");
+        create(olga, nobody + "@example.com", null).then().statusCode(201);
+    }
+
+    static Map<String, Object> address(String street, String city, int zip) {
+        return Map.of("street", street, "city", city, "zip", zip);
+    }
+}
