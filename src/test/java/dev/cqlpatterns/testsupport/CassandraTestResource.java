@@ -79,6 +79,13 @@ public class CassandraTestResource implements QuarkusTestResourceLifecycleManage
         }
     }
 
+    /** True when the tests run on the project's own local node, which a test may stop and start. */
+    public static boolean usesLocalNode() {
+        synchronized (LOCK) {
+            return connection != null && container == null && System.getenv("CQL_CONTACT_POINTS") == null;
+        }
+    }
+
     /** The environment bin/cassandra-local runs the test node with. */
     public static Map<String, String> localNodeEnv() {
         synchronized (LOCK) {
