@@ -70,7 +70,7 @@ public class ConversationHistory {
 
     /** What is left to read: the time slice, and where in it. */
     private record Walk(UUID conversationId, List<Integer> months, int next, Position from, UUID upper, UUID lower,
-            int wanted, List<Messages.View> found) {
+            int wanted, List<Messages.Message> found) {
     }
 
     @GET
@@ -79,7 +79,7 @@ public class ConversationHistory {
             description = "from and to (ISO-8601 instants, both included) slice by the time of the message's timeuuid. "
                     + "Messages live in monthly partitions; the history walks them newest first. X-Partitions-Read: 2 "
                     + "plus one per month visited.")
-    public Uni<Page<Messages.View>> history(
+    public Uni<Page<Messages.Message>> history(
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor,
@@ -125,10 +125,10 @@ public class ConversationHistory {
         });
     }
 
-    private Page<Messages.View> page(String scope, Walk walk, int size) {
-        List<Messages.View> found = walk.found();
+    private Page<Messages.Message> page(String scope, Walk walk, int size) {
+        List<Messages.Message> found = walk.found();
         if (found.size() > size) {
-            Messages.View last = found.get(size - 1);
+            Messages.Message last = found.get(size - 1);
             UUID lastId = UUID.fromString(last.id());
             return Page.of(List.copyOf(found.subList(0, size)),
                     cursors.encode(scope, new Position(Messages.bucket(lastId), lastId)));

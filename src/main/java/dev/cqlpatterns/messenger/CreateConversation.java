@@ -19,6 +19,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -144,7 +145,7 @@ public class CreateConversation {
         // One logged batch: the conversation and every member's summary land together or not at
         // all. With at most 50 members and 100-character titles it stays far below the batch size
         // limit (50 KB by default).
-        List<Uni<BoundStatement>> writes = new java.util.ArrayList<>();
+        List<Uni<BoundStatement>> writes = new ArrayList<>();
         writes.add(cql.bind(INSERT_GROUP, c.id(), members, title, me, now));
         members.forEach(m -> writes.add(inbox.summary(m, c, now)));
         return inbox.requireRoom(members)

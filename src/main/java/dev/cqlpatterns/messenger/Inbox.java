@@ -57,7 +57,7 @@ public class Inbox {
     MessengerSettings settings;
 
     @Schema(name = "InboxEntry")
-    public record Entry(
+    public record InboxEntry(
             @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
             @Schema(enumeration = { "direct", "group" }) String kind,
             @Schema(description = "Title of the conversation, if it has one", nullable = true, examples = "Weekend trip") String title,
@@ -76,21 +76,21 @@ public class Inbox {
     public record Position(Instant lastAt, String conversationId) {
 
         /** True when {@code e} comes after this position: older, or as old with a greater id. */
-        boolean isBefore(Entry e) {
+        boolean isBefore(InboxEntry e) {
             int byTime = e.lastAt().compareTo(lastAt);
             return byTime < 0 || byTime == 0 && e.conversationId().compareTo(conversationId) > 0;
         }
     }
 
-    private static final Comparator<Entry> MOST_RECENT_FIRST = Comparator.comparing(Entry::lastAt).reversed()
-            .thenComparing(Entry::conversationId);
+    private static final Comparator<InboxEntry> MOST_RECENT_FIRST = Comparator.comparing(InboxEntry::lastAt).reversed()
+            .thenComparing(InboxEntry::conversationId);
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The caller's conversations, most recent activity first, with unread counts",
             description = "One partition read (X-Partitions-Read: 1) whatever the page: the whole inbox of a user is one "
                     + "partition, bounded by the conversations they are in.")
-    public Uni<Page<Entry>> inbox(
+    public Uni<Page<InboxEntry>> inbox(
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         String me = caller.username();
@@ -102,13 +102,13 @@ public class Inbox {
         return cql.read(SELECT, 1, b -> b.setPageSize(pageSize), me)
                 .chain(rs -> all(rs, new ArrayList<>()))
                 .map(rows -> {
-                    List<Entry> entries = entries(rows);
-                    List<Entry> rest = after == null ? entries
+                    List<InboxEntry> entries = entries(rows);
+                    List<InboxEntry> rest = after == null ? entries
                             : entries.stream().filter(e -> after.isBefore(e)).toList();
                     if (rest.size() <= size) {
                         return Page.of(rest, null);
                     }
-                    Entry last = rest.get(size - 1);
+                    InboxEntry last = rest.get(size - 1);
                     return Page.of(List.copyOf(rest.subList(0, size)),
                             cursors.encode(scope, new Position(last.lastAt(), last.conversationId())));
                 });
@@ -123,20 +123,20 @@ public class Inbox {
         return cql.call(0, rs::fetchNextPage).chain(next -> all(next, rows));
     }
 
-    private static List<Entry> entries(List<Row> rows) {
+    private static List<InboxEntry> entries(List<Row> rows) {
         Map<UUID, Row> summaries = new HashMap<>();
         Map<UUID, Row> unread = new HashMap<>();
         for (Row row : rows) {
             (row.getByte("kind") == 0 ? summaries : unread).put(row.getUuid("conversation_id"), row);
         }
-        List<Entry> entries = new ArrayList<>();
+        List<InboxEntry> entries = new ArrayList<>();
         summaries.forEach((id, s) -> {
             if (s.getInstant("joined_at") == null) {
                 return; // last-message columns a send wrote after the user left: not a member
             }
             UUID lastId = s.getUuid("last_message_id");
             Row u = unread.get(id);
-            entries.add(new Entry(id.toString(), s.getBoolean("direct") ? "direct" : "group", s.getString("title"),
+            entries.add(new InboxEntry(id.toString(), s.getBoolean("direct") ? "direct" : "group", s.getString("title"),
                     s.getString("partner"), s.getString("last_preview"), lastId == null ? null : lastId.toString(),
                     lastId == null ? s.getInstant("joined_at") : TimeUuids.instant(lastId), s.getString("last_sender"),
                     u == null ? 0 : u.getLong("n"), u == null ? null : TimeUuids.instant(u.getUuid("first"))));

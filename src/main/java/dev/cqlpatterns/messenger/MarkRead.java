@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
@@ -154,7 +155,7 @@ public class MarkRead {
                 return Uni.createFrom().item(0);
             }
             return Uni.join().all(appends).andFailFast().chain(statements -> {
-                List<Uni<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> batches = new ArrayList<>();
+                List<Uni<AsyncResultSet>> batches = new ArrayList<>();
                 for (int from = 0; from < statements.size(); from += APPENDS_PER_BATCH) {
                     List<BoundStatement> chunk = statements.subList(from, Math.min(statements.size(), from + APPENDS_PER_BATCH));
                     batches.add(cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,

@@ -34,7 +34,7 @@ public class Messages {
     }
 
     @Schema(name = "Message")
-    public record View(
+    public record Message(
             @Schema(description = "timeuuid of the message; its time is sentAt", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
             @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
             @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
@@ -47,12 +47,12 @@ public class Messages {
     }
 
     /** A row selected with {@link #COLUMNS}. */
-    static View view(Row row) {
+    static Message view(Row row) {
         UUID id = row.getUuid("message_id");
         Set<String> recipients = row.getSet("recipients", String.class);
         Map<String, String> attachments = row.getMap("attachments", String.class, String.class);
         List<String> seenBy = row.getList("seen_by", String.class);
-        return new View(id.toString(), row.getUuid("conversation_id").toString(), TimeUuids.instant(id),
+        return new Message(id.toString(), row.getUuid("conversation_id").toString(), TimeUuids.instant(id),
                 row.getString("sender"), row.getString("content"),
                 recipients == null ? List.of() : recipients.stream().sorted().toList(),
                 attachments == null ? Map.of() : new TreeMap<>(attachments),

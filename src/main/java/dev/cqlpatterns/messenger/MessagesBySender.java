@@ -68,7 +68,7 @@ public class MessagesBySender {
                     + "a scatter-gather over every node, not a one-partition read. Ordered by conversation and month "
                     + "(token order), newest first within each. A page can hold fewer than limit items when some rows "
                     + "belong to conversations the caller has left; follow next until it is null.")
-    public Uni<Page<Messages.View>> bySender(
+    public Uni<Page<Messages.Message>> bySender(
             @Parameter(description = "Username of the sender", example = "bob", required = true) @QueryParam("sender") String sender,
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
@@ -86,7 +86,7 @@ public class MessagesBySender {
                 .filter(row -> row.getInstant("joined_at") != null)
                 .map(row -> row.getUuid("conversation_id")).collect(Collectors.toSet()))
                 .chain(memberOf -> page(query, values, size, start).chain(page -> {
-                    List<Messages.View> items = page.rows().stream()
+                    List<Messages.Message> items = page.rows().stream()
                             .filter(row -> memberOf.contains(row.getUuid("conversation_id")))
                             .map(Messages::view).toList();
                     if (page.next() == null) {

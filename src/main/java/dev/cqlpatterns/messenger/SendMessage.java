@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -28,6 +29,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +59,8 @@ import org.jboss.resteasy.reactive.RestResponse;
  * They are single-partition writes rather than one logged batch over every member's partition.
  *
  * <p>With an Idempotency-Key, the key is claimed first (LWT, with a TTL) for the id of the message
- * about to be written. A retry finds the claim and answers with the stored message; if the first
- * attempt died before its message row, the retry finishes the writes under the same id.
+ * about to be written. A retry finds the claim and answers with the stored message, running its
+ * idempotent writes again so that a first attempt which died midway is finished under the same id.
  */
 @Path("/conversations/{id}/messages")
 @Tag(name = "messenger")
@@ -171,10 +173,17 @@ public class SendMessage {
             Map<String, String> attachments) {
         return cql.read(SELECT_MESSAGE, 1, c.id(), Messages.bucket(messageId), messageId).chain(rs -> {
             Row row = rs.one();
-            Uni<Sent> sent = row != null
-                    ? Uni.createFrom().item(sent(Messages.view(row)))
-                    // The first attempt claimed the key and died before its message: finish it.
-                    : write(c, messageId, sender, content, attachments);
+            Uni<Sent> sent;
+            if (row == null) {
+                // The first attempt claimed the key and died before its message row: write it all.
+                sent = write(c, messageId, sender, content, attachments);
+            } else {
+                // The message is there; its inbox writes may not all be: they are idempotent, run them again.
+                Messages.Message message = Messages.view(row);
+                sent = deliver(c.id(), messageId, sender, content, Set.copyOf(message.recipients()))
+                        .map(done -> new Sent(message.id(), message.conversationId(), message.sentAt(), message.sender(),
+                                message.recipients()));
+            }
             return sent.map(s -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, s)
                     .header(REPLAYED_HEADER, "true").build());
         });
@@ -185,31 +194,37 @@ public class SendMessage {
         Set<String> recipients = new TreeSet<>(c.members());
         recipients.remove(sender);
         Instant sentAt = TimeUuids.instant(messageId);
-        long timestamp = InboxRows.micros(messageId);
-        String preview = preview(content);
         return buckets.record(Messages.SERIES, c.id().toString(), sentAt)
                 .chain(bucket -> cql.write(INSERT_MESSAGE, c.id(), bucket, messageId, sender, content, recipients, attachments))
-                .chain(() -> Uni.join().all(c.members().stream().map(member -> {
-                    Uni<com.datastax.oss.driver.api.core.cql.BoundStatement> last = cql.bind(SET_LAST_MESSAGE, timestamp,
-                            messageId, sender, preview, member, c.id(), InboxRows.SUMMARY);
-                    if (member.equals(sender)) {
-                        return last.chain(statement -> cql.execute(statement, 0));
-                    }
-                    // Marker and summary share the member's partition: one mutation.
-                    return Uni.combine().all().unis(cql.bind(MARK_UNREAD, member, c.id(), messageId, timestamp), last)
-                            .asTuple()
-                            .chain(both -> cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                                    both.getItem1(), both.getItem2()).setIdempotent(true), 0));
-                }).toList()).andFailFast())
+                .chain(() -> deliver(c.id(), messageId, sender, content, recipients))
                 .map(done -> new Sent(messageId.toString(), c.id().toString(), sentAt, sender, List.copyOf(recipients)));
+    }
+
+    /**
+     * The inbox writes of a message: the last message of every member's summary, and an unread
+     * marker for each recipient. Written with the message's time as timestamp, so running them again
+     * changes nothing that a newer message, a mark-read or a leave has written since.
+     */
+    private Uni<Void> deliver(UUID conversationId, UUID messageId, String sender, String content, Set<String> recipients) {
+        long timestamp = InboxRows.micros(messageId);
+        String preview = preview(content);
+        List<Uni<AsyncResultSet>> writes = new ArrayList<>();
+        writes.add(cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, sender, conversationId, InboxRows.SUMMARY)
+                .chain(statement -> cql.execute(statement, 0)));
+        for (String member : recipients) {
+            // Marker and summary share the member's partition: one mutation.
+            writes.add(Uni.combine().all().unis(
+                    cql.bind(MARK_UNREAD, member, conversationId, messageId, timestamp),
+                    cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, member, conversationId, InboxRows.SUMMARY))
+                    .asTuple()
+                    .chain(both -> cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
+                            both.getItem1(), both.getItem2()).setIdempotent(true), 0)));
+        }
+        return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }
 
     private static RestResponse<Sent> created(Sent sent) {
         return RestResponse.status(RestResponse.Status.CREATED, sent);
-    }
-
-    private static Sent sent(Messages.View message) {
-        return new Sent(message.id(), message.conversationId(), message.sentAt(), message.sender(), message.recipients());
     }
 
     private String validContent(String content) {

@@ -191,6 +191,22 @@ class MessagesTest {
         as(bob).when().get("/conversations/{id}/messages", id)
                 .then().statusCode(200).body("items.id", equalTo(List.of(claimed.toString())));
         Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(1));
+
+        // Died after its message row, before the inbox writes: the retry delivers it.
+        UUID written = TimeUuids.at(Instant.now());
+        cql.session().execute(SimpleStatement.newInstance(
+                "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?)",
+                id, alice, "died-later", written, SendMessage.fingerprint("half", Map.of())).setKeyspace(cql.keyspace()));
+        cql.session().execute(SimpleStatement.newInstance(
+                "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
+                        + "VALUES (?, ?, ?, ?, ?, ?)", id, Messages.bucket(written), written, alice, "half", java.util.Set.of(bob))
+                .setKeyspace(cql.keyspace()));
+        as(alice).header("Idempotency-Key", "died-later").contentType(ContentType.JSON).body(Map.of("content", "half"))
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(201).header("Idempotent-Replayed", equalTo("true")).body("id", equalTo(written.toString()));
+        Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(2))
+                .body("items.find { it.conversationId == '" + id + "' }.lastMessage", equalTo("half"));
+        as(bob).when().get("/conversations/{id}/messages", id).then().statusCode(200).body("items.size()", equalTo(2));
     }
 
     @Test
