@@ -110,7 +110,7 @@ public class MarkRead {
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id) {
         String me = caller.username();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        String lease = "messenger-read:" + id + ":" + me;
+        String lease = leaseName(id, me);
         return conversations.requireMember(id, me)
                 .chain(c -> leases.tryAcquire(lease, settings.markReadLeaseTtl(), now))
                 .chain(acquired -> {
@@ -119,6 +119,11 @@ public class MarkRead {
                     }
                     return read(id, me, now).eventually(() -> leases.release(lease));
                 });
+    }
+
+    /** One mark-read at a time per user and conversation. */
+    static String leaseName(UUID conversationId, String username) {
+        return "messenger-read:" + conversationId + ":" + username;
     }
 
     private Uni<Receipt> read(UUID id, String me, Instant now) {

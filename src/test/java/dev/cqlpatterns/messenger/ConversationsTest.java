@@ -168,6 +168,18 @@ class ConversationsTest {
     }
 
     @Test
+    void should_refuse_a_member_over_the_limit() {
+        String alice = user("alice");
+        List<String> others = new ArrayList<>();
+        for (int i = 1; i < 50; i++) {
+            others.add(user("member" + i));
+        }
+        String id = create(alice, others, "Full house");
+        as(alice).when().put("/conversations/{id}/members/{u}", id, user("late"))
+                .then().statusCode(409).contentType(PROBLEM).body("detail", containsString("50"));
+    }
+
+    @Test
     void should_keep_the_members_of_a_pair_fixed() {
         String alice = user("alice");
         String bob = user("bob");

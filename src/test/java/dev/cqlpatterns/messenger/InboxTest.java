@@ -11,17 +11,29 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.scheduling.ClusterLease;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class InboxTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    Cql cql;
 
     private static Map<String, Object> entry(String username, String conversationId) {
         return Chat.inbox(username).extract().jsonPath().getMap("items.find { it.conversationId == '" + conversationId + "' }");
@@ -133,6 +145,60 @@ class InboxTest {
                 .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(four)).toString());
         markRead(alice, id).statusCode(200).body("markedSeen", equalTo(1));
         assertThat(entry(alice, id)).containsEntry("unreadCount", 0);
+    }
+
+    @Test
+    void should_append_a_reader_once_when_their_mark_reads_race() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        for (int i = 0; i < 30; i++) {
+            sent(alice, id, "m" + i);
+        }
+        var pool = Executors.newFixedThreadPool(4);
+        List<Response> answers;
+        try {
+            List<CompletableFuture<Response>> calls = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                calls.add(CompletableFuture.supplyAsync(() -> markRead(bob, id).extract().response(), pool));
+            }
+            answers = calls.stream().map(CompletableFuture::join).toList();
+        } finally {
+            pool.shutdown();
+        }
+        // Each call either ran (200) or found another one running (409); together they added bob once.
+        int marked = 0;
+        for (Response answer : answers) {
+            assertThat(answer.statusCode()).as(answer.asString()).isIn(200, 409);
+            if (answer.statusCode() == 200) {
+                marked += answer.jsonPath().getInt("markedSeen");
+            } else {
+                assertThat(answer.contentType()).startsWith(PROBLEM);
+            }
+        }
+        assertThat(marked).isEqualTo(30);
+        List<List<String>> seenBy = as(alice).queryParam("limit", 100).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200).extract().jsonPath().getList("items.seenBy");
+        assertThat(seenBy).hasSize(30).allSatisfy(list -> assertThat(list).containsExactly(bob));
+        assertThat(entry(bob, id)).containsEntry("unreadCount", 0);
+    }
+
+    @Test
+    void should_answer_409_while_another_mark_read_of_the_same_reader_runs() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        sent(alice, id, "hi");
+        ClusterLease other = ClusterLease.withRandomOwner(cql);
+        String lease = MarkRead.leaseName(UUID.fromString(id), bob);
+        assertThat(other.tryAcquire(lease, Duration.ofSeconds(30), Instant.now()).await().atMost(WAIT)).isTrue();
+        try {
+            markRead(bob, id).statusCode(409).contentType(PROBLEM);
+            markRead(alice, id).statusCode(200); // another reader is not held up
+        } finally {
+            other.release(lease).await().atMost(WAIT);
+        }
+        markRead(bob, id).statusCode(200).body("markedSeen", equalTo(1));
     }
 
     @Test
