@@ -9,6 +9,7 @@ import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -65,6 +66,7 @@ public class ConversationHistory {
     Conversations conversations;
 
     /** Where the next page starts: in month {@code bucket}, after message {@code after} (null: its newest). */
+    @RegisterForReflection // read back from cursors by Jackson, also in a native image
     public record Position(int bucket, UUID after) {
     }
 

@@ -8,6 +8,7 @@ import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -68,11 +69,14 @@ public class Inbox {
                     examples = "2025-06-01T10:15:30.123Z") Instant lastAt,
             @Schema(nullable = true, examples = "bob") String lastSender,
             @Schema(description = "Messages from others the caller has not read", examples = "2") long unreadCount,
-            @Schema(description = "When the oldest unread message was sent", nullable = true,
+            // A plain string schema: a nullable $ref to Instant is not nullable in OpenAPI 3.0.
+            @Schema(description = "When the oldest unread message was sent; null when none is unread",
+                    implementation = String.class, format = "date-time", nullable = true,
                     examples = "2025-06-01T10:14:02.500Z") Instant firstUnreadAt) {
     }
 
     /** The last entry of the previous page, in the order of the list. */
+    @RegisterForReflection // read back from cursors by Jackson, also in a native image
     public record Position(Instant lastAt, String conversationId) {
 
         /** True when {@code e} comes after this position: older, or as old with a greater id. */

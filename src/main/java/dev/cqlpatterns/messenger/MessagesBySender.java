@@ -8,6 +8,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -57,6 +58,7 @@ public class MessagesBySender {
     Cursors cursors;
 
     /** The driver's paging state of the index query, where the next page starts. */
+    @RegisterForReflection // read back from cursors by Jackson, also in a native image
     public record Position(String pagingState) {
     }
 
