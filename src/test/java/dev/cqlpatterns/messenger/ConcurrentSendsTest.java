@@ -6,6 +6,7 @@ import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -23,10 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +44,7 @@ class ConcurrentSendsTest {
     URL root;
 
     @Test
-    void should_count_every_unread_message_and_keep_each_message_once_under_concurrent_sends() throws Exception {
+    void should_count_every_unread_message_and_keep_each_message_once_under_concurrent_sends() {
         List<String> senders = new ArrayList<>();
         for (int i = 0; i < SENDERS; i++) {
             senders.add(user("sender" + i));
@@ -58,23 +56,15 @@ class ConcurrentSendsTest {
 
         Set<String> sentIds = ConcurrentHashMap.newKeySet();
         HttpClient http = HttpClient.newHttpClient();
-        ExecutorService pool = Executors.newFixedThreadPool(SENDERS);
         long started = System.nanoTime();
         long cpuBefore = processCpuNanos();
-        try {
-            List<CompletableFuture<Void>> runs = new ArrayList<>();
-            for (String sender : senders) {
-                String token = Tokens.bearer(sender);
-                runs.add(CompletableFuture.runAsync(() -> {
-                    for (int n = 0; n < MESSAGES_EACH; n++) {
-                        sentIds.add(send(http, token, id, sender + " #" + n));
-                    }
-                }, pool));
+        Concurrently.run(senders, sender -> {
+            String token = Tokens.bearer(sender);
+            for (int n = 0; n < MESSAGES_EACH; n++) {
+                sentIds.add(send(http, token, id, sender + " #" + n));
             }
-            CompletableFuture.allOf(runs.toArray(new CompletableFuture[0])).join();
-        } finally {
-            pool.shutdown();
-        }
+            return sender;
+        });
         long millis = (System.nanoTime() - started) / 1_000_000;
         long cpuMillis = (processCpuNanos() - cpuBefore) / 1_000_000;
         // CPU of this JVM (service and HTTP clients; Cassandra runs apart) tells more than wall time

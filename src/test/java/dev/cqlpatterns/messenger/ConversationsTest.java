@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
+import dev.cqlpatterns.testsupport.Concurrently;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -56,25 +55,17 @@ class ConversationsTest {
     }
 
     @Test
-    void should_agree_on_one_conversation_when_a_pair_creates_it_concurrently() throws Exception {
+    void should_agree_on_one_conversation_when_a_pair_creates_it_concurrently() {
         String alice = user("alice");
         String bob = user("bob");
-        var pool = Executors.newFixedThreadPool(4);
-        try {
-            List<CompletableFuture<Integer>> calls = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                String me = i % 2 == 0 ? alice : bob;
-                String other = i % 2 == 0 ? bob : alice;
-                calls.add(CompletableFuture.supplyAsync(() -> as(me).contentType(ContentType.JSON)
-                        .body(Map.of("members", List.of(other), "title", "by " + me))
-                        .when().post("/conversations").then().extract().statusCode(), pool));
-            }
-            List<Integer> statuses = calls.stream().map(CompletableFuture::join).toList();
-            assertThat(statuses).containsOnly(200, 201);
-            assertThat(statuses.stream().filter(s -> s == 201).count()).isEqualTo(1);
-        } finally {
-            pool.shutdown();
-        }
+        List<Integer> statuses = Concurrently.run(List.of(0, 1, 2, 3, 4, 5, 6, 7), i -> {
+            String me = i % 2 == 0 ? alice : bob;
+            String other = i % 2 == 0 ? bob : alice;
+            return as(me).contentType(ContentType.JSON).body(Map.of("members", List.of(other), "title", "by " + me))
+                    .when().post("/conversations").then().extract().statusCode();
+        });
+        assertThat(statuses).containsOnly(200, 201);
+        assertThat(statuses.stream().filter(s -> s == 201).count()).isEqualTo(1);
         String id = as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(bob)))
                 .when().post("/conversations").then().statusCode(200).extract().path("id");
         Chat.inbox(alice).body("items.conversationId", hasItem(id));

@@ -14,6 +14,7 @@ import static org.hamcrest.Matchers.nullValue;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.scheduling.ClusterLease;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import dev.cqlpatterns.testsupport.Concurrently;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -24,8 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -155,17 +154,7 @@ class InboxTest {
         for (int i = 0; i < 30; i++) {
             sent(alice, id, "m" + i);
         }
-        var pool = Executors.newFixedThreadPool(4);
-        List<Response> answers;
-        try {
-            List<CompletableFuture<Response>> calls = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                calls.add(CompletableFuture.supplyAsync(() -> markRead(bob, id).extract().response(), pool));
-            }
-            answers = calls.stream().map(CompletableFuture::join).toList();
-        } finally {
-            pool.shutdown();
-        }
+        List<Response> answers = Concurrently.run(List.of(1, 2, 3, 4), i -> markRead(bob, id).extract().response());
         // Each call either ran (200) or found another one running (409); together they added bob once.
         int marked = 0;
         for (Response answer : answers) {
