@@ -36,6 +36,14 @@ public final class QueryStats {
         });
     }
 
+    /**
+     * Adds partitions to a statement already recorded, for a read whose partitions are known only
+     * from its rows: an index query without a partition key (scatter-gather over the ring).
+     */
+    public static void addPartitions(int partitionsRead) {
+        current().ifPresent(s -> s.partitions.addAndGet(partitionsRead));
+    }
+
     public int partitions() {
         return partitions.get();
     }

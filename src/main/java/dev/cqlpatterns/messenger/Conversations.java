@@ -1,0 +1,99 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * The conversations table: who is in a conversation, read by every conversation route to decide
+ * whether the caller may see it at all.
+ */
+@ApplicationScoped
+public class Conversations {
+    /** Usernames as bin/token mints them; no ':' so "smaller:bigger" names one pair only. */
+    static final Pattern USERNAME = Pattern.compile("[a-z0-9_.-]{1,64}");
+
+    private static final Query SELECT = Cql.idempotent(
+            "SELECT id, members, title, direct, created_by, created_at FROM conversations WHERE id = ?");
+
+    @Inject
+    Cql cql;
+
+    /** A row of conversations. */
+    record Conversation(UUID id, Set<String> members, String title, boolean direct, String createdBy,
+            Instant createdAt) {
+
+        static Conversation of(Row row) {
+            Set<String> members = row.getSet("members", String.class);
+            return new Conversation(row.getUuid("id"), members == null ? Set.of() : Set.copyOf(members),
+                    row.getString("title"), row.getBoolean("direct"), row.getString("created_by"),
+                    row.getInstant("created_at"));
+        }
+
+        boolean hasMember(String username) {
+            return members.contains(username);
+        }
+
+        /** The other member of a 1:1 conversation, as seen by {@code username}. */
+        String partnerOf(String username) {
+            return direct ? members.stream().filter(m -> !m.equals(username)).findFirst().orElse(username) : null;
+        }
+
+        View view() {
+            return new View(id.toString(), direct ? "direct" : "group", members.stream().sorted().toList(), title,
+                    createdBy, createdAt);
+        }
+    }
+
+    @Schema(name = "Conversation")
+    public record View(
+            @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String id,
+            @Schema(description = "direct: exactly two members, id derived from the pair, members fixed; group: "
+                    + "random id, members join and leave", enumeration = { "direct", "group" }) String kind,
+            @Schema(description = "Current members, sorted", examples = "[\"alice\", \"bob\"]") List<String> members,
+            @Schema(description = "Optional title", nullable = true, examples = "Weekend trip") String title,
+            @Schema(examples = "alice") String createdBy,
+            @Schema(examples = "2025-06-01T10:15:30.123Z") Instant createdAt) {
+    }
+
+    /** The conversation, if it exists. One partition read. */
+    Uni<Optional<Conversation>> find(UUID id) {
+        return cql.read(SELECT, 1, id).map(rs -> Optional.ofNullable(rs.one()).map(Conversation::of));
+    }
+
+    /** The conversation when {@code username} is a member; 404 otherwise, whether it exists or not. */
+    Uni<Conversation> requireMember(UUID id, String username) {
+        return find(id).map(found -> found.filter(c -> c.hasMember(username))
+                .orElseThrow(() -> notFound(id)));
+    }
+
+    static ProblemException notFound(UUID id) {
+        return ProblemException.notFound("No conversation " + id + " that you are a member of");
+    }
+
+    /** Seed 001's row key "$smaller:$bigger" as a name-based uuid: the same pair, the same id. */
+    static UUID directId(String one, String other) {
+        String smaller = one.compareTo(other) <= 0 ? one : other;
+        String bigger = one.compareTo(other) <= 0 ? other : one;
+        return UUID.nameUUIDFromBytes((smaller + ":" + bigger).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String requireUsername(String field, String value) {
+        if (value == null || !USERNAME.matcher(value).matches()) {
+            throw ProblemException.invalid(field, "must be a username of 1 to 64 characters a-z 0-9 _ . -");
+        }
+        return value;
+    }
+}

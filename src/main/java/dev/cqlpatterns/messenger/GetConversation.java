@@ -1,0 +1,37 @@
+package dev.cqlpatterns.messenger;
+
+import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** GET /conversations/{id}: the current members (seed 000's recipients set) and title. One partition. */
+@Path("/conversations/{id}")
+@Tag(name = "messenger")
+@Authenticated
+public class GetConversation {
+
+    @Inject
+    Caller caller;
+
+    @Inject
+    Conversations conversations;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "A conversation's current members and title (members only; 404 for anyone else)")
+    public Uni<Conversations.View> get(
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id) {
+        String me = caller.username();
+        return conversations.requireMember(id, me).map(Conversations.Conversation::view);
+    }
+}

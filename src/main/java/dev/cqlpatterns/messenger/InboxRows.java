@@ -1,0 +1,88 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The rows of inbox_by_user that more than one function writes (see cql/010_messenger.cql): the
+ * summary row of a conversation (kind 0) and the unread markers (kind 1). Every write carries an
+ * explicit write timestamp in microseconds of the service clock or of a message's time.
+ */
+@ApplicationScoped
+public class InboxRows {
+    /** message_id of a summary row: clustering columns cannot be null, so a fixed zero timeuuid. */
+    static final UUID SUMMARY = new UUID(0x0000000000001000L, 0x8000000000000000L);
+    private static final long UUID_EPOCH_MICROS = 12_219_292_800_000_000L;
+
+    private static final Query INSERT_SUMMARY = Cql.idempotent(
+            "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, title, partner, direct, joined_at) "
+                    + "VALUES (?, 0, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query DELETE_SUMMARY = Cql.idempotent(
+            "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 0 AND conversation_id = ? "
+                    + "AND message_id = ?");
+    private static final Query DELETE_ALL_UNREAD = Cql.idempotent(
+            "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ?");
+    private static final Query COUNT_CONVERSATIONS = Cql.idempotent(
+            "SELECT count(*) FROM inbox_by_user WHERE username = ? AND kind = 0");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    MessengerSettings settings;
+
+    /** The summary row that makes a conversation appear in {@code username}'s inbox. */
+    Uni<BoundStatement> summary(String username, Conversations.Conversation c, Instant joinedAt) {
+        return cql.bind(INSERT_SUMMARY, username, c.id(), SUMMARY, c.title(), c.partnerOf(username), c.direct(),
+                joinedAt, micros(joinedAt));
+    }
+
+    /** Forgets a conversation in {@code username}'s inbox: its summary and its unread markers. */
+    List<Uni<BoundStatement>> forget(String username, UUID conversationId, Instant at) {
+        return List.of(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
+                clearUnread(username, conversationId, at));
+    }
+
+    /**
+     * Drops every unread marker of a conversation (a send racing a leave can leave some behind).
+     * The summary stays: a join writes it with the same timestamp, where a tombstone would win.
+     */
+    Uni<BoundStatement> clearUnread(String username, UUID conversationId, Instant at) {
+        return cql.bind(DELETE_ALL_UNREAD, micros(at), username, conversationId);
+    }
+
+    /**
+     * 409 when one of {@code usernames} is already in the most conversations allowed. One partition
+     * read per user; concurrent additions can overshoot the cap by a few (it bounds, it does not count).
+     */
+    Uni<Void> requireRoom(Collection<String> usernames) {
+        List<Uni<Void>> checks = usernames.stream().map(username -> cql.read(COUNT_CONVERSATIONS, 1, username)
+                .map(rs -> rs.one().getLong(0))
+                .invoke(count -> {
+                    if (count >= settings.maxConversationsPerUser()) {
+                        throw ProblemException.conflict(username + " is already in " + count
+                                + " conversations, the most allowed");
+                    }
+                }).replaceWithVoid()).toList();
+        return checks.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(checks).andFailFast().replaceWithVoid();
+    }
+
+    static long micros(Instant at) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, at);
+    }
+
+    /** A timeuuid's own time in microseconds (its 100 ns ticks / 10): the write timestamp of a message. */
+    static long micros(UUID timeuuid) {
+        return timeuuid.timestamp() / 10 - UUID_EPOCH_MICROS;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * PUT /conversations/{id}/members/{username}: a member adds someone to a group (seed 000: people
+ * join). Messages sent before keep their own recipients; the new member reads the history as every
+ * member does. The set addition and the new member's inbox summary go in one logged batch.
+ */
+@Path("/conversations/{id}/members/{username}")
+@Tag(name = "messenger")
+@Authenticated
+public class JoinConversation {
+    private static final Query ADD_MEMBER = Cql.idempotent("UPDATE conversations SET members = members + ? WHERE id = ?");
+
+    @Inject
+    Caller caller;
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Conversations conversations;
+
+    @Inject
+    InboxRows inbox;
+
+    @Inject
+    MessengerSettings settings;
+
+    @PUT
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Add a member to a group conversation (any member may; adding a member again changes nothing)")
+    @APIResponse(responseCode = "200", description = "The conversation with its members",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
+    @APIResponse(responseCode = "409", description = "A 1:1 conversation (its members are fixed), a full conversation, or "
+            + "a user already in the most conversations allowed",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    public Uni<Conversations.View> join(
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
+            @Parameter(description = "Who joins", example = "carol") @PathParam("username") String username) {
+        String me = caller.username();
+        Conversations.requireUsername("username", username);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        return conversations.requireMember(id, me).chain(c -> {
+            if (c.hasMember(username)) {
+                return Uni.createFrom().item(c.view());
+            }
+            if (c.direct()) {
+                throw ProblemException.conflict("The members of a 1:1 conversation are fixed; start a group instead");
+            }
+            if (c.members().size() >= settings.maxMembers()) {
+                throw ProblemException.conflict("The conversation already has " + c.members().size()
+                        + " members, the most allowed");
+            }
+            Set<String> members = new TreeSet<>(c.members());
+            members.add(username);
+            Conversations.Conversation joined = new Conversations.Conversation(c.id(), members, c.title(), false,
+                    c.createdBy(), c.createdAt());
+            List<Uni<BoundStatement>> writes = new ArrayList<>();
+            writes.add(cql.bind(ADD_MEMBER, Set.of(username), id));
+            // Markers a send racing an earlier leave may have left behind.
+            writes.add(inbox.clearUnread(username, id, now));
+            writes.add(inbox.summary(username, joined, now));
+            return inbox.requireRoom(List.of(username))
+                    .chain(() -> Uni.join().all(writes).andFailFast())
+                    .chain(cql::loggedBatch)
+                    .map(done -> joined.view());
+        });
+    }
+}

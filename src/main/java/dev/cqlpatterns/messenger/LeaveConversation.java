@@ -1,0 +1,86 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * DELETE /conversations/{id}/members/{username}: someone leaves a group (seed 000: people leave).
+ * The messages they were sent keep them as recipients; from now on they are not sent any, and
+ * the conversation leaves their inbox. Set removal and inbox deletes go in one logged batch.
+ */
+@Path("/conversations/{id}/members/{username}")
+@Tag(name = "messenger")
+@Authenticated
+public class LeaveConversation {
+    private static final Query REMOVE_MEMBER = Cql.idempotent("UPDATE conversations SET members = members - ? WHERE id = ?");
+
+    @Inject
+    Caller caller;
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Conversations conversations;
+
+    @Inject
+    InboxRows inbox;
+
+    @DELETE
+    @Operation(summary = "Leave a group conversation, or (its creator only) remove someone from it")
+    @APIResponse(responseCode = "204", description = "Removed")
+    @APIResponse(responseCode = "403", description = "Only the conversation's creator removes other members",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "409", description = "A 1:1 conversation: its members are fixed",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    public Uni<RestResponse<Void>> leave(
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
+            @Parameter(description = "Who leaves: the caller, or anyone when the caller created the conversation",
+                    example = "carol") @PathParam("username") String username) {
+        String me = caller.username();
+        Conversations.requireUsername("username", username);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        return conversations.requireMember(id, me).chain(c -> {
+            if (!c.hasMember(username)) {
+                throw ProblemException.notFound(username + " is not a member of conversation " + id);
+            }
+            if (c.direct()) {
+                throw ProblemException.conflict("The members of a 1:1 conversation are fixed");
+            }
+            if (!username.equals(me) && !me.equals(c.createdBy())) {
+                throw ProblemException.forbidden("Only the creator of a conversation removes other members");
+            }
+            List<Uni<BoundStatement>> writes = new ArrayList<>();
+            writes.add(cql.bind(REMOVE_MEMBER, Set.of(username), id));
+            writes.addAll(inbox.forget(username, id, now));
+            return Uni.join().all(writes).andFailFast().chain(cql::loggedBatch)
+                    .map(done -> RestResponse.<Void>noContent());
+        });
+    }
+}

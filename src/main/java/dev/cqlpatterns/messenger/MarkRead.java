@@ -1,0 +1,173 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.scheduling.ClusterLease;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PostConstruct;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * POST /conversations/{id}/read: the caller has read everything up to now (seed 001's "mark read",
+ * without its read-modify-write of a JSON blob).
+ *
+ * <p>The caller's unread markers are the exact list of messages to add them to seenBy: read the
+ * newest of them (at most markReadMaxMessages, 500), read those messages' seen_by, append the
+ * caller where it is missing, then delete every marker up to now with one range tombstone
+ * (unread becomes 0; older markers beyond the bound are counted read without a seenBy entry).
+ * A list append is not idempotent, so two mark-reads of the same user and conversation must not
+ * interleave: a lease (LWT with a TTL) admits one at a time, and a second one meanwhile gets 409.
+ * A message that lands after the markers were read and was sent before "now" is counted read
+ * without a seenBy entry; one sent after "now" stays unread.
+ */
+@Path("/conversations/{id}/read")
+@Tag(name = "messenger")
+@Authenticated
+public class MarkRead {
+    private static final Query UNREAD = Cql.idempotent(
+            "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ? "
+                    + "AND message_id <= ? LIMIT ?");
+    private static final Query SEEN_BY = Cql.idempotent(
+            "SELECT message_id, seen_by FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
+                    + "AND message_id IN ?");
+    private static final Query APPEND_SEEN = Cql.query(
+            "UPDATE messages_by_conversation SET seen_by = seen_by + ? WHERE conversation_id = ? AND bucket = ? "
+                    + "AND message_id = ?");
+    private static final Query CLEAR_UNREAD = Cql.idempotent(
+            "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ? "
+                    + "AND message_id <= ?");
+    /** Appends per unlogged batch: one partition, one mutation, a few KB. */
+    private static final int APPENDS_PER_BATCH = 50;
+
+    @Inject
+    Caller caller;
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Conversations conversations;
+
+    @Inject
+    MessengerSettings settings;
+
+    private ClusterLease leases;
+
+    @PostConstruct
+    void init() {
+        leases = ClusterLease.withRandomOwner(cql);
+    }
+
+    @Schema(name = "ReadReceipt")
+    public record Receipt(
+            @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
+            @Schema(description = "Everything sent up to this instant is read", examples = "2025-06-01T10:20:00.000Z") Instant readAt,
+            @Schema(description = "Messages the caller was added to seenBy of", examples = "3") int markedSeen) {
+    }
+
+    @POST
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Mark everything in a conversation read, up to now (members only)",
+            description = "The caller's unread count for it becomes 0, and they are appended once to seenBy of the "
+                    + "messages they had not read: the newest 500 at most per call (older unread ones count as read "
+                    + "without a seenBy entry).")
+    @APIResponse(responseCode = "200", description = "Read",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Receipt.class)))
+    @APIResponse(responseCode = "409", description = "Another mark-read of this conversation by the caller is running; retry",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    public Uni<Receipt> markRead(
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id) {
+        String me = caller.username();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        String lease = leaseName(id, me);
+        return conversations.requireMember(id, me)
+                .chain(c -> leases.tryAcquire(lease, settings.markReadLeaseTtl(), now))
+                .chain(acquired -> {
+                    if (!acquired) {
+                        throw ProblemException.conflict("Another mark-read of this conversation by you is running; retry");
+                    }
+                    return read(id, me, now).eventually(() -> leases.release(lease));
+                });
+    }
+
+    /** One mark-read at a time per user and conversation. */
+    static String leaseName(UUID conversationId, String username) {
+        return "messenger-read:" + conversationId + ":" + username;
+    }
+
+    private Uni<Receipt> read(UUID id, String me, Instant now) {
+        UUID upTo = TimeUuids.endOf(now);
+        return cql.read(UNREAD, 1, me, id, upTo, settings.markReadMaxMessages())
+                .chain(rs -> {
+                    Map<Integer, List<UUID>> byMonth = new TreeMap<>();
+                    Cql.rows(rs).forEach(row -> {
+                        UUID messageId = row.getUuid(0);
+                        byMonth.computeIfAbsent(Messages.bucket(messageId), b -> new ArrayList<>()).add(messageId);
+                    });
+                    List<Uni<Integer>> months = byMonth.entrySet().stream()
+                            .map(e -> appendSeen(id, e.getKey(), e.getValue(), me)).toList();
+                    return months.isEmpty() ? Uni.createFrom().item(0)
+                            : Uni.join().all(months).andFailFast().map(counts -> counts.stream().mapToInt(i -> i).sum());
+                })
+                // Markers go last: should this call die before, the next one finds them and skips the
+                // messages whose seen_by already holds the caller.
+                .call(marked -> cql.write(CLEAR_UNREAD, InboxRows.micros(now), me, id, upTo))
+                .map(marked -> new Receipt(id.toString(), now, marked));
+    }
+
+    /** Adds the caller to seen_by of those messages of one month that do not have them yet. */
+    private Uni<Integer> appendSeen(UUID conversationId, int month, List<UUID> messageIds, String me) {
+        return cql.read(SEEN_BY, 1, conversationId, month, messageIds).chain(rs -> {
+            List<Uni<BoundStatement>> appends = new ArrayList<>();
+            for (Row row : Cql.rows(rs)) {
+                List<String> seenBy = row.getList("seen_by", String.class);
+                if (seenBy == null || !seenBy.contains(me)) {
+                    appends.add(cql.bind(APPEND_SEEN, List.of(me), conversationId, month, row.getUuid("message_id")));
+                }
+            }
+            if (appends.isEmpty()) {
+                return Uni.createFrom().item(0);
+            }
+            return Uni.join().all(appends).andFailFast().chain(statements -> {
+                List<Uni<AsyncResultSet>> batches = new ArrayList<>();
+                for (int from = 0; from < statements.size(); from += APPENDS_PER_BATCH) {
+                    List<BoundStatement> chunk = statements.subList(from, Math.min(statements.size(), from + APPENDS_PER_BATCH));
+                    batches.add(cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
+                            chunk.toArray(new BoundStatement[0])), 0));
+                }
+                return Uni.join().all(batches).andFailFast().map(done -> statements.size());
+            });
+        });
+    }
+}

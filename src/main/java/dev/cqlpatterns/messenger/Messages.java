@@ -1,0 +1,61 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** The messages_by_conversation table: its month buckets and how a row reads as JSON. */
+public class Messages {
+    /** Months of each conversation that hold messages (entity = the conversation id). */
+    static final TimeSeries SERIES = TimeSeries.perEntity("messages", Granularity.MONTH, Optional.empty());
+
+    /** The columns {@link #view} reads. */
+    static final String COLUMNS = "conversation_id, message_id, sender, content, recipients, attachments, seen_by";
+
+    @Produces
+    @Singleton
+    TimeSeries messages() {
+        return SERIES;
+    }
+
+    static int bucket(UUID messageId) {
+        return SERIES.granularity().key(TimeUuids.instant(messageId));
+    }
+
+    @Schema(name = "Message")
+    public record Message(
+            @Schema(description = "timeuuid of the message; its time is sentAt", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
+            @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
+            @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
+            @Schema(examples = "alice") String sender,
+            @Schema(examples = "Where are you?") String content,
+            @Schema(description = "Members it was sent to (everyone but the sender at send time), sorted",
+                    examples = "[\"bob\"]") List<String> recipients,
+            @Schema(description = "name -> http(s) URL", examples = "{\"map.png\": \"https://example.com/map.png\"}") Map<String, String> attachments,
+            @Schema(description = "Who has read it, in the order they read it", examples = "[\"bob\"]") List<String> seenBy) {
+    }
+
+    /** A row selected with {@link #COLUMNS}. */
+    static Message view(Row row) {
+        UUID id = row.getUuid("message_id");
+        Set<String> recipients = row.getSet("recipients", String.class);
+        Map<String, String> attachments = row.getMap("attachments", String.class, String.class);
+        List<String> seenBy = row.getList("seen_by", String.class);
+        return new Message(id.toString(), row.getUuid("conversation_id").toString(), TimeUuids.instant(id),
+                row.getString("sender"), row.getString("content"),
+                recipients == null ? List.of() : recipients.stream().sorted().toList(),
+                attachments == null ? Map.of() : new TreeMap<>(attachments),
+                seenBy == null ? List.of() : List.copyOf(seenBy));
+    }
+}

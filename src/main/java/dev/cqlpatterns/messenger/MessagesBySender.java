@@ -1,0 +1,132 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.accounting.QueryStats;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.paging.Cursors;
+import dev.cqlpatterns.platform.paging.Page;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * GET /messages?sender=: a sender's messages that the caller may read: ones sent to the caller (they
+ * were among the recipients) or by the caller, in conversations the caller is still a member of.
+ *
+ * <p>Seed 000 answers "messages by sender" with a secondary index. Here two SAI indexes of
+ * messages_by_conversation (sender, and the values of recipients) answer {@code sender = ? AND
+ * recipients CONTAINS ?} together, so the index does the filtering. The query names no partition:
+ * it is a scatter-gather over the token ring (every node's local index is asked, in rounds, until
+ * the page is full), the one read of the messenger whose cost grows with the cluster. Membership
+ * comes from the caller's own inbox partition (its summary rows). X-Partitions-Read counts that
+ * partition and the partitions the index returned rows from; the nodes asked are not partitions.
+ */
+@Path("/messages")
+@Tag(name = "messenger")
+@Authenticated
+public class MessagesBySender {
+    private static final Query SENT_TO = Cql.idempotent(
+            "SELECT " + Messages.COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ? AND recipients CONTAINS ?");
+    private static final Query SENT_BY = Cql.idempotent(
+            "SELECT " + Messages.COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ?");
+    private static final Query MEMBERSHIPS = Cql.idempotent(
+            "SELECT conversation_id, joined_at FROM inbox_by_user WHERE username = ? AND kind = 0");
+
+    @Inject
+    Caller caller;
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Cursors cursors;
+
+    /** The driver's paging state of the index query, where the next page starts. */
+    @RegisterForReflection // read back from cursors by Jackson, also in a native image
+    public record Position(String pagingState) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Messages of one sender that the caller may read",
+            description = "Messages the sender sent to the caller (or the caller's own, when sender is the caller), in "
+                    + "conversations the caller is still a member of. Found through SAI indexes on sender and recipients: "
+                    + "a scatter-gather over every node, not a one-partition read. Ordered by conversation and month "
+                    + "(token order), newest first within each. A page can hold fewer than limit items when some rows "
+                    + "belong to conversations the caller has left; follow next until it is null.")
+    public Uni<Page<Messages.Message>> bySender(
+            @Parameter(description = "Username of the sender", example = "bob", required = true) @QueryParam("sender") String sender,
+            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
+            @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
+        String me = caller.username();
+        if (sender == null || sender.isEmpty()) {
+            throw ProblemException.invalid("sender", "is required");
+        }
+        Conversations.requireUsername("sender", sender);
+        int size = cursors.limit(limit);
+        String scope = "by-sender:" + me + ":" + sender;
+        ByteBuffer start = cursors.decode(scope, cursor, Position.class).map(p -> decode(p.pagingState())).orElse(null);
+        Query query = sender.equals(me) ? SENT_BY : SENT_TO;
+        Object[] values = sender.equals(me) ? new Object[] { sender } : new Object[] { sender, me };
+        return cql.read(MEMBERSHIPS, 1, me).map(rs -> Cql.rows(rs).stream()
+                .filter(row -> row.getInstant("joined_at") != null)
+                .map(row -> row.getUuid("conversation_id")).collect(Collectors.toSet()))
+                .chain(memberOf -> page(query, values, size, start).chain(page -> {
+                    List<Messages.Message> items = page.rows().stream()
+                            .filter(row -> memberOf.contains(row.getUuid("conversation_id")))
+                            .map(Messages::view).toList();
+                    if (page.next() == null) {
+                        return Uni.createFrom().item(Page.of(items, null));
+                    }
+                    // Cassandra hands a paging state to every full page; look one row ahead so that the
+                    // last page says so.
+                    return page(query, values, 1, page.next()).map(probe -> Page.of(items, probe.rows().isEmpty() ? null
+                            : cursors.encode(scope, new Position(Base64.getEncoder().encodeToString(toBytes(page.next()))))));
+                }));
+    }
+
+    /** One page of the index query and where the next one starts (null: none). */
+    private record Slice(List<Row> rows, ByteBuffer next) {
+    }
+
+    private Uni<Slice> page(Query query, Object[] values, int size, ByteBuffer start) {
+        return cql.read(query, 0, b -> b.setPageSize(size).setPagingState(start), values).map(rs -> {
+            List<Row> rows = Cql.rows(rs);
+            // The partitions this index query read are known only now: those its rows came from.
+            QueryStats.addPartitions((int) rows.stream()
+                    .map(row -> row.getUuid("conversation_id") + ":" + row.getInt("bucket")).distinct().count());
+            return new Slice(rows, rs.getExecutionInfo().getPagingState());
+        });
+    }
+
+    private static ByteBuffer decode(String state) {
+        try {
+            return ByteBuffer.wrap(Base64.getDecoder().decode(state));
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.badCursor("cursor is malformed; pass back the 'next' value of a previous page unchanged");
+        }
+    }
+
+    private static byte[] toBytes(ByteBuffer buffer) {
+        ByteBuffer copy = buffer.duplicate();
+        byte[] bytes = new byte[copy.remaining()];
+        copy.get(bytes);
+        return bytes;
+    }
+}

@@ -1,0 +1,54 @@
+package dev.cqlpatterns.messenger;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Limits and bounds of the messenger; each one is named in a table comment of cql/010_messenger.cql. */
+@ConfigMapping(prefix = "cql-patterns.messenger")
+public interface MessengerSettings {
+
+    /** Longest message, in characters (Unicode code points). */
+    @WithDefault("4000")
+    int maxContentLength();
+
+    /** Most attachments on one message. */
+    @WithDefault("10")
+    int maxAttachments();
+
+    /** Longest attachment URL, in characters. */
+    @WithDefault("2000")
+    int maxAttachmentUrlLength();
+
+    /** Longest attachment name, in characters. */
+    @WithDefault("200")
+    int maxAttachmentNameLength();
+
+    /** Longest conversation title, in characters. */
+    @WithDefault("100")
+    int maxTitleLength();
+
+    /** Characters of a message kept as the inbox preview. */
+    @WithDefault("100")
+    int previewLength();
+
+    /** Most members of a conversation (creator included). */
+    @WithDefault("50")
+    int maxMembers();
+
+    /** Most conversations one user is in: bounds the inbox partition. */
+    @WithDefault("1000")
+    int maxConversationsPerUser();
+
+    /** How long an Idempotency-Key is remembered. */
+    @WithDefault("PT24H")
+    Duration idempotencyTtl();
+
+    /** Most unread messages one mark-read appends the caller to seenBy of (the newest ones). */
+    @WithDefault("500")
+    int markReadMaxMessages();
+
+    /** How long one mark-read holds its per-user, per-conversation lease if it dies midway. */
+    @WithDefault("PT10S")
+    Duration markReadLeaseTtl();
+}

@@ -1,0 +1,300 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * POST /conversations/{id}/messages: sends a message (seed 000's row, seed 001's "send message").
+ *
+ * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
+ * its month bucket (listed in time_buckets first); then, for every other member, an unread marker
+ * and the last message of their inbox summary; for the sender, the last message only. The inbox
+ * writes carry the message's time as write timestamp: the newest message wins the summary however
+ * concurrent sends land, and a replay cannot resurrect a marker that a mark-read has deleted.
+ * They are single-partition writes rather than one logged batch over every member's partition.
+ *
+ * <p>With an Idempotency-Key, the key is claimed first (LWT, with a TTL) for the id of the message
+ * about to be written. A retry finds the claim and answers with the stored message, running its
+ * idempotent writes again so that a first attempt which died midway is finished under the same id.
+ */
+@Path("/conversations/{id}/messages")
+@Tag(name = "messenger")
+public class SendMessage {
+    static final String REPLAYED_HEADER = "Idempotent-Replayed";
+    private static final Pattern KEY = Pattern.compile("[\\x21-\\x7E]{1,200}");
+
+    private static final Query INSERT_MESSAGE = Cql.idempotent(
+            "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients, "
+                    + "attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    private static final Query MARK_UNREAD = Cql.idempotent(
+            "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
+    private static final Query SET_LAST_MESSAGE = Cql.idempotent(
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ? "
+                    + "WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
+    private static final Query CLAIM_KEY = Cql.query(
+            "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?) "
+                    + "IF NOT EXISTS USING TTL ?");
+    private static final Query SELECT_MESSAGE = Cql.idempotent(
+            "SELECT " + Messages.COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
+                    + "AND message_id = ?");
+
+    @Inject
+    Caller caller;
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    BucketRegistry buckets;
+
+    @Inject
+    Conversations conversations;
+
+    @Inject
+    MessengerSettings settings;
+
+    @Schema(name = "NewMessage")
+    public record Request(
+            @Schema(description = "1 to 4,000 characters", examples = "Where are you?", required = true) String content,
+            @Schema(description = "At most 10; name -> http(s) URL", nullable = true,
+                    examples = "{\"map.png\": \"https://example.com/map.png\"}") Map<String, String> attachments) {
+    }
+
+    @Schema(name = "SentMessage")
+    public record Sent(
+            @Schema(description = "timeuuid of the message", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
+            @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
+            @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
+            @Schema(examples = "alice") String sender,
+            @Schema(description = "Members it was sent to: everyone but the sender, sorted", examples = "[\"bob\"]") List<String> recipients) {
+    }
+
+    @POST
+    @Authenticated // on the route, not the class: tests call send(..., at) below directly
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Send a message to a conversation (members only)",
+            description = "Every other member's inbox entry gets the message as last message and one more unread; the "
+                    + "sender's own entry gets it as last message. With an Idempotency-Key, a retry with the same key "
+                    + "(kept 24 hours) answers the same message and stores nothing twice.")
+    @APIResponse(responseCode = "201", description = "Sent (or, with a reused Idempotency-Key, sent before)",
+            headers = @Header(name = REPLAYED_HEADER, description = "true when the answer is a message sent earlier with "
+                    + "the same Idempotency-Key", schema = @Schema(type = SchemaType.BOOLEAN)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Sent.class)))
+    @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different message",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    public Uni<RestResponse<Sent>> send(
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
+            @Parameter(description = "Makes retries safe: the same key (1 to 200 visible ASCII characters) answers the "
+                    + "same message", example = "3f1c2b7e-send-1") @HeaderParam("Idempotency-Key") String key,
+            @Valid @NotNull Request request) {
+        String me = caller.username();
+        return send(id, me, request, key, clock.instant());
+    }
+
+    /** The send itself, at a given instant (tests use it to write into past months). */
+    Uni<RestResponse<Sent>> send(UUID id, String sender, Request request, String key, Instant at) {
+        String content = validContent(request.content());
+        Map<String, String> attachments = validAttachments(request.attachments());
+        if (key != null && !KEY.matcher(key).matches()) {
+            throw ProblemException.invalid("Idempotency-Key", "must be 1 to 200 visible ASCII characters");
+        }
+        return conversations.requireMember(id, sender).chain(c -> {
+            UUID messageId = TimeUuids.at(at);
+            if (key == null) {
+                return write(c, messageId, sender, content, attachments).map(SendMessage::created);
+            }
+            String fingerprint = fingerprint(content, attachments);
+            return cql.bind(CLAIM_KEY, id, sender, key, messageId, fingerprint, (int) settings.idempotencyTtl().toSeconds())
+                    .chain(claim -> cql.execute(claim, 1))
+                    .chain(rs -> {
+                        if (rs.wasApplied()) {
+                            return write(c, messageId, sender, content, attachments).map(SendMessage::created);
+                        }
+                        Row claimed = rs.one();
+                        if (!fingerprint.equals(claimed.getString("fingerprint"))) {
+                            throw ProblemException.conflict("Idempotency-Key " + key
+                                    + " was used for a different message in this conversation");
+                        }
+                        return replay(c, claimed.getUuid("message_id"), sender, content, attachments);
+                    });
+        });
+    }
+
+    private Uni<RestResponse<Sent>> replay(Conversations.Conversation c, UUID messageId, String sender, String content,
+            Map<String, String> attachments) {
+        return cql.read(SELECT_MESSAGE, 1, c.id(), Messages.bucket(messageId), messageId).chain(rs -> {
+            Row row = rs.one();
+            Uni<Sent> sent;
+            if (row == null) {
+                // The first attempt claimed the key and died before its message row: write it all.
+                sent = write(c, messageId, sender, content, attachments);
+            } else {
+                // The message is there; its inbox writes may not all be: they are idempotent, run them again.
+                Messages.Message message = Messages.view(row);
+                sent = deliver(c.id(), messageId, sender, content, Set.copyOf(message.recipients()))
+                        .map(done -> new Sent(message.id(), message.conversationId(), message.sentAt(), message.sender(),
+                                message.recipients()));
+            }
+            return sent.map(s -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, s)
+                    .header(REPLAYED_HEADER, "true").build());
+        });
+    }
+
+    private Uni<Sent> write(Conversations.Conversation c, UUID messageId, String sender, String content,
+            Map<String, String> attachments) {
+        Set<String> recipients = new TreeSet<>(c.members());
+        recipients.remove(sender);
+        Instant sentAt = TimeUuids.instant(messageId);
+        return buckets.record(Messages.SERIES, c.id().toString(), sentAt)
+                .chain(bucket -> cql.write(INSERT_MESSAGE, c.id(), bucket, messageId, sender, content, recipients, attachments))
+                .chain(() -> deliver(c.id(), messageId, sender, content, recipients))
+                .map(done -> new Sent(messageId.toString(), c.id().toString(), sentAt, sender, List.copyOf(recipients)));
+    }
+
+    /**
+     * The inbox writes of a message: the last message of every member's summary, and an unread
+     * marker for each recipient. Written with the message's time as timestamp, so running them again
+     * changes nothing that a newer message, a mark-read or a leave has written since.
+     */
+    private Uni<Void> deliver(UUID conversationId, UUID messageId, String sender, String content, Set<String> recipients) {
+        long timestamp = InboxRows.micros(messageId);
+        String preview = preview(content);
+        List<Uni<AsyncResultSet>> writes = new ArrayList<>();
+        writes.add(cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, sender, conversationId, InboxRows.SUMMARY)
+                .chain(statement -> cql.execute(statement, 0)));
+        for (String member : recipients) {
+            // Marker and summary share the member's partition: one mutation.
+            writes.add(Uni.combine().all().unis(
+                    cql.bind(MARK_UNREAD, member, conversationId, messageId, timestamp),
+                    cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, member, conversationId, InboxRows.SUMMARY))
+                    .asTuple()
+                    .chain(both -> cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
+                            both.getItem1(), both.getItem2()).setIdempotent(true), 0)));
+        }
+        return Uni.join().all(writes).andFailFast().replaceWithVoid();
+    }
+
+    private static RestResponse<Sent> created(Sent sent) {
+        return RestResponse.status(RestResponse.Status.CREATED, sent);
+    }
+
+    private String validContent(String content) {
+        if (content == null || content.isBlank()) {
+            throw ProblemException.invalid("content", "must not be empty");
+        }
+        if (content.codePointCount(0, content.length()) > settings.maxContentLength()) {
+            throw ProblemException.invalid("content", "at most " + settings.maxContentLength() + " characters");
+        }
+        return content;
+    }
+
+    private Map<String, String> validAttachments(Map<String, String> attachments) {
+        if (attachments == null) {
+            return Map.of();
+        }
+        if (attachments.size() > settings.maxAttachments()) {
+            throw ProblemException.invalid("attachments", "at most " + settings.maxAttachments() + " attachments");
+        }
+        Map<String, String> valid = new TreeMap<>();
+        attachments.forEach((name, url) -> {
+            if (name.isBlank() || name.codePointCount(0, name.length()) > settings.maxAttachmentNameLength()) {
+                throw ProblemException.invalid("attachments", "names must be 1 to " + settings.maxAttachmentNameLength()
+                        + " characters");
+            }
+            if (!isWebUrl(url) || url.length() > settings.maxAttachmentUrlLength()) {
+                throw ProblemException.invalid("attachments." + name, "must be an http(s) URL of at most "
+                        + settings.maxAttachmentUrlLength() + " characters");
+            }
+            valid.put(name, url);
+        });
+        return valid;
+    }
+
+    private static boolean isWebUrl(String url) {
+        if (url == null) {
+            return false;
+        }
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme();
+            return scheme != null && (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                    && uri.getHost() != null && !uri.getHost().isEmpty();
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
+    private String preview(String content) {
+        String stripped = content.strip();
+        int max = settings.previewLength();
+        if (stripped.codePointCount(0, stripped.length()) <= max) {
+            return stripped;
+        }
+        return stripped.substring(0, stripped.offsetByCodePoints(0, max)) + "…";
+    }
+
+    static String fingerprint(String content, Map<String, String> attachments) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(content.getBytes(StandardCharsets.UTF_8));
+            new TreeMap<>(attachments).forEach((name, url) -> {
+                digest.update((byte) 0);
+                digest.update(name.getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) 0);
+                digest.update(url.getBytes(StandardCharsets.UTF_8));
+            });
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

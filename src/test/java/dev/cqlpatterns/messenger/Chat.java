@@ -1,0 +1,56 @@
+package dev.cqlpatterns.messenger;
+
+import static io.restassured.RestAssured.given;
+
+import dev.cqlpatterns.testsupport.Tokens;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import io.restassured.specification.RequestSpecification;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Test steps of the messenger, run over HTTP as a client would. */
+final class Chat {
+    static final String PROBLEM = "application/problem+json";
+    private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
+
+    private Chat() {
+    }
+
+    /** A username no other test uses. */
+    static String user(String name) {
+        return name + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static RequestSpecification as(String username) {
+        // Signing is RSA: one token per user, not per request, keeps the concurrent test about the server.
+        return given().header("Authorization", TOKENS.computeIfAbsent(username, Tokens::bearer));
+    }
+
+    static String create(String creator, List<String> members, String title) {
+        return as(creator).contentType(ContentType.JSON)
+                .body(title == null ? Map.of("members", members) : Map.of("members", members, "title", title))
+                .when().post("/conversations")
+                .then().statusCode(201).extract().path("id");
+    }
+
+    static ValidatableResponse send(String sender, String conversationId, String content) {
+        return as(sender).contentType(ContentType.JSON).body(Map.of("content", content))
+                .when().post("/conversations/{id}/messages", conversationId)
+                .then();
+    }
+
+    static String sent(String sender, String conversationId, String content) {
+        return send(sender, conversationId, content).statusCode(201).extract().path("id");
+    }
+
+    static ValidatableResponse inbox(String username) {
+        return as(username).when().get("/inbox").then().statusCode(200);
+    }
+
+    static ValidatableResponse markRead(String username, String conversationId) {
+        return as(username).when().post("/conversations/{id}/read", conversationId).then();
+    }
+}

@@ -1,0 +1,200 @@
+package dev.cqlpatterns.messenger;
+
+import static dev.cqlpatterns.messenger.Chat.PROBLEM;
+import static dev.cqlpatterns.messenger.Chat.as;
+import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.markRead;
+import static dev.cqlpatterns.messenger.Chat.sent;
+import static dev.cqlpatterns.messenger.Chat.user;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.scheduling.ClusterLease;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import dev.cqlpatterns.testsupport.Concurrently;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class InboxTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    Cql cql;
+
+    private static Map<String, Object> entry(String username, String conversationId) {
+        return Chat.inbox(username).extract().jsonPath().getMap("items.find { it.conversationId == '" + conversationId + "' }");
+    }
+
+    @Test
+    void should_list_conversations_most_recent_first_in_one_partition_read() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String carol = user("carol");
+        String withBob = create(alice, List.of(bob), null);
+        String group = create(carol, List.of(alice, bob), "Trip");
+        String quiet = create(alice, List.of(carol), null);
+
+        String first = sent(bob, withBob, "Hi alice");
+        sent(alice, group, "Hello trip");
+        String last = sent(bob, withBob, "x".repeat(150));
+
+        as(alice).when().get("/inbox").then().statusCode(200)
+                .header("X-Partitions-Read", equalTo("1"))
+                .header("X-Statements", equalTo("1"))
+                .body("items.conversationId", equalTo(List.of(withBob, group, quiet)))
+                .body("items[0].kind", equalTo("direct"))
+                .body("items[0].partner", equalTo(bob))
+                .body("items[0].lastSender", equalTo(bob))
+                .body("items[0].lastMessageId", equalTo(last))
+                .body("items[0].lastMessage", equalTo("x".repeat(100) + "…"))
+                .body("items[0].lastAt", equalTo(TimeUuids.instant(UUID.fromString(last)).toString()))
+                .body("items[0].unreadCount", equalTo(2))
+                .body("items[0].firstUnreadAt", equalTo(TimeUuids.instant(UUID.fromString(first)).toString()))
+                .body("items[1].kind", equalTo("group"))
+                .body("items[1].title", equalTo("Trip"))
+                .body("items[1].partner", nullValue())
+                .body("items[1].lastSender", equalTo(alice))
+                .body("items[1].lastMessage", equalTo("Hello trip"))
+                // The sender's own message is not unread for them.
+                .body("items[1].unreadCount", equalTo(0))
+                .body("items[1].firstUnreadAt", nullValue())
+                .body("items[2].lastMessage", nullValue())
+                .body("items[2].lastAt", notNullValue())
+                .body("items[2].unreadCount", equalTo(0));
+
+        Map<String, Object> bobsView = entry(bob, group);
+        assertThat(bobsView).containsEntry("unreadCount", 1).containsEntry("lastMessage", "Hello trip");
+    }
+
+    @Test
+    void should_page_through_the_inbox() {
+        String alice = user("alice");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String id = create(user("friend" + i), List.of(alice), null);
+            sent(alice, id, "message " + i);
+            expected.add(0, id);
+        }
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            var request = as(alice).queryParam("limit", 2);
+            if (cursor != null) {
+                request.queryParam("cursor", cursor);
+            }
+            JsonPath page = request.when().get("/inbox").then().statusCode(200)
+                    .header("X-Partitions-Read", equalTo("1")).extract().jsonPath();
+            seen.addAll(page.getList("items.conversationId"));
+            cursor = page.getString("next");
+        } while (cursor != null);
+        assertThat(seen).isEqualTo(expected);
+
+        as(alice).queryParam("limit", 501).when().get("/inbox").then().statusCode(400).contentType(PROBLEM);
+        as(alice).queryParam("cursor", "not-a-cursor").when().get("/inbox").then().statusCode(400).contentType(PROBLEM);
+        // Another user's cursor does not page through this inbox.
+        String bob = user("bob");
+        create(bob, List.of(user("x")), null);
+        create(bob, List.of(user("y")), null);
+        String bobs = Chat.as(bob).queryParam("limit", 1).when().get("/inbox").then().statusCode(200).extract().path("next");
+        as(alice).queryParam("cursor", bobs).when().get("/inbox").then().statusCode(400).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_reset_unread_and_append_readers_to_seen_by_once_in_order() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String carol = user("carol");
+        String id = create(alice, List.of(bob, carol), null);
+        sent(alice, id, "one");
+        sent(alice, id, "two");
+        sent(bob, id, "three");
+
+        markRead(carol, id).statusCode(200)
+                .body("conversationId", equalTo(id))
+                .body("readAt", notNullValue())
+                .body("markedSeen", equalTo(3));
+        markRead(bob, id).statusCode(200).body("markedSeen", equalTo(2)); // not his own message
+        markRead(bob, id).statusCode(200).body("markedSeen", equalTo(0));
+
+        as(alice).when().get("/conversations/{id}/messages", id).then().statusCode(200)
+                .body("items.content", equalTo(List.of("three", "two", "one")))
+                .body("items[0].seenBy", equalTo(List.of(carol)))
+                .body("items[1].seenBy", equalTo(List.of(carol, bob)))
+                .body("items[2].seenBy", equalTo(List.of(carol, bob)));
+        assertThat(entry(bob, id)).containsEntry("unreadCount", 0).containsEntry("firstUnreadAt", null);
+        assertThat(entry(carol, id)).containsEntry("unreadCount", 0);
+        assertThat(entry(alice, id)).containsEntry("unreadCount", 1);
+
+        // What comes after a mark-read is unread again.
+        String four = sent(alice, id, "four");
+        assertThat(entry(bob, id)).containsEntry("unreadCount", 1)
+                .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(four)).toString());
+        markRead(alice, id).statusCode(200).body("markedSeen", equalTo(1));
+        assertThat(entry(alice, id)).containsEntry("unreadCount", 0);
+    }
+
+    @Test
+    void should_append_a_reader_once_when_their_mark_reads_race() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        for (int i = 0; i < 30; i++) {
+            sent(alice, id, "m" + i);
+        }
+        List<Response> answers = Concurrently.run(List.of(1, 2, 3, 4), i -> markRead(bob, id).extract().response());
+        // Each call either ran (200) or found another one running (409); together they added bob once.
+        int marked = 0;
+        for (Response answer : answers) {
+            assertThat(answer.statusCode()).as(answer.asString()).isIn(200, 409);
+            if (answer.statusCode() == 200) {
+                marked += answer.jsonPath().getInt("markedSeen");
+            } else {
+                assertThat(answer.contentType()).startsWith(PROBLEM);
+            }
+        }
+        assertThat(marked).isEqualTo(30);
+        List<List<String>> seenBy = as(alice).queryParam("limit", 100).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200).extract().jsonPath().getList("items.seenBy");
+        assertThat(seenBy).hasSize(30).allSatisfy(list -> assertThat(list).containsExactly(bob));
+        assertThat(entry(bob, id)).containsEntry("unreadCount", 0);
+    }
+
+    @Test
+    void should_answer_409_while_another_mark_read_of_the_same_reader_runs() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        sent(alice, id, "hi");
+        ClusterLease other = ClusterLease.withRandomOwner(cql);
+        String lease = MarkRead.leaseName(UUID.fromString(id), bob);
+        assertThat(other.tryAcquire(lease, Duration.ofSeconds(30), Instant.now()).await().atMost(WAIT)).isTrue();
+        try {
+            markRead(bob, id).statusCode(409).contentType(PROBLEM);
+            markRead(alice, id).statusCode(200); // another reader is not held up
+        } finally {
+            other.release(lease).await().atMost(WAIT);
+        }
+        markRead(bob, id).statusCode(200).body("markedSeen", equalTo(1));
+    }
+
+    @Test
+    void should_refuse_mark_read_of_a_conversation_one_is_not_in() {
+        String alice = user("alice");
+        String id = create(alice, List.of(user("bob")), null);
+        markRead(user("mallory"), id).statusCode(404).contentType(PROBLEM);
+        markRead(alice, UUID.randomUUID().toString()).statusCode(404).contentType(PROBLEM);
+    }
+}

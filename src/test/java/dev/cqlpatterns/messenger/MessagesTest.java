@@ -1,0 +1,269 @@
+package dev.cqlpatterns.messenger;
+
+import static dev.cqlpatterns.messenger.Chat.PROBLEM;
+import static dev.cqlpatterns.messenger.Chat.as;
+import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.send;
+import static dev.cqlpatterns.messenger.Chat.sent;
+import static dev.cqlpatterns.messenger.Chat.user;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class MessagesTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    SendMessage sendMessage;
+
+    @Inject
+    Cql cql;
+
+    @Test
+    void should_send_and_read_back_newest_first_with_every_field() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+
+        as(alice).contentType(ContentType.JSON)
+                .body(Map.of("content", "Hi!", "attachments", Map.of("map.png", "https://example.com/map.png")))
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(201)
+                .body("id", notNullValue())
+                .body("conversationId", equalTo(id))
+                .body("sentAt", notNullValue())
+                .body("sender", equalTo(alice))
+                .body("recipients", equalTo(List.of(bob)));
+        sent(bob, id, "Hello!");
+        sent(alice, id, "Where are you?");
+
+        JsonPath page = as(bob).queryParam("limit", 2).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.content", equalTo(List.of("Where are you?", "Hello!")))
+                .body("items[0].sender", equalTo(alice))
+                .body("items[0].recipients", equalTo(List.of(bob)))
+                .body("items[0].seenBy", equalTo(List.of()))
+                .body("items[0].attachments", equalTo(Map.of()))
+                .body("next", notNullValue())
+                .extract().jsonPath();
+        as(bob).queryParam("limit", 2).queryParam("cursor", page.getString("next"))
+                .when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.content", equalTo(List.of("Hi!")))
+                .body("items[0].attachments", equalTo(Map.of("map.png", "https://example.com/map.png")))
+                .body("next", nullValue());
+        // A page that ends exactly at the last message says so.
+        as(bob).queryParam("limit", 3).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200).body("items.size()", equalTo(3)).body("next", nullValue());
+    }
+
+    @Test
+    void should_keep_the_recipients_each_message_was_sent_to() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String carol = user("carol");
+        String dave = user("dave");
+        String id = create(alice, List.of(bob, carol), null);
+        sent(alice, id, "one");
+        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(204);
+        sent(alice, id, "two");
+        as(bob).when().put("/conversations/{id}/members/{u}", id, dave).then().statusCode(200);
+        sent(alice, id, "three");
+
+        as(dave).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.content", equalTo(List.of("three", "two", "one")))
+                .body("items[0].recipients", equalTo(List.of(bob, dave).stream().sorted().toList()))
+                .body("items[1].recipients", equalTo(List.of(bob)))
+                .body("items[2].recipients", equalTo(List.of(bob, carol).stream().sorted().toList()));
+        send(carol, id, "let me back in").statusCode(404).contentType(PROBLEM);
+        as(carol).when().get("/conversations/{id}/messages", id).then().statusCode(404).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_walk_month_buckets_newest_first_and_slice_by_time() {
+        String alice = user("alice");
+        String bob = user("bob");
+        UUID id = UUID.fromString(create(alice, List.of(bob), null));
+        for (String at : List.of("2025-01-15T08:00:00Z", "2025-02-10T09:00:00Z", "2025-02-20T10:00:00Z", "2025-04-05T11:00:00Z")) {
+            sendMessage.send(id, alice, new SendMessage.Request("at " + at, null), null, Instant.parse(at))
+                    .await().atMost(WAIT);
+        }
+
+        String next = as(bob).queryParam("limit", 2).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z", "2025-02-20T10:00:00Z")))
+                // conversation + month list + April + February
+                .header("X-Partitions-Read", equalTo("4"))
+                .extract().path("next");
+        as(bob).queryParam("limit", 2).queryParam("cursor", next).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.sentAt", equalTo(List.of("2025-02-10T09:00:00Z", "2025-01-15T08:00:00Z")))
+                .body("next", nullValue());
+
+        as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("to", "2025-02-28T23:59:59Z")
+                .when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.sentAt", equalTo(List.of("2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")));
+        // Both ends are included, to the millisecond.
+        as(bob).queryParam("from", "2025-02-10T09:00:00Z").queryParam("to", "2025-04-05T11:00:00Z")
+                .when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z", "2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")));
+        as(bob).queryParam("to", "2025-01-31T23:59:59.999Z").when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.sentAt", equalTo(List.of("2025-01-15T08:00:00Z")));
+        String sliced = as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("limit", 1)
+                .when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200).body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z")))
+                .extract().path("next");
+        as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("limit", 5).queryParam("cursor", sliced)
+                .when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200)
+                .body("items.sentAt", equalTo(List.of("2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")))
+                .body("next", nullValue());
+        // The same cursor with another slice is refused.
+        as(bob).queryParam("limit", 5).queryParam("cursor", sliced).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_answer_a_retry_with_the_same_key_with_the_same_message() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        Map<String, Object> body = Map.of("content", "only once");
+
+        String first = as(alice).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(body)
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(201).header("Idempotent-Replayed", nullValue()).extract().path("id");
+        as(alice).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(body)
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(201)
+                .header("Idempotent-Replayed", equalTo("true"))
+                .body("id", equalTo(first))
+                .body("recipients", equalTo(List.of(bob)));
+        as(alice).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(Map.of("content", "something else"))
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(409).contentType(PROBLEM);
+        // Keys belong to their sender: bob's key-1 is another message.
+        as(bob).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(body)
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(201).header("Idempotent-Replayed", nullValue());
+
+        as(alice).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200).body("items.size()", equalTo(2));
+        Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(1));
+    }
+
+    @Test
+    void should_finish_a_send_whose_first_attempt_died_after_claiming_its_key() {
+        String alice = user("alice");
+        String bob = user("bob");
+        UUID id = UUID.fromString(create(alice, List.of(bob), null));
+        UUID claimed = TimeUuids.at(Instant.now());
+        cql.session().execute(SimpleStatement.newInstance(
+                "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?)",
+                id, alice, "died", claimed, SendMessage.fingerprint("lost", Map.of())).setKeyspace(cql.keyspace()));
+
+        as(alice).header("Idempotency-Key", "died").contentType(ContentType.JSON).body(Map.of("content", "lost"))
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(201).header("Idempotent-Replayed", equalTo("true")).body("id", equalTo(claimed.toString()));
+        as(bob).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200).body("items.id", equalTo(List.of(claimed.toString())));
+        Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(1));
+
+        // Died after its message row, before the inbox writes: the retry delivers it.
+        UUID written = TimeUuids.at(Instant.now());
+        cql.session().execute(SimpleStatement.newInstance(
+                "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?)",
+                id, alice, "died-later", written, SendMessage.fingerprint("half", Map.of())).setKeyspace(cql.keyspace()));
+        cql.session().execute(SimpleStatement.newInstance(
+                "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
+                        + "VALUES (?, ?, ?, ?, ?, ?)", id, Messages.bucket(written), written, alice, "half", java.util.Set.of(bob))
+                .setKeyspace(cql.keyspace()));
+        as(alice).header("Idempotency-Key", "died-later").contentType(ContentType.JSON).body(Map.of("content", "half"))
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(201).header("Idempotent-Replayed", equalTo("true")).body("id", equalTo(written.toString()));
+        Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(2))
+                .body("items.find { it.conversationId == '" + id + "' }.lastMessage", equalTo("half"));
+        as(bob).when().get("/conversations/{id}/messages", id).then().statusCode(200).body("items.size()", equalTo(2));
+    }
+
+    @Test
+    void should_refuse_bad_messages() {
+        String alice = user("alice");
+        String id = create(alice, List.of(user("bob")), null);
+
+        send(alice, UUID.randomUUID().toString(), "hello?").statusCode(404).contentType(PROBLEM);
+        send(user("mallory"), id, "let me in").statusCode(404).contentType(PROBLEM);
+        send(alice, id, "").statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("content"));
+        send(alice, id, "   ").statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("content"));
+        send(alice, id, "x".repeat(4001)).statusCode(400).contentType(PROBLEM).body("detail", containsString("4000"));
+        send(alice, id, "x".repeat(4000)).statusCode(201);
+        as(alice).contentType(ContentType.JSON).body("{}").when().post("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("content"));
+
+        Map<String, String> eleven = new HashMap<>();
+        for (int i = 0; i < 11; i++) {
+            eleven.put("file" + i, "https://example.com/" + i);
+        }
+        as(alice).contentType(ContentType.JSON).body(Map.of("content", "files", "attachments", eleven))
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("attachments"));
+        for (String url : List.of("ftp://example.com/a", "javascript:alert(1)", "not a url", "https://", "/relative")) {
+            as(alice).contentType(ContentType.JSON).body(Map.of("content", "file", "attachments", Map.of("a", url)))
+                    .when().post("/conversations/{id}/messages", id)
+                    .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("attachments.a"));
+        }
+        as(alice).header("Idempotency-Key", "has space").contentType(ContentType.JSON).body(Map.of("content", "k"))
+                .when().post("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("Idempotency-Key"));
+    }
+
+    @Test
+    void should_refuse_bad_history_queries() {
+        String alice = user("alice");
+        String id = create(alice, List.of(user("bob")), null);
+        String other = create(alice, List.of(user("carol")), null);
+        sent(alice, other, "1");
+        sent(alice, other, "2");
+        String foreign = as(alice).queryParam("limit", 1).when().get("/conversations/{id}/messages", other)
+                .then().statusCode(200).extract().path("next");
+        assertThat(foreign).isNotNull();
+
+        as(alice).when().get("/conversations/{id}/messages", UUID.randomUUID()).then().statusCode(404).contentType(PROBLEM);
+        as(alice).queryParam("cursor", "garbage").when().get("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM);
+        as(alice).queryParam("cursor", foreign).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM);
+        as(alice).queryParam("from", "2025-02-01T00:00:00Z").queryParam("to", "2025-01-01T00:00:00Z")
+                .when().get("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("from"));
+        as(alice).queryParam("from", "yesterday").when().get("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("from"));
+        as(alice).queryParam("limit", 501).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("500"));
+        as(alice).queryParam("limit", 0).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(400).contentType(PROBLEM);
+    }
+}
