@@ -31,15 +31,19 @@ import org.jboss.resteasy.reactive.RestResponse;
 /**
  * POST /pastes: stores a new paste under a random id and hands out its secret, once.
  *
- * <p>The paste row is inserted with a lightweight transaction (every write of pastes_by_id is
+ * <p>The paste row is written with a lightweight transaction (every write of pastes_by_id is
  * one, see cql/030_pastebin.cql) and a TTL from its expiry; a public paste is then listed in
- * latest_public_pastes at the same version. Partitions read: 1, the insert's condition.
+ * latest_public_pastes at the same version. Partitions read: 1, the condition of the write.
  */
 @Path("/pastes")
 @Tag(name = "pastebin")
 public class CreatePaste {
-    private static final Query INSERT = Cql.query("INSERT INTO pastes_by_id (id, title, body, is_private, secret_hash, "
-            + "created_at, modified_at, expires_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS USING TTL ?");
+    // An UPDATE, not an INSERT ... IF NOT EXISTS: an INSERT also writes a row marker, which the
+    // later UPDATEs of a changed expiry cannot give the new TTL, so the row would outlive the
+    // paste. "IF version = null" is the same condition: no paste with this id yet.
+    private static final Query CREATE = Cql.query("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
+            + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
+            + "WHERE id = ? IF version = null");
 
     @Inject
     Cql cql;
@@ -97,10 +101,10 @@ public class CreatePaste {
         String secret = PasteSecrets.newSecret();
         PasteRow paste = new PasteRow(UUID.randomUUID(), title, body, request.isPrivate(), PasteSecrets.hash(secret),
                 now, now, expiresAt, PasteRow.microsNow());
-        return cql.bind(INSERT, paste.id(), paste.title(), paste.body(), paste.isPrivate(),
+        return cql.bind(CREATE, paste.ttl(now), paste.title(), paste.body(), paste.isPrivate(),
                 ByteBuffer.wrap(paste.secretHash()), paste.createdAt(), paste.modifiedAt(), paste.expiresAt(),
-                paste.version(), paste.ttl(now))
-                .chain(insert -> cql.execute(insert, 1))
+                paste.version(), paste.id())
+                .chain(create -> cql.execute(create, 1))
                 .invoke(rs -> {
                     if (!rs.wasApplied()) {
                         // 122 random bits collided: not expected in the lifetime of the universe.

@@ -47,8 +47,7 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
     }
 
     private static Optional<PasteRow> of(Row row) {
-        // An expired version cell means an expired paste, whatever else is left of the row (an
-        // update rewrites every cell with the new TTL but not the row marker of the insert).
+        // An expired version cell means an expired paste, whatever else might be left of the row.
         if (row.isNull("version") || row.isNull("created_at")) {
             return Optional.empty();
         }

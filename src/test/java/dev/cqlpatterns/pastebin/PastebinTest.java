@@ -373,20 +373,39 @@ class PastebinTest {
     @Test
     void should_drop_a_paste_from_read_and_list_within_seconds_of_its_expiry() throws Exception {
         Created paste = createPublic("short-lived " + UUID.randomUUID(), "PT2S");
-        given().when().get("/pastes/" + paste.id()).then().statusCode(200);
-        assertThat(latestIds()).contains(paste.id());
+        // created to live forever, then given two seconds: every row must follow the new expiry
+        Created shortened = createPublic("shortened " + UUID.randomUUID(), null);
+        put(shortened.id(), shortened.secret(), Map.of("expiresIn", "PT2S")).then().statusCode(200);
+        for (Created p : List.of(paste, shortened)) {
+            given().when().get("/pastes/" + p.id()).then().statusCode(200);
+            assertThat(latestIds()).contains(p.id());
+        }
         long deadline = System.nanoTime() + 10_000_000_000L;
-        int status;
-        boolean listedStill;
+        boolean gone;
         do {
             Thread.sleep(250);
-            status = given().when().get("/pastes/" + paste.id()).then().extract().statusCode();
-            listedStill = latestIds().contains(paste.id());
-        } while ((status != 404 || listedStill) && System.nanoTime() < deadline);
-        assertThat(status).isEqualTo(404);
-        assertThat(listedStill).isFalse();
-        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(PROBLEM);
-        put(paste.id(), paste.secret(), Map.of("title", "too late")).then().statusCode(404).contentType(PROBLEM);
+            List<String> listed = latestIds();
+            gone = true;
+            for (Created p : List.of(paste, shortened)) {
+                gone &= given().when().get("/pastes/" + p.id()).then().extract().statusCode() == 404
+                        && !listed.contains(p.id());
+            }
+        } while (!gone && System.nanoTime() < deadline);
+        assertThat(gone).as("both pastes gone from GET and from the list within 10 s").isTrue();
+        for (Created p : List.of(paste, shortened)) {
+            given().when().get("/pastes/" + p.id()).then().statusCode(404).contentType(PROBLEM);
+            put(p.id(), p.secret(), Map.of("title", "too late")).then().statusCode(404).contentType(PROBLEM);
+        }
+        // and the rows themselves have expired, not just been hidden
+        Thread.sleep(1_000);
+        for (Created p : List.of(paste, shortened)) {
+            Instant createdAt = Instant.parse(p.json().getString("createdAt"));
+            assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM " + settings.keyspace()
+                    + ".pastes_by_id WHERE id = ?", UUID.fromString(p.id()))).one()).isNull();
+            assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM " + settings.keyspace()
+                    + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?", PublicPasteList.day(createdAt),
+                    createdAt, UUID.fromString(p.id()))).one()).isNull();
+        }
     }
 
     @Test
