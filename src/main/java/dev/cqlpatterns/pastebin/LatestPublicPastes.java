@@ -8,6 +8,7 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -69,6 +70,7 @@ public class LatestPublicPastes {
     }
 
     /** Where a page ended: the day bucket and the clustering key of its last paste. */
+    @RegisterForReflection // read from cursors by Jackson, also in a native image
     public record Position(int day, Instant createdAt, UUID id) {
     }
 

@@ -10,6 +10,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -61,6 +62,7 @@ public class PublicPasteList {
     /** The list's time series, for the bucket roller and for readers. */
     @Produces
     @Singleton
+    @Named(SERIES)
     TimeSeries latestPublicPastes() {
         return series;
     }
