@@ -75,7 +75,8 @@ public class CreatePaste {
             @Schema(description = "Needed (header X-Paste-Secret) to change or delete the paste. Shown only in this "
                     + "response: keep it", examples = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") String secret,
             @Schema(examples = "2026-01-31T23:59:59.123Z") Instant createdAt,
-            @Schema(nullable = true, description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z") Instant expiresAt) {
+            @Schema(implementation = String.class, format = "date-time", nullable = true,
+                    description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z") Instant expiresAt) {
     }
 
     @POST

@@ -65,7 +65,8 @@ public class LatestPublicPastes {
             @Schema(examples = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") UUID id,
             @Schema(nullable = true, examples = "nginx config") String title,
             @Schema(examples = "2026-01-31T23:59:59.123Z") Instant createdAt,
-            @Schema(nullable = true, description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z")
+            @Schema(implementation = String.class, format = "date-time", nullable = true,
+                    description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z")
             Instant expiresAt) {
     }
 

@@ -14,6 +14,7 @@ public record Paste(
         @JsonProperty("private") @Schema(description = "Private pastes are readable by id only and never listed") boolean isPrivate,
         @Schema(examples = "2026-01-31T23:59:59.123Z") Instant createdAt,
         @Schema(examples = "2026-02-01T08:00:00Z") Instant modifiedAt,
-        @Schema(nullable = true, description = "When the paste disappears; null when it never expires",
+        @Schema(implementation = String.class, format = "date-time", nullable = true,
+                description = "When the paste disappears; null when it never expires",
                 examples = "2026-02-07T23:59:59.123Z") Instant expiresAt) {
 }

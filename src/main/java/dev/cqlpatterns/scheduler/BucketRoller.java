@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -101,7 +102,7 @@ public class BucketRoller {
     public Uni<Integer> roll(List<TimeSeries> series, Instant now) {
         return Multi.createFrom().iterable(series)
                 .onItem().transformToUniAndConcatenate(s -> roll(s, now))
-                .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue));
+                .collect().with(Collectors.summingInt(Integer::intValue));
     }
 
     Uni<Integer> roll(TimeSeries series, Instant now) {
