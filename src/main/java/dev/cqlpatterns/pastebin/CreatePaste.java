@@ -1,0 +1,120 @@
+package dev.cqlpatterns.pastebin;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * POST /pastes: stores a new paste under a random id and hands out its secret, once.
+ *
+ * <p>The paste row is written with a lightweight transaction (every write of pastes_by_id is
+ * one, see cql/030_pastebin.cql) and a TTL from its expiry; a public paste is then listed in
+ * latest_public_pastes at the same version. Partitions read: 1, the condition of the write.
+ */
+@Path("/pastes")
+@Tag(name = "pastebin")
+public class CreatePaste {
+    // An UPDATE, not an INSERT ... IF NOT EXISTS: an INSERT also writes a row marker, which the
+    // later UPDATEs of a changed expiry cannot give the new TTL, so the row would outlive the
+    // paste. "IF version = null" is the same condition: no paste with this id yet.
+    private static final Query CREATE = Cql.query("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
+            + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
+            + "WHERE id = ? IF version = null");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    PasteInput input;
+
+    @Inject
+    PublicPasteList list;
+
+    @Schema(name = "CreatePasteRequest")
+    public record Request(
+            @Schema(nullable = true, description = "Optional title", examples = "nginx config") String title,
+            @NotNull @Schema(required = true, description = "The text; not empty, at most max-body-size bytes (512 KiB)",
+                    examples = "server { listen 80; }") String body,
+            // Checked by hand: Bean Validation would name the field isPrivate.
+            @JsonProperty("private") @Schema(required = true,
+                    description = "Private: readable by whoever has the id, never listed") Boolean isPrivate,
+            @Schema(nullable = true, description = "ISO-8601 duration until the paste expires, e.g. PT10M, PT1H, P7D; "
+                    + "absent: the configured default (none: never)", examples = "P7D") String expiresIn) {
+    }
+
+    @Schema(name = "CreatedPaste")
+    public record Created(
+            @Schema(examples = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") UUID id,
+            @Schema(description = "Needed (header X-Paste-Secret) to change or delete the paste. Shown only in this "
+                    + "response: keep it", examples = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") String secret,
+            @Schema(examples = "2026-01-31T23:59:59.123Z") Instant createdAt,
+            @Schema(implementation = String.class, format = "date-time", nullable = true,
+                    description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z") Instant expiresAt) {
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create a paste", description = "Answers the paste's id and its secret; the secret is shown "
+            + "only here and is needed to change or delete the paste. Public pastes appear in GET /pastes.")
+    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
+            description = "URL of the new paste", schema = @Schema(implementation = String.class)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Created.class)))
+    public Uni<RestResponse<Created>> create(@Valid Request request) {
+        if (request == null) {
+            throw ProblemException.badRequest("A JSON body with at least 'body' and 'private' is required");
+        }
+        if (request.isPrivate() == null) {
+            throw ProblemException.invalid("private", "must be true or false");
+        }
+        String title = input.title(request.title());
+        String body = input.body(request.body());
+        Optional<Duration> lifetime = input.expiresIn(request.expiresIn());
+        Instant now = PasteRow.millis(clock.instant());
+        Instant expiresAt = lifetime.map(d -> PasteRow.millis(now.plus(d))).orElse(null);
+        String secret = PasteSecrets.newSecret();
+        PasteRow paste = new PasteRow(UUID.randomUUID(), title, body, request.isPrivate(), PasteSecrets.hash(secret),
+                now, now, expiresAt, PasteRow.microsNow());
+        return cql.bind(CREATE, paste.ttl(now), paste.title(), paste.body(), paste.isPrivate(),
+                ByteBuffer.wrap(paste.secretHash()), paste.createdAt(), paste.modifiedAt(), paste.expiresAt(),
+                paste.version(), paste.id())
+                .chain(create -> cql.execute(create, 1))
+                .invoke(rs -> {
+                    if (!rs.wasApplied()) {
+                        // 122 random bits collided: not expected in the lifetime of the universe.
+                        throw new IllegalStateException("paste id taken");
+                    }
+                })
+                .chain(ignored -> list.show(paste, now))
+                .map(ignored -> RestResponse.ResponseBuilder
+                        .create(RestResponse.Status.CREATED, new Created(paste.id(), secret, now, expiresAt))
+                        .location(URI.create("/pastes/" + paste.id())).build());
+    }
+}

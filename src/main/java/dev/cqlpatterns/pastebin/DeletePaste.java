@@ -1,0 +1,78 @@
+package dev.cqlpatterns.pastebin;
+
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * DELETE /pastes/{id}: removes a paste, for the holder of the secret. Its list row goes first (a
+ * deletion narrows who sees the paste, see {@link UpdatePaste}), then the paste row, by a
+ * compare-and-set on the version that was checked, so a concurrent change is not resurrected into
+ * the list. Partitions read: 2 (the paste, and the condition), 2 more per retry.
+ */
+@Path("/pastes/{id}")
+@Tag(name = "pastebin")
+public class DeletePaste {
+    private static final Query DELETE = Cql.query("DELETE FROM pastes_by_id WHERE id = ? IF version = ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    PublicPasteList list;
+
+    @DELETE
+    @Operation(summary = "Delete a paste", description = "Needs the secret given when the paste was created.")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "403", description = "X-Paste-Secret missing or wrong",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "409", description = "Others changed the paste so often at this moment that it "
+            + "could not be deleted; retry",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    public Uni<RestResponse<Void>> delete(
+            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") @PathParam("id") UUID id,
+            @Parameter(description = "The secret from the creation response; missing or wrong: 403",
+                    example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") @HeaderParam("X-Paste-Secret") String secret) {
+        return attempt(id, secret, 1, 0L).replaceWith(RestResponse.noContent());
+    }
+
+    private Uni<Void> attempt(UUID id, String secret, int attempt, long floor) {
+        Instant now = clock.instant();
+        return PasteRow.readLive(cql, id, now, attempt > 1).chain(before -> {
+            before.requireSecret(secret);
+            long version = before.nextVersion(floor);
+            Uni<Void> unlist = before.isPrivate() ? Uni.createFrom().voidItem() : list.hide(before, version - 1);
+            return unlist.chain(() -> cql.bind(DELETE, id, before.version()))
+                    .chain(statement -> cql.execute(statement, 1))
+                    .chain(rs -> {
+                        if (rs.wasApplied()) {
+                            return Uni.createFrom().voidItem();
+                        }
+                        if (attempt >= UpdatePaste.MAX_ATTEMPTS) {
+                            return Uni.createFrom().failure(ProblemException.conflict(
+                                    "The paste is being changed by others at this moment; retry"));
+                        }
+                        return attempt(id, secret, attempt + 1, version);
+                    });
+        });
+    }
+}

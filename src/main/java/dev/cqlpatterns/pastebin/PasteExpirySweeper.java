@@ -1,0 +1,102 @@
+package dev.cqlpatterns.pastebin;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.scheduler.JobRunner;
+import dev.cqlpatterns.scheduler.SchedulerSettings;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * The paste expiry sweeper, a scheduler job run once per tick across all replicas: takes off
+ * latest_public_pastes every listed paste whose expiry has passed, including expiries that were
+ * brought forward, so the list holds no expired paste even between TTL and compaction.
+ *
+ * <p>It does not scan the list: public_paste_expiries holds, by day of expiry, one row per listed
+ * row that expires (written in the same batch as the list row), and a run reads the slice of the
+ * last {@code lookback} (one or two day partitions). Each list row is deleted USING TIMESTAMP of
+ * the version that was listed with that expiry: a newer version of the paste (an extended expiry,
+ * say) is written at a higher timestamp and survives. GET /pastes also skips expired rows itself;
+ * the sweeper keeps them from piling up in front of readers.
+ */
+@ApplicationScoped
+public class PasteExpirySweeper {
+    static final String JOB = "paste-expiry-sweeper";
+    private static final Logger LOG = Logger.getLogger(PasteExpirySweeper.class);
+    /** Expiry rows live a day past their expiry, so looking back further finds nothing. */
+    private static final Duration MAX_LOOKBACK = Duration.ofSeconds(PublicPasteList.EXPIRY_ROW_GRACE_SECONDS);
+    private static final int PAGE_SIZE = 200;
+    private static final Query DUE = Cql.idempotent("SELECT id, expires_at, listed_day, listed_created_at, "
+            + "listed_version FROM public_paste_expiries WHERE day = ? AND expires_at > ? AND expires_at <= ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    PublicPasteList list;
+
+    @Inject
+    JobRunner runner;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    SchedulerSettings settings;
+
+    @Scheduled(identity = JOB, every = "${cql-patterns.scheduler.paste-sweeper.every}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            // not before start-up is over: the session is still being built then
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    Uni<Void> scheduled() {
+        return tick(runner, clock.instant())
+                .onFailure().invoke(failure -> LOG.warnf("%s failed: %s", JOB, failure.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** One tick on one replica: sweeps if {@code runner} wins the tick. */
+    public Uni<JobRunner.Outcome> tick(JobRunner runner, Instant now) {
+        return runner.run(JOB, settings.pasteSweeper().every(), now, this::sweep);
+    }
+
+    /** Takes off the list what expired in (now - lookback, now]; answers how many list rows it deleted. */
+    public Uni<Integer> sweep(Instant now) {
+        Duration lookback = settings.pasteSweeper().lookback();
+        Instant from = now.minus(lookback.compareTo(MAX_LOOKBACK) > 0 ? MAX_LOOKBACK : lookback);
+        int firstDay = Granularity.DAY.key(from);
+        int lastDay = Granularity.DAY.key(now);
+        Uni<Integer> swept = sweepDay(firstDay, from, now, null);
+        return firstDay == lastDay ? swept : swept.chain(n -> sweepDay(lastDay, from, now, null).map(m -> n + m));
+    }
+
+    private Uni<Integer> sweepDay(int day, Instant from, Instant to, ByteBuffer pagingState) {
+        return cql.read(DUE, 1, b -> b.setPageSize(PAGE_SIZE).setPagingState(pagingState), day, from, to)
+                .chain(rs -> unlist(Cql.rows(rs)).chain(n -> more(rs)
+                        ? sweepDay(day, from, to, rs.getExecutionInfo().getPagingState()).map(m -> n + m)
+                        : Uni.createFrom().item(n)));
+    }
+
+    private static boolean more(AsyncResultSet rs) {
+        return rs.hasMorePages() && rs.getExecutionInfo().getPagingState() != null;
+    }
+
+    private Uni<Integer> unlist(List<Row> due) {
+        if (due.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return Uni.join().all(due.stream().map(row -> list.hide(row.getInt("listed_day"),
+                row.getInstant("listed_created_at"), row.getUuid("id"), row.getLong("listed_version"))).toList())
+                .andFailFast().replaceWith(due.size());
+    }
+}

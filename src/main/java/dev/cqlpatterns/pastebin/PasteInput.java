@@ -1,0 +1,71 @@
+package dev.cqlpatterns.pastebin;
+
+import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+
+/** The checks a paste's fields need beyond Bean Validation, shared by create and update. */
+@ApplicationScoped
+public class PasteInput {
+
+    @Inject
+    PastebinSettings settings;
+
+    /** The body as given; 400 when empty, 413 when over the configured size. */
+    public String body(String body) {
+        if (body == null || body.isEmpty()) {
+            throw ProblemException.invalid("body", "must not be empty");
+        }
+        long max = settings.maxBodySize().asLongValue();
+        // A char is at most 3 UTF-8 bytes: skip the encoding when the body cannot be over.
+        if ((long) body.length() * 3 > max && body.getBytes(StandardCharsets.UTF_8).length > max) {
+            throw new ProblemException(413, "payload-too-large", "Payload too large",
+                    "body: over the limit of " + max + " bytes (UTF-8)",
+                    List.of(new Problem.FieldError("body", "must be at most " + max + " bytes")));
+        }
+        return body;
+    }
+
+    /** The title to store: null when absent or blank; 400 when too long. */
+    public String title(String title) {
+        if (title == null || title.isBlank()) {
+            return null;
+        }
+        if (title.length() > settings.maxTitleLength()) {
+            throw ProblemException.invalid("title", "must be at most " + settings.maxTitleLength() + " characters");
+        }
+        return title;
+    }
+
+    /**
+     * How long a paste should live from now: the parsed expiresIn, or the configured default
+     * when absent (empty = never). 400 when malformed, not positive, or over the maximum.
+     */
+    public Optional<Duration> expiresIn(String expiresIn) {
+        if (expiresIn == null) {
+            return settings.defaultExpiresIn();
+        }
+        Duration duration;
+        try {
+            duration = Duration.parse(expiresIn);
+        } catch (DateTimeParseException e) {
+            throw ProblemException.invalid("expiresIn", "must be an ISO-8601 duration such as PT10M, PT1H or P7D");
+        }
+        if (duration.isNegative() || duration.isZero()) {
+            throw ProblemException.invalid("expiresIn", "must be positive");
+        }
+        if (duration.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw ProblemException.invalid("expiresIn", "must be at least PT1S (expiry is kept in whole seconds)");
+        }
+        if (duration.compareTo(settings.maxExpiresIn()) > 0) {
+            throw ProblemException.invalid("expiresIn", "must be at most " + settings.maxExpiresIn());
+        }
+        return Optional.of(duration);
+    }
+}

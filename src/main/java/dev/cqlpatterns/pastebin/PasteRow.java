@@ -1,0 +1,112 @@
+package dev.cqlpatterns.pastebin;
+
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * One row of pastes_by_id (see cql/030_pastebin.cql), and the read every function that takes a
+ * paste id starts with.
+ *
+ * @param version write timestamp (microseconds) of the paste's latest version, strictly
+ *                increasing; the list is written with it as USING TIMESTAMP
+ */
+record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] secretHash, Instant createdAt,
+        Instant modifiedAt, Instant expiresAt, long version) {
+
+    private static final Query READ = Cql.idempotent("SELECT id, title, body, is_private, secret_hash, created_at, "
+            + "modified_at, expires_at, version FROM pastes_by_id WHERE id = ?");
+
+    /**
+     * The paste, 404 when there is none or it has expired at {@code now}. {@code serial} reads
+     * through Paxos: after a lost compare-and-set, it sees the version that won.
+     */
+    static Uni<PasteRow> readLive(Cql cql, UUID id, Instant now, boolean serial) {
+        return cql.read(READ, 1, b -> serial ? b.setConsistencyLevel(serialConsistency(cql)) : b, id)
+                .map(rs -> Optional.ofNullable(rs.one()).flatMap(PasteRow::of)
+                        .filter(row -> !row.expired(now))
+                        .orElseThrow(() -> ProblemException.notFound("No paste " + id)));
+    }
+
+    /** 403 unless {@code secret} is this paste's secret (compared in constant time). */
+    PasteRow requireSecret(String secret) {
+        if (!PasteSecrets.matches(secret, secretHash)) {
+            throw ProblemException.forbidden("X-Paste-Secret is missing or is not this paste's secret");
+        }
+        return this;
+    }
+
+    private static Optional<PasteRow> of(Row row) {
+        // An expired version cell means an expired paste, whatever else might be left of the row.
+        if (row.isNull("version") || row.isNull("created_at")) {
+            return Optional.empty();
+        }
+        ByteBuffer hash = row.getByteBuffer("secret_hash");
+        byte[] secretHash = null;
+        if (hash != null) {
+            secretHash = new byte[hash.remaining()];
+            hash.duplicate().get(secretHash);
+        }
+        return Optional.of(new PasteRow(row.getUuid("id"), row.getString("title"), row.getString("body"),
+                row.getBoolean("is_private"), secretHash, row.getInstant("created_at"), row.getInstant("modified_at"),
+                row.getInstant("expires_at"), row.getLong("version")));
+    }
+
+    boolean expired(Instant now) {
+        return expiresAt != null && !now.isBefore(expiresAt);
+    }
+
+    /** Whether GET /pastes may show this version: public and not expired. */
+    boolean listable(Instant now) {
+        return !isPrivate && !expired(now);
+    }
+
+    /** Seconds a row of this version lives from {@code now}: its TTL, 0 (none) when it never expires. */
+    int ttl(Instant now) {
+        return expiresAt == null ? 0 : secondsUntil(expiresAt, now);
+    }
+
+    static int secondsUntil(Instant at, Instant now) {
+        long millis = Math.max(1, Duration.between(now, at).toMillis());
+        return (int) Math.min(Integer.MAX_VALUE, (millis + 999) / 1000);
+    }
+
+    Paste view() {
+        return new Paste(id, title, body, isPrivate, createdAt, modifiedAt, expiresAt);
+    }
+
+    /**
+     * The version a change of this paste gets: after this one and after {@code floor} (a version
+     * an earlier attempt of the same change used), else the wall clock in microseconds. Two apart
+     * so a change can delete the list row at {@code version - 1} before writing it at
+     * {@code version}. Wall clock, not the service's Clock: versions order writes.
+     */
+    long nextVersion(long floor) {
+        return Math.max(Math.max(microsNow(), version + 2), floor + 2);
+    }
+
+    static long microsNow() {
+        Instant now = Instant.now();
+        return ChronoUnit.MICROS.between(Instant.EPOCH, now);
+    }
+
+    /** Instants as Cassandra's timestamp keeps them, so what a response shows is what is stored. */
+    static Instant millis(Instant at) {
+        return at.truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    private static DefaultConsistencyLevel serialConsistency(Cql cql) {
+        return DefaultConsistencyLevel.valueOf(cql.session().getContext().getConfig().getDefaultProfile()
+                .getString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "SERIAL"));
+    }
+}

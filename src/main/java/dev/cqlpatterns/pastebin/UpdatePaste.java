@@ -1,0 +1,151 @@
+package dev.cqlpatterns.pastebin;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * PUT /pastes/{id}: changes title, body, visibility or expiry, for the holder of the secret.
+ *
+ * <p>Two clients may change a paste at once; each change is applied on top of the other, never
+ * lost. The paste row is replaced by a compare-and-set on its version (a lightweight
+ * transaction); the loser re-reads the paste through Paxos and applies its change again. The list
+ * cannot take part in that transaction (a conditional batch is limited to one partition), so:
+ * <ol>
+ * <li>if the change narrows who sees the paste (made private, expiry brought forward), its list
+ * row is deleted first, at the new version - 1;</li>
+ * <li>the compare-and-set replaces the paste row, every cell with the TTL of the new expiry;</li>
+ * <li>a version that may be listed is written to the list at the new version.</li>
+ * </ol>
+ * Versions grow strictly, and list writes carry them as their timestamp, so concurrent changes
+ * leave the list row of the last version whatever order their writes arrive in.
+ *
+ * <p>Partitions read: 2 (the paste, and the compare-and-set's condition), 2 more per retry.
+ */
+@Path("/pastes/{id}")
+@Tag(name = "pastebin")
+public class UpdatePaste {
+    /** Compare-and-set attempts before answering 409; two writers at once need two. */
+    static final int MAX_ATTEMPTS = 8;
+    private static final Query REPLACE = Cql.query("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
+            + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
+            + "WHERE id = ? IF version = ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    PasteInput input;
+
+    @Inject
+    PublicPasteList list;
+
+    @Schema(name = "UpdatePasteRequest", description = "Only the fields given change; give at least one")
+    public record Request(
+            @Schema(nullable = true, description = "New title; an empty one removes the title", examples = "nginx config, fixed")
+            String title,
+            @Schema(nullable = true, description = "New text; not empty, at most max-body-size bytes (512 KiB)",
+                    examples = "server { listen 8080; }") String body,
+            @JsonProperty("private") @Schema(nullable = true, description = "New visibility: true takes the paste off "
+                    + "the list at once, false lists it") Boolean isPrivate,
+            @Schema(nullable = true, description = "New expiry, counted from now: ISO-8601 duration such as PT10M or P7D",
+                    examples = "PT1H") String expiresIn) {
+    }
+
+    /** What the request changes; null fields keep their value. */
+    private record Change(boolean setTitle, String title, String body, Boolean isPrivate, Optional<Duration> lifetime) {
+
+        PasteRow applyTo(PasteRow before, Instant now, long version) {
+            Instant modifiedAt = now.isAfter(before.modifiedAt()) ? now : before.modifiedAt();
+            return new PasteRow(before.id(), setTitle ? title : before.title(), body != null ? body : before.body(),
+                    isPrivate != null ? isPrivate : before.isPrivate(), before.secretHash(), before.createdAt(),
+                    modifiedAt, lifetime.map(d -> PasteRow.millis(now.plus(d))).orElse(before.expiresAt()), version);
+        }
+    }
+
+    @PUT
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Change a paste", description = "Needs the secret given when the paste was created. "
+            + "A new expiresIn counts from now and applies to every row of the paste.")
+    @APIResponse(responseCode = "200", description = "The paste as changed",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Paste.class)))
+    @APIResponse(responseCode = "403", description = "X-Paste-Secret missing or wrong",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "409", description = "Others changed the paste so often at this moment that this "
+            + "change could not be applied; retry",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    public Uni<Paste> update(
+            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") @PathParam("id") UUID id,
+            @Parameter(description = "The secret from the creation response; missing or wrong: 403",
+                    example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") @HeaderParam("X-Paste-Secret") String secret,
+            @Valid Request request) {
+        if (request == null) {
+            throw ProblemException.badRequest("A JSON body with the fields to change is required");
+        }
+        if (request.title() == null && request.body() == null && request.isPrivate() == null
+                && request.expiresIn() == null) {
+            throw ProblemException.badRequest("Nothing to change: give title, body, private or expiresIn");
+        }
+        Change change = new Change(request.title() != null, input.title(request.title()),
+                request.body() == null ? null : input.body(request.body()), request.isPrivate(),
+                request.expiresIn() == null ? Optional.empty() : input.expiresIn(request.expiresIn()));
+        return attempt(id, secret, change, 1, 0L);
+    }
+
+    private Uni<Paste> attempt(UUID id, String secret, Change change, int attempt, long floor) {
+        Instant now = PasteRow.millis(clock.instant());
+        return PasteRow.readLive(cql, id, now, attempt > 1).chain(before -> {
+            before.requireSecret(secret);
+            PasteRow after = change.applyTo(before, now, before.nextVersion(floor));
+            Uni<Void> narrow = PublicPasteList.narrows(before, after)
+                    ? list.hide(before, after.version() - 1)
+                    : Uni.createFrom().voidItem();
+            return narrow.chain(() -> replace(before, after, now)).chain(applied -> {
+                if (applied) {
+                    return list.show(after, now).replaceWith(after.view());
+                }
+                if (attempt >= MAX_ATTEMPTS) {
+                    return Uni.createFrom().failure(ProblemException.conflict(
+                            "The paste is being changed by others at this moment; retry"));
+                }
+                return attempt(id, secret, change, attempt + 1, after.version());
+            });
+        });
+    }
+
+    /** The compare-and-set: true when {@code before} was still the current version. */
+    private Uni<Boolean> replace(PasteRow before, PasteRow after, Instant now) {
+        return cql.bind(REPLACE, after.ttl(now), after.title(), after.body(), after.isPrivate(),
+                ByteBuffer.wrap(after.secretHash()), after.createdAt(), after.modifiedAt(), after.expiresAt(),
+                after.version(), after.id(), before.version())
+                .chain(statement -> cql.execute(statement, 1))
+                .map(rs -> rs.wasApplied());
+    }
+}

@@ -1,0 +1,152 @@
+package dev.cqlpatterns.scheduler;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * The bucket roller: keeps the bucket registry (time_buckets) of every global time series up to
+ * date, once per tick across all replicas. Every {@code @Produces TimeSeries} bean of the service
+ * is found through CDI, so a new series needs no change here. For each global series it
+ * <ul>
+ * <li>opens the current bucket if nobody has, and the next one {@code open-ahead} before its time
+ * begins, so readers listing buckets find it from its first instant;</li>
+ * <li>closes the previous bucket {@code close-after} its end (late writes of skewed clocks still
+ * land before that);</li>
+ * <li>drops buckets older than the series' retention (one range tombstone, only when there are
+ * such buckets).</li>
+ * </ul>
+ * Per-entity series (one set of buckets per conversation, course, group...) cannot be enumerated
+ * without scanning time_buckets, so the roller leaves them alone: their writers list buckets as
+ * they write, and their readers bound what they visit by {@link TimeSeries#oldestKept}.
+ *
+ * <p>The registry's own API answers bucket keys only; the roller reads time_buckets directly for
+ * opened_at and closed, so it writes only what changes.
+ */
+@ApplicationScoped
+public class BucketRoller {
+    static final String JOB = "bucket-roller";
+    private static final Logger LOG = Logger.getLogger(BucketRoller.class);
+    private static final Query AROUND = Cql.idempotent("SELECT bucket, opened_at, closed FROM time_buckets "
+            + "WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ?");
+    private static final Query ANY_OLDER = Cql.idempotent(
+            "SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ? LIMIT 1");
+
+    @Inject
+    Instance<TimeSeries> allSeries;
+
+    @Inject
+    BucketRegistry registry;
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    JobRunner runner;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    SchedulerSettings settings;
+
+    private record State(Instant openedAt, Boolean closed) {
+        boolean opened() {
+            return openedAt != null;
+        }
+    }
+
+    @Scheduled(identity = JOB, every = "${cql-patterns.scheduler.roller.every}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            // not before start-up is over: the session is still being built then
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    Uni<Void> scheduled() {
+        return tick(runner, globalSeries(), clock.instant())
+                .onFailure().invoke(failure -> LOG.warnf("%s failed: %s", JOB, failure.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** One tick on one replica: rolls {@code series} if {@code runner} wins the tick. */
+    public Uni<JobRunner.Outcome> tick(JobRunner runner, List<TimeSeries> series, Instant now) {
+        return runner.run(JOB, settings.roller().every(), now, at -> roll(series, at));
+    }
+
+    /** The global series of the service, by name (a name declared twice is rolled once). */
+    public List<TimeSeries> globalSeries() {
+        Map<String, TimeSeries> byName = new LinkedHashMap<>();
+        allSeries.stream().filter(s -> !s.perEntity()).sorted(Comparator.comparing(TimeSeries::name))
+                .forEach(s -> byName.putIfAbsent(s.name(), s));
+        return List.copyOf(byName.values());
+    }
+
+    /** Rolls each series at {@code now}; answers how many buckets were opened, closed or dropped. */
+    public Uni<Integer> roll(List<TimeSeries> series, Instant now) {
+        return Multi.createFrom().iterable(series)
+                .onItem().transformToUniAndConcatenate(s -> roll(s, now))
+                .collect().with(Collectors.summingInt(Integer::intValue));
+    }
+
+    Uni<Integer> roll(TimeSeries series, Instant now) {
+        Granularity g = series.granularity();
+        int current = g.key(now);
+        int next = g.next(current);
+        int previous = g.previous(current);
+        return cql.read(AROUND, 1, series.name(), TimeSeries.GLOBAL, next, previous).chain(rs -> {
+            Map<Integer, State> known = new HashMap<>();
+            for (Row row : Cql.rows(rs)) {
+                known.put(row.getInt("bucket"), new State(row.getInstant("opened_at"),
+                        row.isNull("closed") ? null : row.getBoolean("closed")));
+            }
+            List<Uni<Void>> changes = new ArrayList<>();
+            if (!known.getOrDefault(current, new State(null, null)).opened()) {
+                changes.add(registry.open(series, TimeSeries.GLOBAL, current, now));
+            }
+            boolean nextIsNear = !now.isBefore(g.start(next).minus(settings.roller().openAhead()));
+            if (nextIsNear && !known.getOrDefault(next, new State(null, null)).opened()) {
+                changes.add(registry.open(series, TimeSeries.GLOBAL, next, now));
+            }
+            State before = known.get(previous);
+            boolean previousIsDone = !now.isBefore(g.end(previous).plus(settings.roller().closeAfter()));
+            if (before != null && previousIsDone && !Boolean.TRUE.equals(before.closed())) {
+                changes.add(registry.close(series, TimeSeries.GLOBAL, previous));
+            }
+            int count = changes.size();
+            Uni<Void> applied = changes.isEmpty() ? Uni.createFrom().voidItem()
+                    : Uni.join().all(changes).andFailFast().replaceWithVoid();
+            return applied.chain(() -> dropExpired(series, now)).map(dropped -> count + dropped);
+        });
+    }
+
+    /** Drops the buckets older than the series' retention, if there are any: 1 when it did, else 0. */
+    private Uni<Integer> dropExpired(TimeSeries series, Instant now) {
+        if (series.retention().isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        int oldestKept = series.oldestKept(now);
+        return cql.read(ANY_OLDER, 1, series.name(), TimeSeries.GLOBAL, oldestKept).chain(rs -> {
+            if (rs.one() == null) {
+                return Uni.createFrom().item(0);
+            }
+            return registry.dropOlderThan(series, TimeSeries.GLOBAL, oldestKept).replaceWith(1);
+        });
+    }
+}

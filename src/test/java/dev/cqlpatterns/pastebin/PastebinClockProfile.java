@@ -1,0 +1,19 @@
+package dev.cqlpatterns.pastebin;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.util.Map;
+import java.util.Set;
+
+/** Runs the service on {@link MutableClock}; the scheduled jobs stay off so they do not act on the moved clock. */
+public class PastebinClockProfile implements QuarkusTestProfile {
+
+    @Override
+    public Set<Class<?>> getEnabledAlternatives() {
+        return Set.of(MutableClock.class);
+    }
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("quarkus.scheduler.enabled", "false");
+    }
+}

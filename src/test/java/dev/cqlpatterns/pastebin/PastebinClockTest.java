@@ -1,0 +1,102 @@
+package dev.cqlpatterns.pastebin;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
+
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
+import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Expiry and day buckets by the service's clock, moved by the test instead of waited for. */
+@QuarkusTest
+@TestProfile(PastebinClockProfile.class)
+class PastebinClockTest {
+    private static final String PROBLEM = "application/problem+json";
+
+    @Inject
+    MutableClock clock;
+
+    @Inject
+    QuarkusCqlSession session;
+
+    @Inject
+    CassandraSettings settings;
+
+    @AfterEach
+    void back_to_the_system_clock() {
+        clock.reset();
+    }
+
+    private boolean listRowExists(String id, Instant createdAt) {
+        return session.execute(SimpleStatement.newInstance("SELECT id FROM " + settings.keyspace()
+                + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
+                PublicPasteList.day(createdAt), createdAt, UUID.fromString(id))).one() != null;
+    }
+
+    @Test
+    void should_answer_404_once_the_expiry_passes_on_the_service_clock_before_the_ttl_does() {
+        Instant now = Instant.now();
+        clock.set(now);
+        PastebinTest.Created paste = PastebinTest.createPublic("expires by the clock", "PT1H");
+        Instant createdAt = Instant.parse(paste.json().getString("createdAt"));
+        assertThat(PastebinTest.latestIds()).contains(paste.id());
+
+        clock.set(now.plusSeconds(3600));
+        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(PROBLEM);
+        assertThat(PastebinTest.latestIds()).doesNotContain(paste.id());
+        PastebinTest.put(paste.id(), paste.secret(), Map.of("title", "x")).then().statusCode(404).contentType(PROBLEM);
+        given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
+                .then().statusCode(404).contentType(PROBLEM);
+        // the rows are still there (their TTL has most of an hour to go): the service's own check hid them
+        assertThat(listRowExists(paste.id(), createdAt)).isTrue();
+
+        clock.set(now.plusSeconds(3599));
+        given().when().get("/pastes/" + paste.id()).then().statusCode(200);
+    }
+
+    @Test
+    void should_page_newest_first_across_a_day_month_and_year_end() {
+        // a year of its own per run, so runs on a kept node do not see each other's pastes
+        int year = ThreadLocalRandom.current().nextInt(2040, 2400);
+        Instant lastSecondOfYear = Instant.parse(year + "-12-31T23:59:59.250Z");
+        Instant firstSecondOfNext = Instant.parse((year + 1) + "-01-01T00:00:00.500Z");
+
+        clock.set(lastSecondOfYear);
+        PastebinTest.Created older = PastebinTest.createPublic("last of " + year, null);
+        clock.set(firstSecondOfNext);
+        PastebinTest.Created newer = PastebinTest.createPublic("first of " + (year + 1), null);
+
+        clock.set(firstSecondOfNext.plusSeconds(60));
+        // two rows wanted (one, and one to know there is more): the new day has one, the old day the other
+        JsonPath first = given().queryParam("limit", 1).when().get("/pastes")
+                .then().statusCode(200)
+                .header("X-Partitions-Read", "3")
+                .body("items", hasSize(1))
+                .body("items[0].id", equalTo(newer.id()))
+                .extract().jsonPath();
+        given().queryParam("limit", 1).queryParam("cursor", first.getString("next")).when().get("/pastes")
+                .then().statusCode(200)
+                .header("X-Partitions-Read", "3")
+                .body("items", hasSize(1))
+                .body("items[0].id", equalTo(older.id()))
+                .body("items[0].createdAt", equalTo(lastSecondOfYear.toString()))
+                .body("next", nullValue());
+
+        // a tampered cursor is a 400
+        given().queryParam("cursor", first.getString("next") + "x").when().get("/pastes")
+                .then().statusCode(400).contentType(PROBLEM);
+    }
+}

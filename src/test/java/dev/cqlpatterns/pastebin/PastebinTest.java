@@ -1,0 +1,420 @@
+package dev.cqlpatterns.pastebin;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
+import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class PastebinTest {
+    private static final String PROBLEM = "application/problem+json";
+
+    @Inject
+    QuarkusCqlSession session;
+
+    @Inject
+    CassandraSettings settings;
+
+    record Created(String id, String secret, JsonPath json) {
+    }
+
+    static Created create(Map<String, Object> request) {
+        JsonPath json = given().contentType(ContentType.JSON).body(request)
+                .when().post("/pastes")
+                .then().statusCode(201).contentType(ContentType.JSON)
+                .extract().jsonPath();
+        return new Created(json.getString("id"), json.getString("secret"), json);
+    }
+
+    static Created createPublic(String title, String expiresIn) {
+        Map<String, Object> request = new HashMap<>(Map.of("title", title, "body", "body of " + title, "private", false));
+        if (expiresIn != null) {
+            request.put("expiresIn", expiresIn);
+        }
+        return create(request);
+    }
+
+    static Response put(String id, String secret, Map<String, Object> change) {
+        var request = given().contentType(ContentType.JSON).body(change);
+        if (secret != null) {
+            request.header("X-Paste-Secret", secret);
+        }
+        return request.when().put("/pastes/" + id);
+    }
+
+    /** The newest public pastes, first page of 500: what was just created is on it, if listed. */
+    static List<Map<String, Object>> latest() {
+        return given().queryParam("limit", 500).when().get("/pastes")
+                .then().statusCode(200).extract().jsonPath().getList("items");
+    }
+
+    static List<String> latestIds() {
+        return latest().stream().map(item -> (String) item.get("id")).toList();
+    }
+
+    static Map<String, Object> listed(String id) {
+        return latest().stream().filter(item -> id.equals(item.get("id"))).findFirst().orElse(null);
+    }
+
+    @Test
+    void should_create_read_and_list_a_public_paste() {
+        String title = "hello " + UUID.randomUUID();
+        Created paste = create(Map.of("title", title, "body", "line 1\nline 2 ✓", "private", false, "expiresIn", "P7D"));
+        assertThat(paste.secret()).matches("[A-Za-z0-9_-]{43}");
+        Instant createdAt = Instant.parse(paste.json().getString("createdAt"));
+        assertThat(Instant.parse(paste.json().getString("expiresAt"))).isEqualTo(createdAt.plusSeconds(7 * 86_400));
+
+        given().when().get("/pastes/" + paste.id())
+                .then().statusCode(200)
+                .header("X-Partitions-Read", "1")
+                .body("id", equalTo(paste.id()))
+                .body("title", equalTo(title))
+                .body("body", equalTo("line 1\nline 2 ✓"))
+                .body("private", equalTo(false))
+                .body("createdAt", equalTo(paste.json().getString("createdAt")))
+                .body("expiresAt", equalTo(paste.json().getString("expiresAt")))
+                .body("secret", nullValue())
+                .body("secretHash", nullValue());
+
+        given().queryParam("limit", 1).when().get("/pastes")
+                .then().statusCode(200)
+                // the registry's partition and today's
+                .header("X-Partitions-Read", "2")
+                .body("items[0].id", equalTo(paste.id()))
+                .body("items[0].title", equalTo(title))
+                .body("items[0].expiresAt", equalTo(paste.json().getString("expiresAt")))
+                .body("next", notNullValue());
+    }
+
+    @Test
+    void should_store_only_a_hash_of_the_secret() throws Exception {
+        Created paste = createPublic("hashed", null);
+        Row row = session.execute(SimpleStatement.newInstance("SELECT secret_hash, expires_at FROM "
+                + settings.keyspace() + ".pastes_by_id WHERE id = ?", UUID.fromString(paste.id()))).one();
+        ByteBuffer stored = row.getByteBuffer("secret_hash");
+        byte[] expected = java.security.MessageDigest.getInstance("SHA-256")
+                .digest(paste.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(stored).isEqualTo(ByteBuffer.wrap(expected));
+        // no expiresIn and no configured default: never expires
+        assertThat(row.isNull("expires_at")).isTrue();
+        assertThat(paste.json().getString("expiresAt")).isNull();
+    }
+
+    @Test
+    void should_read_a_private_paste_by_id_and_never_list_it() {
+        Created paste = create(Map.of("title", "secret plans", "body", "…", "private", true));
+        given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("private", equalTo(true));
+        assertThat(latestIds()).doesNotContain(paste.id());
+    }
+
+    @Test
+    void should_take_a_paste_off_the_list_at_once_when_made_private_and_back_when_public() {
+        Created paste = createPublic("flip " + UUID.randomUUID(), "P1D");
+        assertThat(latestIds()).contains(paste.id());
+
+        put(paste.id(), paste.secret(), Map.of("private", true))
+                .then().statusCode(200).body("private", equalTo(true)).header("X-Partitions-Read", "2");
+        assertThat(latestIds()).doesNotContain(paste.id());
+        given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("private", equalTo(true));
+
+        put(paste.id(), paste.secret(), Map.of("private", false)).then().statusCode(200);
+        assertThat(latestIds()).contains(paste.id());
+    }
+
+    @Test
+    void should_change_title_body_and_expiry_and_show_the_change_in_the_list() {
+        Created paste = createPublic("before", "P1D");
+        Instant createdAt = Instant.parse(paste.json().getString("createdAt"));
+        JsonPath changed = put(paste.id(), paste.secret(), Map.of("title", "after", "body", "new body", "expiresIn", "PT1H"))
+                .then().statusCode(200).contentType(ContentType.JSON)
+                .body("title", equalTo("after"))
+                .body("body", equalTo("new body"))
+                .body("createdAt", equalTo(paste.json().getString("createdAt")))
+                .extract().jsonPath();
+        Instant expiresAt = Instant.parse(changed.getString("expiresAt"));
+        Instant modifiedAt = Instant.parse(changed.getString("modifiedAt"));
+        assertThat(modifiedAt).isAfterOrEqualTo(createdAt);
+        assertThat(expiresAt).isEqualTo(modifiedAt.plusSeconds(3600));
+
+        Map<String, Object> item = listed(paste.id());
+        assertThat(item).containsEntry("title", "after").containsEntry("expiresAt", changed.getString("expiresAt"));
+        given().when().get("/pastes/" + paste.id()).then().statusCode(200)
+                .body("title", equalTo("after")).body("body", equalTo("new body"));
+
+        // the new expiry applies to every row of the paste: the TTLs follow it
+        long pasteTtl = ttl("SELECT TTL(body) FROM %s.pastes_by_id WHERE id = ?", UUID.fromString(paste.id()));
+        long listTtl = ttl("SELECT TTL(title) FROM %s.latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
+                PublicPasteList.day(createdAt), createdAt, UUID.fromString(paste.id()));
+        assertThat(pasteTtl).isBetween(3590L, 3600L);
+        assertThat(listTtl).isBetween(3590L, 3600L);
+
+        // an empty title removes it
+        put(paste.id(), paste.secret(), Map.of("title", "")).then().statusCode(200).body("title", nullValue());
+        assertThat(listed(paste.id())).containsEntry("title", null);
+    }
+
+    private long ttl(String cql, Object... values) {
+        Row row = session.execute(SimpleStatement.newInstance(String.format(cql, settings.keyspace()), values)).one();
+        return row.getInt(0);
+    }
+
+    @Test
+    void should_delete_a_paste_with_its_secret() {
+        Created paste = createPublic("doomed", null);
+        given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
+                .then().statusCode(204).header("X-Partitions-Read", "2");
+        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(PROBLEM);
+        assertThat(latestIds()).doesNotContain(paste.id());
+        given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
+                .then().statusCode(404).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_refuse_changes_without_the_right_secret() {
+        Created paste = createPublic("guarded", null);
+        put(paste.id(), "not-the-secret", Map.of("title", "hacked"))
+                .then().statusCode(403).contentType(PROBLEM)
+                .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
+        put(paste.id(), null, Map.of("title", "hacked"))
+                .then().statusCode(403).contentType(PROBLEM);
+        given().header("X-Paste-Secret", paste.secret() + "x").when().delete("/pastes/" + paste.id())
+                .then().statusCode(403).contentType(PROBLEM);
+        given().when().delete("/pastes/" + paste.id())
+                .then().statusCode(403).contentType(PROBLEM);
+        given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("title", equalTo("guarded"));
+    }
+
+    @Test
+    void should_answer_404_for_an_unknown_paste() {
+        String unknown = UUID.randomUUID().toString();
+        given().when().get("/pastes/" + unknown).then().statusCode(404).contentType(PROBLEM)
+                .body("type", equalTo("urn:cql-patterns:problem:not-found"));
+        put(unknown, "whatever", Map.of("title", "x")).then().statusCode(404).contentType(PROBLEM);
+        given().header("X-Paste-Secret", "whatever").when().delete("/pastes/" + unknown)
+                .then().statusCode(404).contentType(PROBLEM);
+        given().when().get("/pastes/not-a-uuid").then().statusCode(400).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_refuse_an_empty_or_missing_body() {
+        given().contentType(ContentType.JSON).body(Map.of("body", "", "private", false))
+                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("body"));
+        given().contentType(ContentType.JSON).body(Map.of("title", "no body", "private", false))
+                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("body"));
+        given().contentType(ContentType.JSON).body(Map.of("body", "no visibility"))
+                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("private"));
+        given().contentType(ContentType.JSON)
+                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM);
+        Created paste = createPublic("keeps its body", null);
+        put(paste.id(), paste.secret(), Map.of("body", "")).then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("body"));
+        put(paste.id(), paste.secret(), Map.of()).then().statusCode(400).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_refuse_a_body_over_the_configured_size() {
+        String atLimit = "x".repeat(512 * 1024);
+        create(Map.of("body", atLimit, "private", true));
+        // between the paste limit (512 KiB) and the HTTP limit (1 MiB): the paste's own 413
+        given().contentType(ContentType.JSON).body(Map.of("body", atLimit + "x", "private", true))
+                .when().post("/pastes").then().statusCode(413).contentType(PROBLEM)
+                .body("type", equalTo("urn:cql-patterns:problem:payload-too-large"))
+                .body("errors.field", hasItem("body"));
+        // 3-byte characters: under the limit in characters, over it in bytes
+        given().contentType(ContentType.JSON).body(Map.of("body", "€".repeat(200_000), "private", true))
+                .when().post("/pastes").then().statusCode(413).contentType(PROBLEM);
+        // over the HTTP limit: the platform's 413 before the body is read
+        given().contentType(ContentType.JSON).body(Map.of("body", "x".repeat(1_100_000), "private", true))
+                .when().post("/pastes").then().statusCode(413).contentType(PROBLEM);
+        Created paste = createPublic("stays small", null);
+        put(paste.id(), paste.secret(), Map.of("body", atLimit + "x")).then().statusCode(413).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_refuse_malformed_or_negative_expiry() {
+        for (String bad : List.of("tomorrow", "P1M", "7d", "PT-5M", "-PT1H", "PT0S", "PT0.5S", "P400D")) {
+            given().contentType(ContentType.JSON).body(Map.of("body", "x", "private", false, "expiresIn", bad))
+                    .when().post("/pastes").then().statusCode(400).contentType(PROBLEM)
+                    .body("errors.field", hasItem("expiresIn"));
+        }
+        Created paste = createPublic("expiry kept", "P1D");
+        put(paste.id(), paste.secret(), Map.of("expiresIn", "PT-1S")).then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("expiresIn"));
+        given().when().get("/pastes/" + paste.id()).then().statusCode(200)
+                .body("expiresAt", equalTo(paste.json().getString("expiresAt")));
+    }
+
+    @Test
+    void should_refuse_a_malformed_cursor_or_limit() {
+        given().queryParam("cursor", "garbage").when().get("/pastes")
+                .then().statusCode(400).contentType(PROBLEM)
+                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        given().queryParam("limit", 0).when().get("/pastes")
+                .then().statusCode(400).contentType(PROBLEM);
+        given().queryParam("limit", 501).when().get("/pastes")
+                .then().statusCode(400).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_page_through_the_latest_public_pastes_newest_first() {
+        List<String> mine = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            mine.add(0, createPublic("page " + i + " " + UUID.randomUUID(), null).id());
+        }
+        List<String> seen = new ArrayList<>();
+        List<Instant> createdAts = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            var request = given().queryParam("limit", 2);
+            if (cursor != null) {
+                request.queryParam("cursor", cursor);
+            }
+            JsonPath json = request.when().get("/pastes").then().statusCode(200).extract().jsonPath();
+            List<Map<String, Object>> items = json.getList("items");
+            items.forEach(item -> {
+                seen.add((String) item.get("id"));
+                createdAts.add(Instant.parse((String) item.get("createdAt")));
+            });
+            cursor = json.getString("next");
+            // every page but the last is full; the last one says there is no more
+            assertThat(items).hasSize(cursor == null ? items.size() : 2);
+            pages++;
+        } while (cursor != null && pages < 200);
+        assertThat(cursor).isNull();
+        assertThat(seen).doesNotHaveDuplicates();
+        assertThat(seen.subList(0, 5)).containsExactlyElementsOf(mine);
+        assertThat(createdAts).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(seen).containsAll(latestIds());
+    }
+
+    @Test
+    void should_end_with_one_consistent_version_when_two_clients_update_at_once() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 5; round++) {
+                Created paste = createPublic("race " + round, "P1D");
+                CountDownLatch start = new CountDownLatch(1);
+                Callable<Integer> retitle = () -> {
+                    start.await();
+                    return put(paste.id(), paste.secret(), Map.of("title", "renamed", "expiresIn", "PT2H")).statusCode();
+                };
+                Callable<Integer> hide = () -> {
+                    start.await();
+                    return put(paste.id(), paste.secret(), Map.of("private", true)).statusCode();
+                };
+                Future<Integer> first = pool.submit(retitle);
+                Future<Integer> second = pool.submit(hide);
+                start.countDown();
+                assertThat(first.get()).isEqualTo(200);
+                assertThat(second.get()).isEqualTo(200);
+                // neither change is lost, and the list agrees with the paste: private, so not listed
+                given().when().get("/pastes/" + paste.id()).then().statusCode(200)
+                        .body("title", equalTo("renamed")).body("private", equalTo(true));
+                assertThat(latestIds()).doesNotContain(paste.id());
+            }
+
+            Created paste = createPublic("contended", "P1D");
+            List<Future<Integer>> writers = new ArrayList<>();
+            CountDownLatch start = new CountDownLatch(1);
+            for (int i = 0; i < 2; i++) {
+                String title = "writer " + i;
+                writers.add(pool.submit(() -> {
+                    start.await();
+                    int status = 0;
+                    for (int n = 0; n < 5; n++) {
+                        status = Math.max(status, put(paste.id(), paste.secret(), Map.of("title", title + " #" + n)).statusCode());
+                    }
+                    return status;
+                }));
+            }
+            start.countDown();
+            for (Future<Integer> writer : writers) {
+                assertThat(writer.get()).isEqualTo(200);
+            }
+            String finalTitle = given().when().get("/pastes/" + paste.id()).then().statusCode(200)
+                    .extract().jsonPath().getString("title");
+            assertThat(finalTitle).endsWith("#4");
+            assertThat(listed(paste.id())).containsEntry("title", finalTitle);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void should_drop_a_paste_from_read_and_list_within_seconds_of_its_expiry() throws Exception {
+        Created paste = createPublic("short-lived " + UUID.randomUUID(), "PT2S");
+        // created to live forever, then given two seconds: every row must follow the new expiry
+        Created shortened = createPublic("shortened " + UUID.randomUUID(), null);
+        put(shortened.id(), shortened.secret(), Map.of("expiresIn", "PT2S")).then().statusCode(200);
+        for (Created p : List.of(paste, shortened)) {
+            given().when().get("/pastes/" + p.id()).then().statusCode(200);
+            assertThat(latestIds()).contains(p.id());
+        }
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        boolean gone;
+        do {
+            Thread.sleep(250);
+            List<String> listed = latestIds();
+            gone = true;
+            for (Created p : List.of(paste, shortened)) {
+                gone &= given().when().get("/pastes/" + p.id()).then().extract().statusCode() == 404
+                        && !listed.contains(p.id());
+            }
+        } while (!gone && System.nanoTime() < deadline);
+        assertThat(gone).as("both pastes gone from GET and from the list within 10 s").isTrue();
+        for (Created p : List.of(paste, shortened)) {
+            given().when().get("/pastes/" + p.id()).then().statusCode(404).contentType(PROBLEM);
+            put(p.id(), p.secret(), Map.of("title", "too late")).then().statusCode(404).contentType(PROBLEM);
+        }
+        // and the rows themselves have expired, not just been hidden
+        Thread.sleep(1_000);
+        for (Created p : List.of(paste, shortened)) {
+            Instant createdAt = Instant.parse(p.json().getString("createdAt"));
+            assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM " + settings.keyspace()
+                    + ".pastes_by_id WHERE id = ?", UUID.fromString(p.id()))).one()).isNull();
+            assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM " + settings.keyspace()
+                    + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?", PublicPasteList.day(createdAt),
+                    createdAt, UUID.fromString(p.id()))).one()).isNull();
+        }
+    }
+
+    @Test
+    void should_answer_created_with_the_paste_location() {
+        given().contentType(ContentType.JSON).body(Map.of("body", "x", "private", true))
+                .when().post("/pastes")
+                .then().statusCode(201)
+                .header("Location", org.hamcrest.Matchers.containsString("/pastes/"))
+                .header("X-Partitions-Read", "1")
+                .body("secret", not(equalTo(null)));
+    }
+}
