@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
+import dev.cqlpatterns.clickstream.ClickstreamSeries;
 import dev.cqlpatterns.pastebin.PublicPasteList;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
@@ -127,7 +128,7 @@ class BucketRollerTest {
     @Test
     void should_roll_every_global_series_bean_and_leave_per_entity_ones() {
         List<String> names = roller.globalSeries().stream().map(TimeSeries::name).toList();
-        assertThat(names).contains(PublicPasteList.SERIES, TestSeries.GLOBAL_NAME).doesNotContain(TestSeries.PER_ENTITY_NAME);
+        assertThat(names).contains(PublicPasteList.SERIES, ClickstreamSeries.NAME, TestSeries.GLOBAL_NAME).doesNotContain(TestSeries.PER_ENTITY_NAME);
         assertThat(roller.globalSeries()).noneMatch(TimeSeries::perEntity);
     }
 }
