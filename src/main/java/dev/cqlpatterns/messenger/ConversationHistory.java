@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -85,8 +87,10 @@ public class ConversationHistory {
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor,
-            @Parameter(description = "Oldest time to include (ISO-8601)", example = "2025-06-01T00:00:00Z") @QueryParam("from") String from,
-            @Parameter(description = "Newest time to include (ISO-8601)", example = "2025-06-30T23:59:59Z") @QueryParam("to") String to) {
+            @Parameter(description = "Oldest time to include (ISO-8601)", example = "2025-06-01T00:00:00Z",
+                    schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("from") String from,
+            @Parameter(description = "Newest time to include (ISO-8601)", example = "2025-06-30T23:59:59Z",
+                    schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("to") String to) {
         String me = caller.username();
         int size = cursors.limit(limit);
         Instant fromAt = instant("from", from);

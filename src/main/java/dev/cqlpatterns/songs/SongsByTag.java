@@ -54,7 +54,7 @@ public class SongsByTag {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Songs carrying a tag (one partition read per page)")
     public Uni<Page<TaggedSong>> byTag(
-            @Parameter(description = "Tag; matched trimmed and lower case", example = "jazz") @QueryParam("tag") String tag,
+            @Parameter(description = "Tag; matched trimmed and lower case", example = "jazz", required = true) @QueryParam("tag") String tag,
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         String normalized = SongRules.tag("tag", tag);

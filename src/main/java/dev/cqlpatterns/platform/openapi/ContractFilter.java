@@ -1,8 +1,12 @@
 package dev.cqlpatterns.platform.openapi;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
@@ -11,17 +15,21 @@ import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 
 /**
  * Writes into the contract what every route shares, so no route can forget it: the Problem
- * schema and the error responses each kind of route can give, and the accounting headers on
- * every success. Applied by SmallRye OpenAPI to the document it serves at /q/openapi.
+ * schema and the error responses each kind of route can give, the accounting headers on every
+ * success, and one description of the paging parameters. Applied by SmallRye OpenAPI to the
+ * document it serves at /q/openapi.
  */
 public class ContractFilter implements OASFilter {
     private static final String PROBLEM_REF = "#/components/schemas/Problem";
     private static final String PROBLEM_MEDIA = "application/problem+json";
+    private static final String LIMIT = "limit";
+    private static final String CURSOR = "cursor";
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -47,6 +55,7 @@ public class ContractFilter implements OASFilter {
         components.addHeader("X-Partitions-Read", intHeader("Partitions of Cassandra this request read"));
         components.addHeader("X-Statements", intHeader("CQL statements this request ran"));
         components.addHeader("Retry-After", intHeader("Seconds to wait before retrying"));
+        addPagingParameters(components);
 
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
@@ -55,7 +64,41 @@ public class ContractFilter implements OASFilter {
                 describe(path, method, operation)));
     }
 
+    /**
+     * One description of paging for every list, from the service's own settings: each list's
+     * {@code limit} and {@code cursor} become references to these.
+     */
+    private static void addPagingParameters(Components components) {
+        Config config = ConfigProvider.getConfig();
+        int max = config.getOptionalValue("cql-patterns.paging.max-limit", Integer.class).orElse(500);
+        int dflt = config.getOptionalValue("cql-patterns.paging.default-limit", Integer.class).orElse(50);
+        components.addParameter(LIMIT, OASFactory.createParameter().name(LIMIT).in(Parameter.In.QUERY)
+                .description("Page size, 1 to " + max + " (default " + dflt + ")")
+                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)).format("int32")
+                        .minimum(BigDecimal.ONE).maximum(BigDecimal.valueOf(max)).defaultValue(dflt))
+                .example(dflt));
+        components.addParameter(CURSOR, OASFactory.createParameter().name(CURSOR).in(Parameter.In.QUERY)
+                .description("The next value of the previous page, unchanged; absent for the first page. Opaque and "
+                        + "signed: a cursor that was altered, or that belongs to another list, is answered with 400")
+                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING))));
+    }
+
+    private static void referPagingParameters(Operation operation) {
+        if (operation.getParameters() == null) {
+            return;
+        }
+        List<Parameter> parameters = new ArrayList<>();
+        for (Parameter parameter : operation.getParameters()) {
+            boolean paging = parameter.getIn() == Parameter.In.QUERY
+                    && (LIMIT.equals(parameter.getName()) || CURSOR.equals(parameter.getName()));
+            parameters.add(paging ? OASFactory.createParameter().ref("#/components/parameters/" + parameter.getName())
+                    : parameter);
+        }
+        operation.setParameters(parameters);
+    }
+
     private static void describe(String path, PathItem.HttpMethod method, Operation operation) {
+        referPagingParameters(operation);
         APIResponses responses = operation.getResponses();
         if (responses == null) {
             responses = OASFactory.createAPIResponses();
