@@ -99,7 +99,7 @@ public class RecordClick {
 
     @Schema(name = "ClickRecorded")
     public record Recorded(
-            @Schema(description = "The click's timeuuid", examples = "f208cab0-13bc-11e5-b559-4b636433f200") String id,
+            @Schema(format = "uuid", description = "The click's timeuuid", examples = "f208cab0-13bc-11e5-b559-4b636433f200") String id,
             @Schema(description = "When the click happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
             Instant at) {
     }

@@ -73,7 +73,7 @@ public class RecordCourseView {
 
     @Schema(name = "CourseView")
     public record CourseView(
-            @Schema(description = "The view's timeuuid", examples = "ece41c60-13bc-11e5-b559-4b636433f200") String id,
+            @Schema(format = "uuid", description = "The view's timeuuid", examples = "ece41c60-13bc-11e5-b559-4b636433f200") String id,
             @Schema(description = "When the view happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
             Instant viewedAt) {
 

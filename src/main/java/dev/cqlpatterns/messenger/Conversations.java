@@ -59,7 +59,7 @@ public class Conversations {
 
     @Schema(name = "Conversation")
     public record View(
-            @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String id,
+            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String id,
             @Schema(description = "direct: exactly two members, id derived from the pair, members fixed; group: "
                     + "random id, members join and leave", enumeration = { "direct", "group" }) String kind,
             @Schema(description = "Current members, sorted", examples = "[\"alice\", \"bob\"]") List<String> members,

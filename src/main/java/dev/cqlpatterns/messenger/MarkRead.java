@@ -91,7 +91,7 @@ public class MarkRead {
 
     @Schema(name = "ReadReceipt")
     public record Receipt(
-            @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
+            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
             @Schema(description = "Everything sent up to this instant is read", examples = "2025-06-01T10:20:00.000Z") Instant readAt,
             @Schema(description = "Messages the caller was added to seenBy of", examples = "3") int markedSeen) {
     }

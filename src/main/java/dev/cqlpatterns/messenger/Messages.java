@@ -35,8 +35,8 @@ public class Messages {
 
     @Schema(name = "Message")
     public record Message(
-            @Schema(description = "timeuuid of the message; its time is sentAt", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
-            @Schema(examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
+            @Schema(format = "uuid", description = "timeuuid of the message; its time is sentAt", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
+            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
             @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
             @Schema(examples = "alice") String sender,
             @Schema(examples = "Where are you?") String content,

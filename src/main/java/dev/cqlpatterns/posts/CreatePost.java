@@ -52,7 +52,7 @@ public class CreatePost {
     }
 
     @Schema(name = "Created")
-    public record Created(@Schema(description = "The new resource's id", examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") String id) {
+    public record Created(@Schema(format = "uuid", description = "The new resource's id", examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") String id) {
     }
 
     @POST

@@ -46,7 +46,7 @@ public class ReadPost {
 
     @Schema(name = "Comment")
     public record Comment(
-            @Schema(examples = "6a1b2c3d-5aa7-11ef-8000-0123456789ab") String id,
+            @Schema(format = "uuid", examples = "6a1b2c3d-5aa7-11ef-8000-0123456789ab") String id,
             @Schema(examples = "bob") String commenter,
             @Schema(examples = "Query first, then tables.") String body,
             @Schema(examples = "2026-05-16T14:05:00Z") Instant postedAt) {
@@ -54,7 +54,7 @@ public class ReadPost {
 
     @Schema(name = "PostWithComments")
     public record Post(
-            @Schema(examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") String id,
+            @Schema(format = "uuid", examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") String id,
             @Schema(examples = "alice") String author,
             @Schema(examples = "Data modelling is query first.") String body,
             @Schema(examples = "2026-05-16T14:00:00Z") Instant postedAt,

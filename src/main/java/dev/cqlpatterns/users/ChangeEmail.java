@@ -84,12 +84,12 @@ public class ChangeEmail {
             }
             EmailRow claim = new EmailRow(email, username, current.age(), current.addresses(), current.versionOrZero());
             // Re-asserting the current email also repairs a claim lost to a crash during creation.
-            Uni<Void> claimed = store.call(0, d -> d.claimEmail(claim)).chain(rs -> requireOwn(rs, username, email));
+            Uni<Void> claimed = store.call(1, d -> d.claimEmail(claim)).chain(rs -> requireOwn(rs, username, email));
             if (email.equals(current.email())) {
                 return claimed.replaceWith(current);
             }
             UserRow next = current.withEmail(email);
-            return claimed.chain(() -> store.call(0, d -> d.updateIfVersion(next, current.versionOrZero()))
+            return claimed.chain(() -> store.call(1, d -> d.updateIfVersion(next, current.versionOrZero()))
                     // Cassandra failed (503): do not keep an email the user may not have moved to.
                     .onFailure().call(failure -> releaseUnlessCurrent(username, email).onFailure().recoverWithNull()))
                     .chain(rs -> {
@@ -119,7 +119,7 @@ public class ChangeEmail {
 
     private Uni<UserRow> moved(UserRow before, UserRow after) {
         return store.refreshCopy(after)
-                .chain(() -> store.call(0, d -> d.releaseEmail(before.email(), before.username())))
+                .chain(() -> store.call(1, d -> d.releaseEmail(before.email(), before.username())))
                 .chain(() -> memberCopies.userChanged(after.username(), after.email(), after.age()))
                 .replaceWith(after);
     }
@@ -128,6 +128,6 @@ public class ChangeEmail {
     private Uni<Void> releaseUnlessCurrent(String username, String email) {
         return store.findLatest(username).chain(latest -> latest != null && email.equals(latest.email())
                 ? Uni.createFrom().voidItem()
-                : store.call(0, d -> d.releaseEmail(email, username)).replaceWithVoid());
+                : store.call(1, d -> d.releaseEmail(email, username)).replaceWithVoid());
     }
 }

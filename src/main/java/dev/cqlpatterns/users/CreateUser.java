@@ -63,11 +63,11 @@ public class CreateUser {
     public Uni<RestResponse<User>> create(@Valid @NotNull NewUser request) {
         caller.requireSelf(request.username());
         UserRow user = new UserRow(request.username(), UserRules.normalizeEmail(request.email()), request.age(), Map.of(), 0L);
-        return store.call(0, d -> d.claimUsername(user)).chain(username -> {
+        return store.call(1, d -> d.claimUsername(user)).chain(username -> {
             if (!username.wasApplied()) {
                 return Uni.createFrom().<RestResponse<User>>failure(ProblemException.conflict("Username " + user.username() + " is taken"));
             }
-            return store.call(0, d -> d.claimEmail(user.emailCopy()))
+            return store.call(1, d -> d.claimEmail(user.emailCopy()))
                     // Cassandra failed (503): undo what may have been claimed, as far as it lets us.
                     .onFailure().call(failure -> undo(user))
                     .chain(email -> {
@@ -75,7 +75,7 @@ public class CreateUser {
                     return Uni.createFrom().item(RestResponse.ResponseBuilder
                             .<User>created(URI.create("/users/" + user.username())).entity(User.of(user)).build());
                 }
-                return store.call(0, d -> d.releaseUsername(user.username(), user.email()))
+                return store.call(1, d -> d.releaseUsername(user.username(), user.email()))
                         .chain(undone -> Uni.createFrom().<RestResponse<User>>failure(
                                 ProblemException.conflict("Email " + user.email() + " is taken")));
             });
@@ -84,8 +84,8 @@ public class CreateUser {
 
     /** Best effort: release the email if it became ours, then the username. */
     private Uni<Void> undo(UserRow user) {
-        return store.call(0, d -> d.releaseEmail(user.email(), user.username()))
-                .chain(() -> store.call(0, d -> d.releaseUsername(user.username(), user.email())))
+        return store.call(1, d -> d.releaseEmail(user.email(), user.username()))
+                .chain(() -> store.call(1, d -> d.releaseUsername(user.username(), user.email())))
                 .replaceWithVoid().onFailure().recoverWithNull();
     }
 }

@@ -33,7 +33,10 @@ public class UserStore {
 
     private volatile CompletionStage<UserDao> dao;
 
-    /** Runs one DAO call that reads {@code partitions} partitions (0 for writes). */
+    /**
+     * Runs one DAO call that reads {@code partitions} partitions: 0 for a plain write, 1 for a
+     * conditional one (its Paxos round reads the partition it writes, as elsewhere in the service).
+     */
     public <T> Uni<T> call(int partitions, Function<UserDao, CompletionStage<T>> call) {
         return dao().chain(d -> cql.call(partitions, () -> call.apply(d)));
     }
@@ -67,7 +70,7 @@ public class UserStore {
             if (next == current) {
                 return Uni.createFrom().item(current);
             }
-            return call(0, d -> d.updateIfVersion(next, current.versionOrZero())).chain(rs -> {
+            return call(1, d -> d.updateIfVersion(next, current.versionOrZero())).chain(rs -> {
                 if (rs.wasApplied()) {
                     return Uni.createFrom().item(next);
                 }
@@ -85,7 +88,7 @@ public class UserStore {
      * released meanwhile or a newer copy is there already, which is what we want in both cases.
      */
     Uni<Void> refreshCopy(UserRow user) {
-        return call(0, d -> d.refreshCopy(user.emailCopy(), user.username(), user.versionOrZero())).replaceWithVoid();
+        return call(1, d -> d.refreshCopy(user.emailCopy(), user.username(), user.versionOrZero())).replaceWithVoid();
     }
 
     private Uni<UserDao> dao() {

@@ -95,7 +95,7 @@ class GeneratedClientJourneyTest {
         assertThat(talk.getMembers()).containsExactlyInAnyOrder(alice, bob);
         assertThat(bobChat.createConversationCreate(new NewConversation().members(List.of(alice))).getId())
                 .isEqualTo(talk.getId());
-        UUID talkId = UUID.fromString(talk.getId());
+        UUID talkId = talk.getId();
 
         // They exchange messages; a retried send with its key is stored once.
         String key = UUID.randomUUID().toString();
@@ -111,7 +111,7 @@ class GeneratedClientJourneyTest {
 
         // Alice loads her inbox: Bob's two messages are unread.
         PageInboxEntry inbox = aliceChat.inboxInbox(null, 10);
-        InboxEntry entry = inbox.getItems().stream().filter(e -> e.getConversationId().equals(talk.getId()))
+        InboxEntry entry = inbox.getItems().stream().filter(e -> e.getConversationId().equals(talkId))
                 .findFirst().orElseThrow();
         assertThat(entry.getPartner()).isEqualTo(bob);
         assertThat(entry.getLastSender()).isEqualTo(bob);
@@ -123,7 +123,7 @@ class GeneratedClientJourneyTest {
         ReadReceipt receipt = aliceChat.markReadMarkRead(talkId);
         assertThat(receipt.getMarkedSeen()).isEqualTo(2);
         InboxEntry read = aliceChat.inboxInbox(null, 10).getItems().stream()
-                .filter(e -> e.getConversationId().equals(talk.getId())).findFirst().orElseThrow();
+                .filter(e -> e.getConversationId().equals(talkId)).findFirst().orElseThrow();
         assertThat(read.getUnreadCount()).isZero();
         assertThat(read.getFirstUnreadAt()).isNull();
         assertThat(bobChat.conversationHistoryHistory(talkId, null, null, 1, null).getItems().get(0).getSeenBy())

@@ -63,6 +63,8 @@ class UsersTest {
         String alice = unique("alice");
         create(alice, alice.toUpperCase() + "@Example.COM", 34)
                 .then().statusCode(201).header("Location", endsWith("/users/" + alice))
+                // two conditional writes (username, then email claim), each reading its partition
+                .header("X-Partitions-Read", "2")
                 .body("username", equalTo(alice)).body("email", equalTo(alice + "@example.com")).body("age", equalTo(34));
 
         byUsername(alice).then().statusCode(200).header("X-Partitions-Read", "1")
