@@ -56,4 +56,19 @@ class BucketRegistryTest {
         assertThat(Granularity.MONTH.end(202402)).isEqualTo(Instant.parse("2024-03-01T00:00:00Z"));
         assertThat(MONTHS.oldestKept(Instant.parse("2026-01-15T00:00:00Z"))).isEqualTo(202401);
     }
+
+    @Test
+    void should_keep_a_per_entity_bucket_listed_until_the_data_written_into_it_has_expired() {
+        TimeSeries views = TimeSeries.perEntity("test-views", Granularity.DAY, Optional.of(Period.ofDays(90)));
+        // a day of data lives 90 days from its last write, which comes at most a day after the first
+        assertThat(BucketRegistry.ttlSeconds(views, 20260315))
+                .isEqualTo(Duration.ofDays(91).plus(Duration.ofHours(1)).toSeconds());
+        // months are as long as they are: February 2024 had 29 days, and 24 months from it is 731 days
+        assertThat(BucketRegistry.ttlSeconds(MONTHS, 202402))
+                .isEqualTo(Duration.ofDays(731 + 29).plus(Duration.ofHours(1)).toSeconds());
+
+        String entity = UUID.randomUUID().toString();
+        registry.record(views, entity, Instant.parse("2026-03-15T08:00:00Z")).await().atMost(WAIT);
+        assertThat(registry.newestFirst(views, entity, 99999999, 0, 10).await().atMost(WAIT)).containsExactly(20260315);
+    }
 }

@@ -1,11 +1,14 @@
 package dev.cqlpatterns.platform.buckets;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,12 +20,20 @@ import java.util.concurrent.ConcurrentHashMap;
  * before any of its rows exist and a reader never misses one. Each process remembers what it has
  * recorded, so a busy bucket costs one extra write per process, not one per event. Readers call
  * {@link #newestFirst} (one partition read) and visit only the buckets listed.
+ *
+ * <p>The roller drops old buckets of global series. Per-entity series cannot be enumerated (one
+ * partition per conversation, course...), so a per-entity series with a retention lists each
+ * bucket with a TTL instead: the row expires when the last data of its bucket does.
  */
 @ApplicationScoped
 public class BucketRegistry {
     private static final int REMEMBERED_MAX = 100_000;
     private static final Query RECORD = Cql.idempotent(
             "INSERT INTO time_buckets (series, entity, bucket) VALUES (?, ?, ?)");
+    private static final Query RECORD_EXPIRING = Cql.idempotent(
+            "INSERT INTO time_buckets (series, entity, bucket) VALUES (?, ?, ?) USING TTL ?");
+    /** Kept past the data's own expiry, so a bucket is never unlisted while rows in it still live. */
+    static final Duration EXPIRY_SLACK = Duration.ofHours(1);
     private static final Query OPEN = Cql.idempotent(
             "UPDATE time_buckets SET opened_at = ?, closed = false WHERE series = ? AND entity = ? AND bucket = ?");
     private static final Query CLOSE = Cql.idempotent(
@@ -44,13 +55,29 @@ public class BucketRegistry {
         if (remembered.contains(key)) {
             return Uni.createFrom().item(bucket);
         }
-        return cql.write(RECORD, series.name(), entity, bucket).map(rs -> {
+        Uni<AsyncResultSet> written = series.perEntity() && series.retention().isPresent()
+                ? cql.write(RECORD_EXPIRING, series.name(), entity, bucket, ttlSeconds(series, bucket))
+                : cql.write(RECORD, series.name(), entity, bucket);
+        return written.map(rs -> {
             if (remembered.size() >= REMEMBERED_MAX) {
                 remembered.clear();
             }
             remembered.add(key);
             return bucket;
         });
+    }
+
+    /**
+     * How long the listing of a bucket must outlive its recording: data written into the bucket
+     * lives the retention from its write (a TTL), and writes reach the bucket for at most its
+     * width after it was recorded; plus {@link #EXPIRY_SLACK}.
+     */
+    public static int ttlSeconds(TimeSeries series, int bucket) {
+        Instant start = series.granularity().start(bucket);
+        Instant retained = start.atZone(ZoneOffset.UTC).plus(series.retention().orElseThrow()).toInstant();
+        Duration retention = Duration.between(start, retained);
+        Duration width = Duration.between(start, series.granularity().end(bucket));
+        return Math.toIntExact(retention.plus(width).plus(EXPIRY_SLACK).getSeconds());
     }
 
     /**
