@@ -1,5 +1,6 @@
 package dev.cqlpatterns.clickstream;
 
+import dev.cqlpatterns.testsupport.MovableClock;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.util.Set;
 

@@ -6,8 +6,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.clickstream.MovableClock;
 import dev.cqlpatterns.clickstream.MovableClockProfile;
+import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;

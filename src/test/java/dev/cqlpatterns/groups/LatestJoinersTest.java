@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class LatestJoinersTest {
 
     @Inject
-    MutableClock clock;
+    MovableClock clock;
 
     static Response latest(String group, Integer limit, String cursor) {
         var request = given().header("Authorization", Tokens.bearer("reader"));

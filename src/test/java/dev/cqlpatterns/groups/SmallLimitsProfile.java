@@ -1,5 +1,6 @@
 package dev.cqlpatterns.groups;
 
+import dev.cqlpatterns.testsupport.MovableClock;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.util.Map;
 import java.util.Set;
@@ -9,7 +10,7 @@ public class SmallLimitsProfile implements QuarkusTestProfile {
 
     @Override
     public Set<Class<?>> getEnabledAlternatives() {
-        return Set.of(MutableClock.class);
+        return Set.of(MovableClock.class);
     }
 
     @Override

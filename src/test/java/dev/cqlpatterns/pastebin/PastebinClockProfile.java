@@ -1,15 +1,16 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.testsupport.MovableClock;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.util.Map;
 import java.util.Set;
 
-/** Runs the service on {@link MutableClock}; the scheduled jobs stay off so they do not act on the moved clock. */
+/** Runs the service on {@link MovableClock}; the scheduled jobs stay off so they do not act on the moved clock. */
 public class PastebinClockProfile implements QuarkusTestProfile {
 
     @Override
     public Set<Class<?>> getEnabledAlternatives() {
-        return Set.of(MutableClock.class);
+        return Set.of(MovableClock.class);
     }
 
     @Override

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.nullValue;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import dev.cqlpatterns.testsupport.MovableClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -27,7 +28,7 @@ class PastebinClockTest {
     private static final String PROBLEM = "application/problem+json";
 
     @Inject
-    MutableClock clock;
+    MovableClock clock;
 
     @Inject
     QuarkusCqlSession session;

@@ -1,4 +1,4 @@
-package dev.cqlpatterns.clickstream;
+package dev.cqlpatterns.testsupport;
 
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
@@ -8,10 +8,10 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * The service's clock for tests that cross day, month and year boundaries. It tells system time
- * until a test sets it. An alternative without a priority: it replaces the service's clock only
- * under {@link MovableClockProfile}, so other test classes (and other features' test clocks) never
- * see it.
+ * The service's clock for tests that cross day, month and year boundaries or expiries: it tells
+ * system time until a test sets it. An alternative without a priority: it replaces the service's
+ * clock only under a test profile that selects it (getEnabledAlternatives), so test classes
+ * without such a profile never see it.
  */
 @Alternative
 @Singleton
