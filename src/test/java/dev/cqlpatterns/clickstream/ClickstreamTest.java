@@ -178,6 +178,19 @@ class ClickstreamTest {
     }
 
     @Test
+    void should_take_the_clients_address_from_the_proxy_when_behind_one() {
+        int year = freshYear();
+        clock.set(Instant.parse(year + "-05-01T00:00:00Z"));
+        given().contentType(ContentType.JSON).header("X-Forwarded-For", "203.0.113.7, 10.0.0.2")
+                .body(Map.of("url", "https://example.org/forwarded")).when().post("/clicks").then().statusCode(201);
+        clock.reset();
+
+        list(month(year, 5), month(year, 5), null, null).statusCode(200)
+                .body("items.url", equalTo(List.of("https://example.org/forwarded")))
+                .body("items[0].ip", equalTo("203.0.113.7"));
+    }
+
+    @Test
     void should_reject_ips_that_are_not_literal_addresses() {
         String at = freshYear() + "-01-01T00:00:00Z";
         for (String bad : List.of("999.1.1.1", "1.2.3", "01.2.3.4", "localhost", "example.org", "fe80::1%eth0",
