@@ -86,7 +86,9 @@ public class CourseViews {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A course's page views, newest first, between two instants",
-            description = "Views are kept for cql-patterns.courses.views-retention (default 90 days); older ones have expired.")
+            description = "Views are kept for cql-patterns.courses.views-retention (default 90 days); older ones have expired. "
+                    + "X-Partitions-Read: the days registry, one per day visited, and the course row when this replica "
+                    + "has not seen the course yet (a 404 for unknown courses needs it).")
     public Uni<Page<CourseView>> list(
             @Parameter(description = "Course id", example = "node-intro",
                     schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,

@@ -11,7 +11,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
         @Tag(name = "messenger", description = "Conversations, messages, inbox, unread counts (seeds 000 and 001)"),
         @Tag(name = "courses", description = "Courses with modules and course page views (seed 002)"),
         @Tag(name = "clickstream", description = "Clicks bucketed by month (seed 002)"),
-        @Tag(name = "pastebin", description = "Pastes with secrets, visibility and expiry (seed 003)"),
+        @Tag(name = "pastebin", description = "Pastes with secrets, visibility and expiry (seed 003); a scheduled sweeper keeps expired pastes off the list"),
         @Tag(name = "users", description = "Users by username and by email, addresses (seed 004)"),
         @Tag(name = "groups", description = "Groups in username order and latest joiners (seed 004)"),
         @Tag(name = "songs", description = "Songs and songs by tag (seed 004)"),
