@@ -60,7 +60,7 @@ class GeneratedClientJourneyTest {
         return client;
     }
 
-    /** A client that calls as {@code username}, with a token minted the way bin/token does. */
+    /** A client that calls as {@code username}: an RS256 token with that subject, as bin/token makes. */
     private ApiClient as(String username) {
         ApiClient client = client();
         String bearer = Tokens.bearer(username);

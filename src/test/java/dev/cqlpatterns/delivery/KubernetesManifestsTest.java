@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** What every overlay of k8s/ must get right, checked on what kubectl renders. No cluster needed. */
+/** What every overlay of k8s/ must get right, checked on what kustomize renders. No cluster needed. */
 class KubernetesManifestsTest {
     /** Set from a Kubernetes map key (replicas per datacenter); checked in OverlaysTest. */
     private static final String DATACENTERS_ENV = "CQL_PATTERNS_CASSANDRA_REPLICATION_DATACENTERS_";

