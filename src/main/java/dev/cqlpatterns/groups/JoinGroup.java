@@ -6,6 +6,7 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeBuckets;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.users.UserRow;
@@ -91,7 +92,8 @@ public class JoinGroup {
     public Uni<RestResponse<Member>> join(
             @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
             @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE) String group,
-            @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username) {
+            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
         caller.requireSelf(username);
         Instant now = clock.instant();
         return users.find(username).chain(user -> {

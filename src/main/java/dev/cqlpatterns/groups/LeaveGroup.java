@@ -5,6 +5,7 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeBuckets;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
@@ -53,7 +54,8 @@ public class LeaveGroup {
     public Uni<RestResponse<Void>> leave(
             @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
             @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE) String group,
-            @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username) {
+            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
         caller.requireSelf(username);
         return cql.read(MEMBERSHIP, 1, username, group).chain(rs -> {
             Row membership = rs.one();

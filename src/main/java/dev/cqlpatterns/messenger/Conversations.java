@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Usernames;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,7 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @ApplicationScoped
 public class Conversations {
     /** Usernames as bin/token mints them; no ':' so "smaller:bigger" names one pair only. */
-    static final Pattern USERNAME = Pattern.compile("[a-z0-9_.-]{1,64}");
+    static final Pattern USERNAME = Pattern.compile(Usernames.PATTERN);
 
     private static final Query SELECT = Cql.idempotent(
             "SELECT id, members, title, direct, created_by, created_at FROM conversations WHERE id = ?");
@@ -92,7 +93,7 @@ public class Conversations {
 
     static String requireUsername(String field, String value) {
         if (value == null || !USERNAME.matcher(value).matches()) {
-            throw ProblemException.invalid(field, "must be a username of 1 to 64 characters a-z 0-9 _ . -");
+            throw ProblemException.invalid(field, Usernames.MESSAGE);
         }
         return value;
     }

@@ -5,9 +5,11 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -67,7 +69,8 @@ public class JoinConversation {
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<Conversations.View> join(
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
-            @Parameter(description = "Who joins", example = "carol") @PathParam("username") String username) {
+            @Parameter(description = "Who joins", example = "carol")
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
         String me = caller.username();
         Conversations.requireUsername("username", username);
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);

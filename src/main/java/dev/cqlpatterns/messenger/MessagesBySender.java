@@ -6,12 +6,14 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -71,7 +73,8 @@ public class MessagesBySender {
                     + "(token order), newest first within each. A page can hold fewer than limit items when some rows "
                     + "belong to conversations the caller has left; follow next until it is null.")
     public Uni<Page<Messages.Message>> bySender(
-            @Parameter(description = "Username of the sender", example = "bob", required = true) @QueryParam("sender") String sender,
+            @Parameter(description = "Username of the sender", example = "bob", required = true)
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @QueryParam("sender") String sender,
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         String me = caller.username();

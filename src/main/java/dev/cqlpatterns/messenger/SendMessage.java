@@ -134,7 +134,8 @@ public class SendMessage {
     public Uni<RestResponse<Sent>> send(
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
             @Parameter(description = "Makes retries safe: the same key (1 to 200 visible ASCII characters) answers the "
-                    + "same message", example = "3f1c2b7e-send-1") @HeaderParam("Idempotency-Key") String key,
+                    + "same message", example = "3f1c2b7e-send-1", schema = @Schema(type = SchemaType.STRING, minLength = 1,
+                            maxLength = 200, pattern = "^[\\x21-\\x7E]+$")) @HeaderParam("Idempotency-Key") String key,
             @Valid @NotNull Request request) {
         String me = caller.username();
         return send(id, me, request, key, clock.instant());

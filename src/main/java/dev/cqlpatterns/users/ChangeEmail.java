@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.groups.MemberCopies;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -71,7 +72,8 @@ public class ChangeEmail {
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     @APIResponse(responseCode = "409", description = "The email is taken, or the user is being changed concurrently")
     public Uni<User> change(
-            @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username,
+            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username,
             @Valid @NotNull NewEmail request) {
         caller.requireSelf(username);
         return attempt(username, UserRules.normalizeEmail(request.email()), 1).map(User::of);

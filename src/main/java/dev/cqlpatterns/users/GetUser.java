@@ -1,9 +1,11 @@
 package dev.cqlpatterns.users;
 
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Usernames;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -25,7 +27,8 @@ public class GetUser {
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A user and their addresses (one partition read)")
-    public Uni<User> get(@Parameter(description = "Username", example = "alice") @PathParam("username") String username) {
+    public Uni<User> get(@Parameter(description = "Username", example = "alice")
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
         return store.find(username).map(row -> {
             if (row == null) {
                 throw ProblemException.notFound("No user " + username);

@@ -1,6 +1,7 @@
 package dev.cqlpatterns.users;
 
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -35,7 +36,8 @@ public class RemoveAddress {
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     @APIResponse(responseCode = "409", description = "The user is being changed concurrently; retry")
     public Uni<RestResponse<Void>> remove(
-            @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username,
+            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username,
             @Parameter(description = "Kind of address", example = "business") @PathParam("kind")
             @Pattern(regexp = UserRules.KIND, message = UserRules.KIND_MESSAGE) String kind) {
         caller.requireSelf(username);

@@ -2,6 +2,7 @@ package dev.cqlpatterns.users;
 
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -47,7 +48,8 @@ public class SetAddress {
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     @APIResponse(responseCode = "409", description = "The user already has the maximum number of addresses, or is being changed concurrently")
     public Uni<User> set(
-            @Parameter(description = "Username; must be the caller", example = "alice") @PathParam("username") String username,
+            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username,
             @Parameter(description = "Kind of address", example = "residential") @PathParam("kind")
             @Pattern(regexp = UserRules.KIND, message = UserRules.KIND_MESSAGE) String kind,
             @Valid @NotNull Address address) {

@@ -1,11 +1,12 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.identity.Usernames;
 import java.util.Locale;
 
 /** What a username, an email and an address kind look like; shared by every users route. */
 public final class UserRules {
-    public static final String USERNAME = "[a-z0-9_.-]{3,32}";
-    public static final String USERNAME_MESSAGE = "must be 3 to 32 characters of a-z, 0-9, _ . -";
+    public static final String USERNAME = Usernames.PATTERN;
+    public static final String USERNAME_MESSAGE = Usernames.MESSAGE;
     /** Something@something.tld, no spaces; upper case is accepted and stored lower case. */
     public static final String EMAIL = "[^@\\s]{1,64}@[^@\\s]+\\.[^@\\s]+";
     public static final String EMAIL_MESSAGE = "must be an email address such as alice@example.com";

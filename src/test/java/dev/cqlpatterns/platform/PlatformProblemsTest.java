@@ -118,6 +118,10 @@ class PlatformProblemsTest {
                 .then().statusCode(200)
                 .header("X-Partitions-Read", equalTo("2"))
                 .header("X-Statements", equalTo("2"));
+        // the same figures per route, for dashboards
+        given().when().get("/q/metrics").then().statusCode(200)
+                .body(containsString("cql_request_partitions_read_count{route=\"ProbeResource.read\"}"))
+                .body(containsString("cql_request_statements_sum{route=\"ProbeResource.read\"}"));
     }
 
     @Test

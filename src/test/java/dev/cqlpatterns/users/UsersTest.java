@@ -88,6 +88,13 @@ class UsersTest {
         given().header("Authorization", Tokens.bearer("reader")).when().get("/users")
                 .then().statusCode(400).contentType(PROBLEM);
         byUsername(bob).then().statusCode(404).contentType(PROBLEM);
+        // the same rule on every route that names a user, here and in the other features
+        byUsername("ab").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("username"));
+        given().header("Authorization", Tokens.bearer("reader")).when().get("/messages?sender=A")
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("sender"));
+        given().header("Authorization", Tokens.bearer("reader")).contentType("application/json")
+                .body(Map.of("members", List.of("x"))).when().post("/conversations")
+                .then().statusCode(400).contentType(PROBLEM);
     }
 
     @Test

@@ -22,7 +22,7 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 /**
  * Writes into the contract what every route shares, so no route can forget it: the Problem
  * schema and the error responses each kind of route can give, the accounting headers on every
- * success, and one description of the paging parameters. Applied by SmallRye OpenAPI to the
+ * answer, and one description of the paging parameters. Applied by SmallRye OpenAPI to the
  * document it serves at /q/openapi.
  */
 public class ContractFilter implements OASFilter {
@@ -104,14 +104,6 @@ public class ContractFilter implements OASFilter {
             responses = OASFactory.createAPIResponses();
             operation.setResponses(responses);
         }
-        if (responses.getAPIResponses() != null) {
-            responses.getAPIResponses().forEach((code, response) -> {
-                if (code.startsWith("2")) {
-                    response.addHeader("X-Partitions-Read", OASFactory.createHeader().ref("#/components/headers/X-Partitions-Read"));
-                    response.addHeader("X-Statements", OASFactory.createHeader().ref("#/components/headers/X-Statements"));
-                }
-            });
-        }
         boolean hasInput = operation.getRequestBody() != null
                 || (operation.getParameters() != null && !operation.getParameters().isEmpty());
         boolean secured = operation.getSecurity() != null && !operation.getSecurity().isEmpty();
@@ -149,6 +141,9 @@ public class ContractFilter implements OASFilter {
             if ((code.startsWith("4") || code.startsWith("5")) && response.getContent() == null) {
                 response.setContent(problem(response.getDescription(), false).getContent());
             }
+            // Every answer says what it cost, errors included (a 404 may have read a partition).
+            response.addHeader("X-Partitions-Read", OASFactory.createHeader().ref("#/components/headers/X-Partitions-Read"));
+            response.addHeader("X-Statements", OASFactory.createHeader().ref("#/components/headers/X-Statements"));
         });
     }
 
