@@ -69,7 +69,8 @@ public class CreateConversation {
     public record Request(
             @NotNull @Schema(description = "Usernames to talk with; the caller is added. The caller and one other "
                     + "make a 1:1 (direct) conversation", examples = "[\"bob\"]", required = true) List<String> members,
-            @Schema(description = "Optional title, at most 100 characters", nullable = true, examples = "Weekend trip") String title) {
+            @Schema(description = "Optional title, at most 100 characters", nullable = true, maxLength = 100,
+                    examples = "Weekend trip") String title) {
     }
 
     @POST

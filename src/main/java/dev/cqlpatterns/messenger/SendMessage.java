@@ -103,7 +103,8 @@ public class SendMessage {
 
     @Schema(name = "NewMessage")
     public record Request(
-            @Schema(description = "1 to 4,000 characters", examples = "Where are you?", required = true) String content,
+            @Schema(description = "1 to 4,000 characters (cql-patterns.messenger.max-content-length)", minLength = 1,
+                    maxLength = 4000, examples = "Where are you?", required = true) String content,
             @Schema(description = "At most 10; name -> http(s) URL", nullable = true,
                     examples = "{\"map.png\": \"https://example.com/map.png\"}") Map<String, String> attachments) {
     }

@@ -59,7 +59,8 @@ public class CreatePaste {
 
     @Schema(name = "CreatePasteRequest")
     public record Request(
-            @Schema(nullable = true, description = "Optional title", examples = "nginx config") String title,
+            @Schema(nullable = true, description = "Optional title, at most 200 characters", maxLength = 200,
+                    examples = "nginx config") String title,
             @NotNull @Schema(required = true, description = "The text; not empty, at most max-body-size bytes (512 KiB)",
                     examples = "server { listen 80; }") String body,
             // Checked by hand: Bean Validation would name the field isPrivate.

@@ -39,7 +39,8 @@ public class PutSong {
 
     @Schema(name = "SongTags")
     public record SongTags(
-            @NotNull @Schema(description = "The song's tags; stored trimmed and lower case, duplicates once",
+            @NotNull @Schema(description = "The song's tags (at most 32); stored trimmed and lower case, duplicates once",
+                    maxItems = 32,
                     examples = "[\"jazz\", \"modal\"]") List<String> tags) {
     }
 
