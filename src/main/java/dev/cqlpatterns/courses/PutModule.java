@@ -2,12 +2,14 @@ package dev.cqlpatterns.courses;
 
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.http.Text;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.PUT;
@@ -48,7 +50,7 @@ public class PutModule {
     @Schema(name = "ModuleName")
     public record ModuleName(
             @Schema(description = "The module's title", examples = "Getting Started with Node.js")
-            @NotBlank @Size(max = 200) String name) {
+            @NotBlank @Size(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) String name) {
     }
 
     @Schema(name = "Module")

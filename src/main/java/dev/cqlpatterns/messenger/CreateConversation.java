@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -103,6 +104,9 @@ public class CreateConversation {
         String title = request.title() == null || request.title().isBlank() ? null : request.title().strip();
         if (title != null && title.codePointCount(0, title.length()) > settings.maxTitleLength()) {
             throw ProblemException.invalid("title", "at most " + settings.maxTitleLength() + " characters");
+        }
+        if (title != null && !Text.isSingleLine(title)) {
+            throw ProblemException.invalid("title", Text.SINGLE_LINE_MESSAGE);
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         return members.size() == 2 ? direct(me, members, title, now) : group(me, members, title, now);

@@ -2,6 +2,7 @@ package dev.cqlpatterns.pastebin;
 
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.http.Text;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,9 @@ public class PasteInput {
         }
         if (title.length() > settings.maxTitleLength()) {
             throw ProblemException.invalid("title", "must be at most " + settings.maxTitleLength() + " characters");
+        }
+        if (!Text.isSingleLine(title)) {
+            throw ProblemException.invalid("title", Text.SINGLE_LINE_MESSAGE);
         }
         return title;
     }

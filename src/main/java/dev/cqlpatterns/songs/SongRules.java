@@ -1,6 +1,7 @@
 package dev.cqlpatterns.songs;
 
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.http.Text;
 import java.util.Locale;
 
 /** What artists, albums, song titles and tags look like. */
@@ -17,16 +18,19 @@ final class SongRules {
         if (tag.isEmpty()) {
             throw ProblemException.invalid(field, "must not be empty");
         }
-        if (tag.length() > TAG_MAX || tag.chars().anyMatch(Character::isISOControl)) {
+        if (tag.length() > TAG_MAX || !Text.isSingleLine(tag)) {
             throw ProblemException.invalid(field, "must be at most " + TAG_MAX + " printable characters");
         }
         return tag;
     }
 
-    /** An artist, album or song title: 1 to 200 characters, not blank. */
+    /** An artist, album or song title: 1 to 200 characters, not blank, one line. */
     static String name(String field, String value) {
         if (value == null || value.isBlank() || value.length() > NAME_MAX) {
             throw ProblemException.invalid(field, "must be 1 to " + NAME_MAX + " characters, not blank");
+        }
+        if (!Text.isSingleLine(value)) {
+            throw ProblemException.invalid(field, Text.SINGLE_LINE_MESSAGE);
         }
         return value;
     }

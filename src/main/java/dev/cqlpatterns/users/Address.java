@@ -2,9 +2,11 @@ package dev.cqlpatterns.users;
 
 import com.datastax.oss.driver.api.mapper.annotations.CqlName;
 import com.datastax.oss.driver.api.mapper.annotations.Entity;
+import dev.cqlpatterns.platform.http.Text;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -17,7 +19,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @CqlName("address")
 @Schema(name = "Address", description = "A postal address")
 public record Address(
-        @NotBlank @Size(max = 200) @Schema(examples = "1 Main Street") String street,
-        @NotBlank @Size(max = 100) @Schema(examples = "Springfield") String city,
+        @NotBlank @Size(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) 
+        @Schema(examples = "1 Main Street") String street,
+        @NotBlank @Size(max = 100) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) 
+        @Schema(examples = "Springfield") String city,
         @NotNull @PositiveOrZero @Max(99_999_999) @Schema(examples = "12345") Integer zip) {
 }

@@ -7,8 +7,9 @@ import java.util.Locale;
 public final class UserRules {
     public static final String USERNAME = Usernames.PATTERN;
     public static final String USERNAME_MESSAGE = Usernames.MESSAGE;
-    /** Something@something.tld, no spaces; upper case is accepted and stored lower case. */
-    public static final String EMAIL = "[^@\\s]{1,64}@[^@\\s]+\\.[^@\\s]+";
+    /** Something@something.tld, no spaces or control characters; upper case is accepted and stored lower case. */
+    private static final String EMAIL_CHAR = "[^@\\s\\x00-\\x1F\\x7F-\\x9F]";
+    public static final String EMAIL = EMAIL_CHAR + "{1,64}@" + EMAIL_CHAR + "+\\." + EMAIL_CHAR + "+";
     public static final String EMAIL_MESSAGE = "must be an email address such as alice@example.com";
     public static final int EMAIL_MAX = 254;
     public static final String KIND = "[a-z0-9_-]{1,32}";
