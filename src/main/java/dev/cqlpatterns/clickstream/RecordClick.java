@@ -5,6 +5,7 @@ import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.time.TimeBuckets;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.netty.util.NetUtil;
@@ -24,8 +25,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.net.InetAddress;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Instant;
@@ -124,15 +123,8 @@ public class RecordClick {
     }
 
     static String url(String raw) {
-        try {
-            URI uri = new URI(raw);
-            String scheme = uri.getScheme();
-            if (scheme != null && (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                    && uri.getHost() != null && !uri.getHost().isEmpty()) {
-                return raw;
-            }
-        } catch (URISyntaxException e) {
-            // answered below
+        if (WebUrls.isWebUrl(raw)) {
+            return raw;
         }
         throw ProblemException.invalid("url", "must be an absolute http or https URL with a host (international names in punycode)");
     }

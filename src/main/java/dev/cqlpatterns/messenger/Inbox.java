@@ -135,8 +135,8 @@ public class Inbox {
         }
         List<InboxEntry> entries = new ArrayList<>();
         summaries.forEach((id, s) -> {
-            if (s.getInstant("joined_at") == null) {
-                return; // last-message columns a send wrote after the user left: not a member
+            if (!InboxRows.isMember(s)) {
+                return;
             }
             UUID lastId = s.getUuid("last_message_id");
             Row u = unread.get(id);

@@ -1,6 +1,7 @@
 package dev.cqlpatterns.messenger;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -75,6 +76,14 @@ public class InboxRows {
                     }
                 }).replaceWithVoid()).toList();
         return checks.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(checks).andFailFast().replaceWithVoid();
+    }
+
+    /**
+     * Whether a summary row is a membership: a send racing a leave can write last-message columns
+     * after the user left, leaving a row without joined_at.
+     */
+    static boolean isMember(Row summary) {
+        return summary.getInstant("joined_at") != null;
     }
 
     static long micros(Instant at) {

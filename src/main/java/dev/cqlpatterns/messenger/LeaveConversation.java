@@ -67,7 +67,6 @@ public class LeaveConversation {
                     example = "carol")
             @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
         String me = caller.username();
-        Conversations.requireUsername("username", username);
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         return conversations.requireMember(id, me).chain(c -> {
             if (!c.hasMember(username)) {

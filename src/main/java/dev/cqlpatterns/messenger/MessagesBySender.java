@@ -78,17 +78,16 @@ public class MessagesBySender {
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         String me = caller.username();
-        if (sender == null || sender.isEmpty()) {
+        if (sender == null) { // @Pattern checks the rest, but lets an absent value through
             throw ProblemException.invalid("sender", "is required");
         }
-        Conversations.requireUsername("sender", sender);
         int size = cursors.limit(limit);
         String scope = "by-sender:" + me + ":" + sender;
         ByteBuffer start = cursors.decode(scope, cursor, Position.class).map(p -> decode(p.pagingState())).orElse(null);
         Query query = sender.equals(me) ? SENT_BY : SENT_TO;
         Object[] values = sender.equals(me) ? new Object[] { sender } : new Object[] { sender, me };
         return cql.read(MEMBERSHIPS, 1, me).map(rs -> Cql.rows(rs).stream()
-                .filter(row -> row.getInstant("joined_at") != null)
+                .filter(InboxRows::isMember)
                 .map(row -> row.getUuid("conversation_id")).collect(Collectors.toSet()))
                 .chain(memberOf -> page(query, values, size, start).chain(page -> {
                     List<Messages.Message> items = page.rows().stream()

@@ -8,6 +8,7 @@ import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
@@ -22,8 +23,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -211,8 +210,8 @@ public class SendMessage {
         long timestamp = InboxRows.micros(messageId);
         String preview = preview(content);
         List<Uni<AsyncResultSet>> writes = new ArrayList<>();
-        writes.add(cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, sender, conversationId, InboxRows.SUMMARY)
-                .chain(statement -> cql.execute(statement, 0)));
+        writes.add(cql.write(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, sender, conversationId,
+                InboxRows.SUMMARY));
         for (String member : recipients) {
             // Marker and summary share the member's partition: one mutation.
             writes.add(Uni.combine().all().unis(
@@ -252,27 +251,13 @@ public class SendMessage {
                 throw ProblemException.invalid("attachments", "names must be 1 to " + settings.maxAttachmentNameLength()
                         + " characters");
             }
-            if (!isWebUrl(url) || url.length() > settings.maxAttachmentUrlLength()) {
+            if (!WebUrls.isWebUrl(url) || url.length() > settings.maxAttachmentUrlLength()) {
                 throw ProblemException.invalid("attachments." + name, "must be an http(s) URL of at most "
                         + settings.maxAttachmentUrlLength() + " characters");
             }
             valid.put(name, url);
         });
         return valid;
-    }
-
-    private static boolean isWebUrl(String url) {
-        if (url == null) {
-            return false;
-        }
-        try {
-            URI uri = new URI(url);
-            String scheme = uri.getScheme();
-            return scheme != null && (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                    && uri.getHost() != null && !uri.getHost().isEmpty();
-        } catch (URISyntaxException e) {
-            return false;
-        }
     }
 
     private String preview(String content) {

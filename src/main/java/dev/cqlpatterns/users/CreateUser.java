@@ -2,6 +2,7 @@ package dev.cqlpatterns.users;
 
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -45,7 +46,7 @@ public class CreateUser {
 
     @Schema(name = "NewUser")
     public record NewUser(
-            @NotNull @Pattern(regexp = UserRules.USERNAME, message = UserRules.USERNAME_MESSAGE)
+            @NotNull @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
             @Schema(description = "Must be the caller's own username (the token's subject)", examples = "alice") String username,
             @NotNull @Size(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
             @Schema(description = "Stored lower case", examples = "Alice@Example.com") String email,

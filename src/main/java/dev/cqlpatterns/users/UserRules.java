@@ -1,14 +1,12 @@
 package dev.cqlpatterns.users;
 
-import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.http.Text;
 import java.util.Locale;
 
 /** What a username, an email and an address kind look like; shared by every users route. */
 public final class UserRules {
-    public static final String USERNAME = Usernames.PATTERN;
-    public static final String USERNAME_MESSAGE = Usernames.MESSAGE;
     /** Something@something.tld, no spaces or control characters; upper case is accepted and stored lower case. */
-    private static final String EMAIL_CHAR = "[^@\\s\\x00-\\x1F\\x7F-\\x9F]";
+    private static final String EMAIL_CHAR = "[^@\\s" + Text.CONTROL_CHARS + "]";
     public static final String EMAIL = EMAIL_CHAR + "{1,64}@" + EMAIL_CHAR + "+\\." + EMAIL_CHAR + "+";
     public static final String EMAIL_MESSAGE = "must be an email address such as alice@example.com";
     public static final int EMAIL_MAX = 254;

@@ -6,8 +6,10 @@ package dev.cqlpatterns.platform.http;
  * The range form (not \p{Cc}) is also valid in JSON Schema, where the contract repeats it.
  */
 public final class Text {
+    /** The control characters (C0, DEL, C1), as a regex character range. */
+    public static final String CONTROL_CHARS = "\\x00-\\x1F\\x7F-\\x9F";
     /** One character of a one-line text field. */
-    public static final String SINGLE_LINE_CHAR = "[^\\x00-\\x1F\\x7F-\\x9F]";
+    public static final String SINGLE_LINE_CHAR = "[^" + CONTROL_CHARS + "]";
     public static final String SINGLE_LINE = SINGLE_LINE_CHAR + "*";
     public static final String SINGLE_LINE_MESSAGE = "must not contain control characters";
 
