@@ -123,7 +123,7 @@ public class LatestPublicPastes {
         return rows.chain(page -> {
             for (Row row : page) {
                 Instant expiresAt = row.getInstant("expires_at");
-                if (expiresAt == null || now.isBefore(expiresAt)) {
+                if (!PasteRow.expired(expiresAt, now)) {
                     found.add(new Found(day, new Listed(row.getUuid("id"), row.getString("title"),
                             row.getInstant("created_at"), expiresAt)));
                 }

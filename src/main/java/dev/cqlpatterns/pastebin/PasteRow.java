@@ -1,7 +1,5 @@
 package dev.cqlpatterns.pastebin;
 
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -32,7 +30,7 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
      * through Paxos: after a lost compare-and-set, it sees the version that won.
      */
     static Uni<PasteRow> readLive(Cql cql, UUID id, Instant now, boolean serial) {
-        return cql.read(READ, 1, b -> serial ? b.setConsistencyLevel(serialConsistency(cql)) : b, id)
+        return cql.read(READ, 1, b -> serial ? b.setConsistencyLevel(cql.serial()) : b, id)
                 .map(rs -> Optional.ofNullable(rs.one()).flatMap(PasteRow::of)
                         .filter(row -> !row.expired(now))
                         .orElseThrow(() -> ProblemException.notFound("No paste " + id)));
@@ -63,6 +61,11 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
     }
 
     boolean expired(Instant now) {
+        return expired(expiresAt, now);
+    }
+
+    /** Whether a paste expiring at {@code expiresAt} (null: never) is gone at {@code now}. */
+    static boolean expired(Instant expiresAt, Instant now) {
         return expiresAt != null && !now.isBefore(expiresAt);
     }
 
@@ -103,10 +106,5 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
     /** Instants as Cassandra's timestamp keeps them, so what a response shows is what is stored. */
     static Instant millis(Instant at) {
         return at.truncatedTo(ChronoUnit.MILLIS);
-    }
-
-    private static DefaultConsistencyLevel serialConsistency(Cql cql) {
-        return DefaultConsistencyLevel.valueOf(cql.session().getContext().getConfig().getDefaultProfile()
-                .getString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "SERIAL"));
     }
 }

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.songs;
 
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The one way a song's tags change, keeping songs_by_tag in step with songs.tags (see
@@ -53,10 +51,6 @@ public class SongStore {
     @Inject
     Clock clock;
 
-    /** Serial reads use the same level as the conditional writes they precede. */
-    @ConfigProperty(name = "quarkus.cassandra.request.serial-consistency-level", defaultValue = "LOCAL_SERIAL")
-    DefaultConsistencyLevel serial;
-
     record Key(String artist, String album, String song) {
     }
 
@@ -75,7 +69,7 @@ public class SongStore {
     }
 
     private Uni<Changed> attempt(Key key, boolean create, UnaryOperator<Set<String>> change, int attempt) {
-        return cql.read(READ, 1, b -> b.setConsistencyLevel(serial), key.artist(), key.album(), key.song()).chain(rs -> {
+        return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song()).chain(rs -> {
             Row row = rs.one();
             if (row == null && !create) {
                 return Uni.createFrom().failure(ProblemException.notFound("No song " + key.song() + " by " + key.artist()

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.users;
 
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -11,7 +10,6 @@ import jakarta.inject.Inject;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Access to the users tables through the mapper's {@link UserDao}, and the one way a user is
@@ -26,10 +24,6 @@ public class UserStore {
 
     @Inject
     UsersSettings settings;
-
-    /** Serial reads use the same level as the conditional writes they precede. */
-    @ConfigProperty(name = "quarkus.cassandra.request.serial-consistency-level", defaultValue = "LOCAL_SERIAL")
-    DefaultConsistencyLevel serial;
 
     private volatile CompletionStage<UserDao> dao;
 
@@ -48,7 +42,7 @@ public class UserStore {
 
     /** The user as of every write acknowledged so far (a serial read), or null; one partition. */
     Uni<UserRow> findLatest(String username) {
-        return call(1, d -> d.byUsername(username, b -> b.setConsistencyLevel(serial)));
+        return call(1, d -> d.byUsername(username, b -> b.setConsistencyLevel(cql.serial())));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.cqlpatterns.platform.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The one way features talk to Cassandra: prepared statements only, non-blocking, each statement
@@ -39,7 +41,16 @@ public class Cql {
     @Inject
     CassandraSettings settings;
 
+    /** The level of conditional writes; a read that must see their outcome uses it too. */
+    @ConfigProperty(name = "quarkus.cassandra.request.serial-consistency-level", defaultValue = "LOCAL_SERIAL")
+    DefaultConsistencyLevel serial;
+
     private volatile CqlIdentifier keyspace;
+
+    /** The serial consistency level, for reads that must see every acknowledged conditional write. */
+    public DefaultConsistencyLevel serial() {
+        return serial;
+    }
 
     /** A statement that is not safe to retry on its own (counters, LWT, appends). */
     public static Query query(String cql) {
