@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.jboss.logging.Logger;
 
 /**
  * The paste expiry sweeper, a scheduler job run once per tick across all replicas: takes off
@@ -33,7 +32,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class PasteExpirySweeper {
     static final String JOB = "paste-expiry-sweeper";
-    private static final Logger LOG = Logger.getLogger(PasteExpirySweeper.class);
     /** Expiry rows live a day past their expiry, so looking back further finds nothing. */
     private static final Duration MAX_LOOKBACK = Duration.ofSeconds(PublicPasteList.EXPIRY_ROW_GRACE_SECONDS);
     private static final int PAGE_SIZE = 200;
@@ -60,9 +58,7 @@ public class PasteExpirySweeper {
             // not before start-up is over: the session is still being built then
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduled() {
-        return tick(runner, clock.instant())
-                .onFailure().invoke(failure -> LOG.warnf("%s failed: %s", JOB, failure.toString()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return JobRunner.scheduled(JOB, tick(runner, clock.instant()));
     }
 
     /** One tick on one replica: sweeps if {@code runner} wins the tick. */

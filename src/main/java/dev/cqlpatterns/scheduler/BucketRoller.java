@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.jboss.logging.Logger;
 
 /**
  * The bucket roller: keeps the bucket registry (time_buckets) of every global time series up to
@@ -45,7 +44,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class BucketRoller {
     static final String JOB = "bucket-roller";
-    private static final Logger LOG = Logger.getLogger(BucketRoller.class);
     private static final Query AROUND = Cql.idempotent("SELECT bucket, opened_at, closed FROM time_buckets "
             + "WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ?");
     private static final Query ANY_OLDER = Cql.idempotent(
@@ -80,9 +78,7 @@ public class BucketRoller {
             // not before start-up is over: the session is still being built then
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduled() {
-        return tick(runner, globalSeries(), clock.instant())
-                .onFailure().invoke(failure -> LOG.warnf("%s failed: %s", JOB, failure.toString()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return JobRunner.scheduled(JOB, tick(runner, globalSeries(), clock.instant()));
     }
 
     /** One tick on one replica: rolls {@code series} if {@code runner} wins the tick. */

@@ -39,9 +39,13 @@ public class JobRunner {
         this.meters = meters;
     }
 
-    /** The replica this runner claims ticks for. */
-    public String owner() {
-        return lease.owner();
+    /**
+     * A tick as a {@code @Scheduled} method returns it: a failure is logged and ends this tick only,
+     * so the next tick runs as usual.
+     */
+    public static Uni<Void> scheduled(String job, Uni<?> tick) {
+        return tick.onFailure().invoke(failure -> LOG.warnf("%s failed: %s", job, failure.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
     }
 
     /**

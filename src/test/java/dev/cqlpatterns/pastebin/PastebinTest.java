@@ -12,6 +12,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import dev.cqlpatterns.testsupport.Concurrently;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -24,11 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -318,56 +314,31 @@ class PastebinTest {
     }
 
     @Test
-    void should_end_with_one_consistent_version_when_two_clients_update_at_once() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            for (int round = 0; round < 5; round++) {
-                Created paste = createPublic("race " + round, "P1D");
-                CountDownLatch start = new CountDownLatch(1);
-                Callable<Integer> retitle = () -> {
-                    start.await();
-                    return put(paste.id(), paste.secret(), Map.of("title", "renamed", "expiresIn", "PT2H")).statusCode();
-                };
-                Callable<Integer> hide = () -> {
-                    start.await();
-                    return put(paste.id(), paste.secret(), Map.of("private", true)).statusCode();
-                };
-                Future<Integer> first = pool.submit(retitle);
-                Future<Integer> second = pool.submit(hide);
-                start.countDown();
-                assertThat(first.get()).isEqualTo(200);
-                assertThat(second.get()).isEqualTo(200);
-                // neither change is lost, and the list agrees with the paste: private, so not listed
-                given().when().get("/pastes/" + paste.id()).then().statusCode(200)
-                        .body("title", equalTo("renamed")).body("private", equalTo(true));
-                assertThat(latestIds()).doesNotContain(paste.id());
-            }
-
-            Created paste = createPublic("contended", "P1D");
-            List<Future<Integer>> writers = new ArrayList<>();
-            CountDownLatch start = new CountDownLatch(1);
-            for (int i = 0; i < 2; i++) {
-                String title = "writer " + i;
-                writers.add(pool.submit(() -> {
-                    start.await();
-                    int status = 0;
-                    for (int n = 0; n < 5; n++) {
-                        status = Math.max(status, put(paste.id(), paste.secret(), Map.of("title", title + " #" + n)).statusCode());
-                    }
-                    return status;
-                }));
-            }
-            start.countDown();
-            for (Future<Integer> writer : writers) {
-                assertThat(writer.get()).isEqualTo(200);
-            }
-            String finalTitle = given().when().get("/pastes/" + paste.id()).then().statusCode(200)
-                    .extract().jsonPath().getString("title");
-            assertThat(finalTitle).endsWith("#4");
-            assertThat(listed(paste.id())).containsEntry("title", finalTitle);
-        } finally {
-            pool.shutdownNow();
+    void should_end_with_one_consistent_version_when_two_clients_update_at_once() {
+        for (int round = 0; round < 5; round++) {
+            Created paste = createPublic("race " + round, "P1D");
+            List<Map<String, Object>> changes = List.of(Map.of("title", "renamed", "expiresIn", "PT2H"), Map.of("private", true));
+            assertThat(Concurrently.run(changes, change -> put(paste.id(), paste.secret(), change).statusCode()))
+                    .containsExactly(200, 200);
+            // neither change is lost, and the list agrees with the paste: private, so not listed
+            given().when().get("/pastes/" + paste.id()).then().statusCode(200)
+                    .body("title", equalTo("renamed")).body("private", equalTo(true));
+            assertThat(latestIds()).doesNotContain(paste.id());
         }
+
+        Created paste = createPublic("contended", "P1D");
+        List<Integer> statuses = Concurrently.run(List.of("writer 0", "writer 1"), title -> {
+            int status = 0;
+            for (int n = 0; n < 5; n++) {
+                status = Math.max(status, put(paste.id(), paste.secret(), Map.of("title", title + " #" + n)).statusCode());
+            }
+            return status;
+        });
+        assertThat(statuses).containsExactly(200, 200);
+        String finalTitle = given().when().get("/pastes/" + paste.id()).then().statusCode(200)
+                .extract().jsonPath().getString("title");
+        assertThat(finalTitle).endsWith("#4");
+        assertThat(listed(paste.id())).containsEntry("title", finalTitle);
     }
 
     @Test
