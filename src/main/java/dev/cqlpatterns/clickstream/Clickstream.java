@@ -1,5 +1,7 @@
 package dev.cqlpatterns.clickstream;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -50,6 +52,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * with the {@code click_id < ?} the next page starts from. The cursor is the month and the last
  * click id returned.
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/clicks")
 @Tag(name = "clickstream")
 public class Clickstream {

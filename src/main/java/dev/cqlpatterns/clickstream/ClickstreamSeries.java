@@ -1,5 +1,7 @@
 package dev.cqlpatterns.clickstream;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import jakarta.enterprise.inject.Produces;
@@ -8,6 +10,7 @@ import jakarta.inject.Singleton;
 import java.time.Period;
 
 /** The months of the clickstream that hold clicks: one global series, as the seed's (year, month). */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 public class ClickstreamSeries {
     public static final String NAME = "clickstream";
 

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.clickstream;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -49,6 +51,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * addresses are accepted, parsed without any name lookup: InetAddress.getByName would resolve a
  * host name through DNS, so it is never called with caller text.
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/clicks")
 @Tag(name = "clickstream")
 public class RecordClick {

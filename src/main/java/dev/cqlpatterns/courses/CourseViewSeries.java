@@ -1,5 +1,7 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import jakarta.enterprise.inject.Produces;
@@ -13,6 +15,7 @@ import java.util.Optional;
  * the bucket is what bounds a popular course's partition, and a month of a busy course's views is
  * too big for one. Buckets are kept as long as the views' TTL, rounded up to whole days.
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 public class CourseViewSeries {
     public static final String NAME = "course-views";
 

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -45,6 +47,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * never starts further back than that. The cursor is the day and the last view id returned: the
  * next page continues in that day with {@code view_id < last}.
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}/views")
 @Tag(name = "courses")
 public class CourseViews {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import io.quarkus.security.Authenticated;
@@ -21,6 +23,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * course name, a static column, stays. Deleting a module that is not there is not an error, so
  * a retried delete answers the same: 204 either way, with no read first.
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}/modules/{moduleId}")
 @Tag(name = "courses")
 public class DeleteModule {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.courses.PutModule.Module;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -25,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * static name; the module rows come in module_id order. A course without modules is a partition
  * with only its static row, which reads as one row whose module_id is null.
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}")
 @Tag(name = "courses")
 public class GetCourse {

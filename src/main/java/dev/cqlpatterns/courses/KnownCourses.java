@@ -1,5 +1,7 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -17,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * process remembers the courses it has seen, and a popular course's page views cost no extra read.
  * (Should a course delete ever be added, this memory must go with it.)
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class KnownCourses {
     private static final int REMEMBERED_MAX = 100_000;

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.http.Text;
@@ -27,6 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * PUT /courses/{courseId}: creates a course or renames it. The name is the partition's static
  * column, so this one write renames the course for every module, and no module row is touched.
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}")
 @Tag(name = "courses")
 public class PutCourse {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.http.Text;
@@ -32,6 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * a module written while its course is being created, which at worst answers 404 to a client that
  * then retries. A course with modules but no name cannot arise.
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}/modules/{moduleId}")
 @Tag(name = "courses")
 public class PutModule {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -35,6 +37,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * its UTC day, listed in the bucket registry first so readers find the day, and expires after
  * cql-patterns.courses.views-retention (its TTL). Views of unknown courses are refused (404).
  */
+@IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}/views")
 @Tag(name = "courses")
 public class RecordCourseView {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.groups;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.paging.Cursors;
@@ -29,6 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * next limit+1 members after the cursor from every bucket at once and merges them: 1 + buckets
  * partitions per page. The cursor is the last username shown.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members")
 @Tag(name = "groups")
 public class GroupMembers {

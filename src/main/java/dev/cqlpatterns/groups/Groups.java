@@ -1,5 +1,7 @@
 package dev.cqlpatterns.groups;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -21,6 +23,7 @@ import java.util.Optional;
  * What the group functions share: the groups table (a group and its bucket count), the bucket a
  * member lives in, and the time series of join days.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class Groups {
     public static final String NAME = "[a-z0-9_.-]{1,64}";

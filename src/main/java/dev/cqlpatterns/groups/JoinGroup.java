@@ -1,5 +1,7 @@
 package dev.cqlpatterns.groups;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -40,6 +42,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * day) are written as one logged batch with the user's email and age copied in. Joining again
  * rewrites those two rows from the claim, which also repairs a join interrupted half-way.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members/{username}")
 @Tag(name = "groups")
 public class JoinGroup {

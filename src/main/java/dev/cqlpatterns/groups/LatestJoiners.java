@@ -1,5 +1,7 @@
 package dev.cqlpatterns.groups;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -31,6 +33,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * days it visits, at most cql-patterns.groups.latest-max-days. The cursor is the day and the
  * timeuuid of the last joiner shown, or the next day to visit when the day budget ran out.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members/latest")
 @Tag(name = "groups")
 public class LatestJoiners {

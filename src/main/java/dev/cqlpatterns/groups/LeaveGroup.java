@@ -1,5 +1,7 @@
 package dev.cqlpatterns.groups;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -28,6 +30,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * groups_by_user says which bucket and join day hold the caller's rows; all three rows go in one
  * logged batch.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members/{username}")
 @Tag(name = "groups")
 public class LeaveGroup {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.groups;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -16,6 +18,7 @@ import java.util.UUID;
  * Each copy is rewritten with UPDATE ... IF EXISTS: a plain UPDATE of a member who left in the
  * meantime would re-create a row holding only the email, a ghost member.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class MemberCopies {
     private static final Query USER_GROUPS = Cql.idempotent(

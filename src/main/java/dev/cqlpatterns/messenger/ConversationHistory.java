@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -38,6 +40,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * partition of time_buckets), then month partitions newest first until the page is full: one
  * partition per month visited. The cursor is the last message returned and its month.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/messages")
 @Tag(name = "messenger")
 @Authenticated

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -21,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * The conversations table: who is in a conversation, read by every conversation route to decide
  * whether the caller may see it at all.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class Conversations {
     /** Usernames as bin/token mints them; no ':' so "smaller:bigger" names one pair only. */

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -38,6 +40,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * concurrent creates agree; creating it again answers 200 with the same conversation. More
  * members make a group with a random id. Every member gets a summary row in their inbox.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations")
 @Tag(name = "messenger")
 @Authenticated

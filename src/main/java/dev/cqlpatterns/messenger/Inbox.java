@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -36,6 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * and the handler sorts by last activity, as the partition is bounded by the user's conversations
  * (at most 1,000).
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/inbox")
 @Tag(name = "messenger")
 @Authenticated

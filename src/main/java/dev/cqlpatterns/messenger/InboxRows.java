@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -19,6 +21,7 @@ import java.util.UUID;
  * summary row of a conversation (kind 0) and the unread markers (kind 1). Every write carries an
  * explicit write timestamp in microseconds of the service clock or of a message's time.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class InboxRows {
     /** message_id of a summary row: clustering columns cannot be null, so a fixed zero timeuuid. */

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -35,6 +37,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * join). Messages sent before keep their own recipients; the new member reads the history as every
  * member does. The set addition and the new member's inbox summary go in one logged batch.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/members/{username}")
 @Tag(name = "messenger")
 @Authenticated

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -33,6 +35,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * The messages they were sent keep them as recipients; from now on they are not sent any, and
  * the conversation leaves their inbox. Set removal and inbox deletes go in one logged batch.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/members/{username}")
 @Tag(name = "messenger")
 @Authenticated

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -48,6 +50,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * A message that lands after the markers were read and was sent before "now" is counted read
  * without a seenBy entry; one sent after "now" stays unread.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/read")
 @Tag(name = "messenger")
 @Authenticated

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -16,6 +18,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** The messages_by_conversation table: its month buckets and how a row reads as JSON. */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 public class Messages {
     /** Months of each conversation that hold messages (entity = the conversation id). */
     static final TimeSeries SERIES = TimeSeries.perEntity("messages", Granularity.MONTH, Optional.empty());

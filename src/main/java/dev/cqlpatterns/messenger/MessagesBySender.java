@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.accounting.QueryStats;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -39,6 +41,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * comes from the caller's own inbox partition (its summary rows). X-Partitions-Read counts that
  * partition and the partitions the index returned rows from; the nodes asked are not partitions.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/messages")
 @Tag(name = "messenger")
 @Authenticated

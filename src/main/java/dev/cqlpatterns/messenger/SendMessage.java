@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
@@ -61,6 +63,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * about to be written. A retry finds the claim and answers with the stored message, running its
  * idempotent writes again so that a first attempt which died midway is finished under the same id.
  */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/messages")
 @Tag(name = "messenger")
 public class SendMessage {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -35,6 +37,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * one, see cql/030_pastebin.cql) and a TTL from its expiry; a public paste is then listed in
  * latest_public_pastes at the same version. Partitions read: 1, the condition of the write.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes")
 @Tag(name = "pastebin")
 public class CreatePaste {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -26,6 +28,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * compare-and-set on the version that was checked, so a concurrent change is not resurrected into
  * the list. Partitions read: 2 (the paste, and the condition), 2 more per retry.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes/{id}")
 @Tag(name = "pastebin")
 public class DeletePaste {

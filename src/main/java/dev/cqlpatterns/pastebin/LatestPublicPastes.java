@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
@@ -34,6 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * Pastes whose expiry has passed on the service's clock are skipped even if their row is still
  * there (the TTL runs on the server's clock and in whole seconds).
  */
+@IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes")
 @Tag(name = "pastebin")
 public class LatestPublicPastes {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
@@ -29,6 +31,7 @@ import java.util.List;
  * say) is written at a higher timestamp and survives. GET /pastes also skips expired rows itself;
  * the sweeper keeps them from piling up in front of readers.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class PasteExpirySweeper {
     static final String JOB = "paste-expiry-sweeper";

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.http.Text;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** The checks a paste's fields need beyond Bean Validation, shared by create and update. */
+@IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class PasteInput {
 

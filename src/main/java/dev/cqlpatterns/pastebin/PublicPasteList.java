@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -29,6 +31,7 @@ import java.util.UUID;
  * {@link #show shown} after it. A writer that dies half way leaves the paste out of the list,
  * never listed in a state it does not have.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class PublicPasteList {
     /** The list's buckets in time_buckets: one per day of created_at. */

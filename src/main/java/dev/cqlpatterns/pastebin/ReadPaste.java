@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -19,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * One partition of pastes_by_id. Expired pastes are 404 as soon as their expires_at passes on the
  * service's clock, before the TTL removes the row.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes/{id}")
 @Tag(name = "pastebin")
 public class ReadPaste {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -45,6 +47,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  *
  * <p>Partitions read: 2 (the paste, and the compare-and-set's condition), 2 more per retry.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes/{id}")
 @Tag(name = "pastebin")
 public class UpdatePaste {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.posts;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -36,6 +38,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * count is exact under concurrency and the comment over cql-patterns.posts.max-comments is refused:
  * that cap is what bounds the partition.
  */
+@IfBuildProperty(name = FunctionGroup.Property.POSTS, stringValue = "true", enableIfMissing = true)
 @Path("/posts/{id}/comments")
 @Tag(name = "posts")
 public class AddComment {

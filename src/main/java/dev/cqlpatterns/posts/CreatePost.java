@@ -1,5 +1,7 @@
 package dev.cqlpatterns.posts;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -30,6 +32,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * POST /posts: the caller writes a post. Only the static columns of a new post_and_comments
  * partition are written; the id is a timeuuid, so it also says when the post was written.
  */
+@IfBuildProperty(name = FunctionGroup.Property.POSTS, stringValue = "true", enableIfMissing = true)
 @Path("/posts")
 @Tag(name = "posts")
 public class CreatePost {

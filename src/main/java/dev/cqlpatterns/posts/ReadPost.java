@@ -1,5 +1,7 @@
 package dev.cqlpatterns.posts;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -30,6 +32,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * post_and_comments: the body, author and count are static columns, returned with every comment
  * row (and alone when there is no comment yet). The cursor is the last comment's timeuuid.
  */
+@IfBuildProperty(name = FunctionGroup.Property.POSTS, stringValue = "true", enableIfMissing = true)
 @Path("/posts/{id}")
 @Tag(name = "posts")
 public class ReadPost {

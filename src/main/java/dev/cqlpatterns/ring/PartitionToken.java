@@ -1,5 +1,7 @@
 package dev.cqlpatterns.ring;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
@@ -36,6 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * Cassandra places the partition; the replicas come from the token map for the service's
  * keyspace. No query runs.
  */
+@IfBuildProperty(name = FunctionGroup.Property.RING, stringValue = "true", enableIfMissing = true)
 @Path("/ring/{table}/token")
 @Tag(name = "ring")
 public class PartitionToken {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.ring;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
@@ -27,6 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * data). Answered from the driver's token map, which it keeps from the cluster's own system
  * tables; no query runs for it.
  */
+@IfBuildProperty(name = FunctionGroup.Property.RING, stringValue = "true", enableIfMissing = true)
 @Path("/ring")
 @Tag(name = "ring")
 public class TokenRing {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.songs;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -16,6 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** PUT /songs/{artist}/{album}/{song}/tags/{tag}: adds one tag to the set (and to songs_by_tag). */
+@IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @Path("/songs/{artist}/{album}/{song}/tags/{tag}")
 @Tag(name = "songs")
 public class AddTag {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.songs;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -27,6 +29,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * PUT /songs/{artist}/{album}/{song}: creates the song or replaces its tags (a set&lt;text&gt;);
  * songs_by_tag follows (see SongStore).
  */
+@IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @Path("/songs/{artist}/{album}/{song}")
 @Tag(name = "songs")
 public class PutSong {

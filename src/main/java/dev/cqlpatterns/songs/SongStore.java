@@ -1,5 +1,7 @@
 package dev.cqlpatterns.songs;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -29,6 +31,7 @@ import java.util.function.UnaryOperator;
  * change, so a late batch of an older change cannot undo a newer one.</li>
  * </ol>
  */
+@IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class SongStore {
     private static final Query READ = Cql.idempotent(

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.songs;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -24,6 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * GET /songs?tag=: the songs carrying a tag, in (artist, album, song) order, one partition of
  * songs_by_tag per page. The cursor is the last song's key.
  */
+@IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @Path("/songs")
 @Tag(name = "songs")
 public class SongsByTag {

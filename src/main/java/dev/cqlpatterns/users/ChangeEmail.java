@@ -1,5 +1,7 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.groups.MemberCopies;
@@ -41,6 +43,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * the user is on the new email and the old one stays claimed by them until released by hand
  * (the service keeps no record of the previous address).
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users/{username}/email")
 @Tag(name = "users")
 public class ChangeEmail {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
@@ -34,6 +36,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * few milliseconds) the user can be read by username; a process that dies right there leaves a
  * user without an email claim, which PUT /users/{username}/email with the same email repairs.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users")
 @Tag(name = "users")
 public class CreateUser {

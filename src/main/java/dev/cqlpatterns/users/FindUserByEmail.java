@@ -1,5 +1,7 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -23,6 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * GET /users?email=: the same user as GET /users/{username}, answered from its copy in
  * users_by_email: one partition read, no second lookup by username.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users")
 @Tag(name = "users")
 public class FindUserByEmail {

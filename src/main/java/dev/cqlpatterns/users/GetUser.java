@@ -1,5 +1,7 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Usernames;
 import io.quarkus.security.Authenticated;
@@ -16,6 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** GET /users/{username}: the user with their addresses, one partition of users_by_username. */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users/{username}")
 @Tag(name = "users")
 public class GetUser {

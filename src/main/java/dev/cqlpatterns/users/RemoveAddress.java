@@ -1,5 +1,7 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
 import io.quarkus.security.Authenticated;
@@ -19,6 +21,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * DELETE /users/{username}/addresses/{kind}: removes one entry of the addresses map (a no-op when
  * absent), then refreshes the users_by_email copy (see UserStore.change).
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users/{username}/addresses/{kind}")
 @Tag(name = "users")
 public class RemoveAddress {

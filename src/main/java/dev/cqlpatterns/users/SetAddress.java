@@ -1,5 +1,7 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
@@ -26,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * PUT /users/{username}/addresses/{kind}: sets one entry of the user's
  * {@code map<text, frozen<address>>}, then refreshes the users_by_email copy (see UserStore.change).
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users/{username}/addresses/{kind}")
 @Tag(name = "users")
 public class SetAddress {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -16,6 +18,7 @@ import java.util.function.UnaryOperator;
  * changed: {@link #change}, an optimistic conditional write on the user's version followed by
  * a refresh of the users_by_email copy.
  */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class UserStore {
 
