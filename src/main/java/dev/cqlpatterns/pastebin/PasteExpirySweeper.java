@@ -7,12 +7,15 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
-import dev.cqlpatterns.scheduler.JobRunner;
+import dev.cqlpatterns.platform.scheduling.ClusterJob;
+import dev.cqlpatterns.platform.scheduling.JobRunner;
 import dev.cqlpatterns.scheduler.SchedulerSettings;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,7 +37,7 @@ import java.util.List;
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class PasteExpirySweeper {
-    static final String JOB = "paste-expiry-sweeper";
+    public static final String JOB = "paste-expiry-sweeper";
     /** Expiry rows live a day past their expiry, so looking back further finds nothing. */
     private static final Duration MAX_LOOKBACK = Duration.ofSeconds(PublicPasteList.EXPIRY_ROW_GRACE_SECONDS);
     private static final int PAGE_SIZE = 200;
@@ -61,7 +64,14 @@ public class PasteExpirySweeper {
             // not before start-up is over: the session is still being built then
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduled() {
-        return JobRunner.scheduled(JOB, tick(runner, clock.instant()));
+        return job().scheduledTick(clock.instant());
+    }
+
+    /** This job, for the {@code job} command a CronJob runs. */
+    @Produces
+    @Singleton
+    ClusterJob job() {
+        return new ClusterJob(JOB, now -> tick(runner, now));
     }
 
     /** One tick on one replica: sweeps if {@code runner} wins the tick. */

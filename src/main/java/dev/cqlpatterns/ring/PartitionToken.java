@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.metadata.token.Token;
 import com.datastax.oss.driver.api.core.type.DataType;
 import com.datastax.oss.driver.api.core.type.DataTypes;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodec;
+import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -64,19 +65,19 @@ public class PartitionToken {
     public Uni<Placement> token(
             @Parameter(description = "A table of the service's keyspace", example = "songs") @PathParam("table") String table,
             @Context UriInfo uri) {
-        return Uni.createFrom().item(() -> place(table, uri));
+        return cql.session().map(session -> place(session, table, uri));
     }
 
-    private Placement place(String tableName, UriInfo uri) {
-        var metadata = cql.session().getMetadata();
+    private Placement place(QuarkusCqlSession session, String tableName, UriInfo uri) {
+        var metadata = session.getMetadata();
         TableMetadata table = metadata.getKeyspace(cql.keyspace())
                 .flatMap(ks -> ks.getTable(CqlIdentifier.fromInternal(tableName)))
                 .orElseThrow(() -> ProblemException.notFound("No table " + tableName + " in keyspace "
                         + cql.keyspace().asInternal()));
         TokenMap tokens = metadata.getTokenMap().orElseThrow(() -> new ProblemException(503, "cassandra-unavailable",
                 "Service unavailable", "The token map is not known yet; retry later", null));
-        var codecs = cql.session().getContext().getCodecRegistry();
-        var protocol = cql.session().getContext().getProtocolVersion();
+        var codecs = session.getContext().getCodecRegistry();
+        var protocol = session.getContext().getProtocolVersion();
         Map<String, String> key = new LinkedHashMap<>();
         List<ByteBuffer> parts = new ArrayList<>();
         for (ColumnMetadata column : table.getPartitionKey()) {

@@ -5,6 +5,7 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
+import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -69,11 +70,11 @@ public class TokenRing {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The token ring: nodes and the token ranges each owns")
     public Uni<Ring> ring() {
-        return Uni.createFrom().item(this::read);
+        return cql.session().map(this::read);
     }
 
-    private Ring read() {
-        var metadata = cql.session().getMetadata();
+    private Ring read(QuarkusCqlSession session) {
+        var metadata = session.getMetadata();
         TokenMap tokens = metadata.getTokenMap().orElseThrow(() -> new ProblemException(503, "cassandra-unavailable",
                 "Service unavailable", "The token map is not known yet; retry later", null));
         Map<TokenRange, Node> owners = new HashMap<>();

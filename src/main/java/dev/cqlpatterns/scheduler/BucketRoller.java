@@ -1,5 +1,7 @@
 package dev.cqlpatterns.scheduler;
 
+import dev.cqlpatterns.platform.scheduling.ClusterJob;
+import dev.cqlpatterns.platform.scheduling.JobRunner;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
@@ -11,7 +13,9 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +47,7 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class BucketRoller {
-    static final String JOB = "bucket-roller";
+    public static final String JOB = "bucket-roller";
     private static final Query AROUND = Cql.idempotent("SELECT bucket, opened_at, closed FROM time_buckets "
             + "WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ?");
     private static final Query ANY_OLDER = Cql.idempotent(
@@ -78,12 +82,28 @@ public class BucketRoller {
             // not before start-up is over: the session is still being built then
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduled() {
-        return JobRunner.scheduled(JOB, tick(runner, globalSeries(), clock.instant()));
+        return job().scheduledTick(clock.instant());
     }
 
-    /** One tick on one replica: rolls {@code series} if {@code runner} wins the tick. */
+    /** This job, for the {@code job} command a CronJob runs. */
+    @Produces
+    @Singleton
+    ClusterJob job() {
+        return new ClusterJob(JOB, now -> tick(runner, globalSeries(), now));
+    }
+
+    /**
+     * One tick on one replica: rolls each of {@code series} whose tick {@code runner} wins. Each
+     * series is claimed on its own, since function groups deployed apart each hold only their
+     * own series; it ran when any series did.
+     */
     public Uni<JobRunner.Outcome> tick(JobRunner runner, List<TimeSeries> series, Instant now) {
-        return runner.run(JOB, settings.roller().every(), now, at -> roll(series, at));
+        return Multi.createFrom().iterable(series)
+                .onItem().transformToUniAndConcatenate(s -> runner.run(JOB, JOB + "/" + s.name(),
+                        settings.roller().every(), now, at -> roll(s, at)))
+                .collect().asList()
+                .map(outcomes -> new JobRunner.Outcome(outcomes.stream().anyMatch(JobRunner.Outcome::ran),
+                        outcomes.stream().mapToInt(JobRunner.Outcome::items).sum()));
     }
 
     /** The global series of the service, by name (a name declared twice is rolled once). */

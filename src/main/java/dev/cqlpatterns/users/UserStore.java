@@ -5,8 +5,6 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.concurrent.CompletionStage;
@@ -90,19 +88,22 @@ public class UserStore {
 
     private Uni<UserDao> dao() {
         CompletionStage<UserDao> stage = dao;
-        if (stage == null) {
-            stage = new UsersMapperBuilder(cql.session()).build().userDao(cql.keyspace());
-            dao = stage;
-            // A failure (node down while preparing) must not stick: the next call tries again.
-            stage.whenComplete((ok, failure) -> {
-                if (failure != null) {
-                    dao = null;
-                }
-            });
+        if (stage != null) {
+            return Cql.resume(stage);
         }
-        Uni<UserDao> uni = Uni.createFrom().completionStage(stage);
-        // The first call completes on a driver thread: come back to the request's context.
-        Context context = Vertx.currentContext();
-        return context == null ? uni : uni.emitOn(task -> context.runOnContext(ignored -> task.run()));
+        return cql.session().chain(session -> {
+            CompletionStage<UserDao> created = dao;
+            if (created == null) {
+                created = new UsersMapperBuilder(session).build().userDao(cql.keyspace());
+                dao = created;
+                // A failure (node down while preparing) must not stick: the next call tries again.
+                created.whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        dao = null;
+                    }
+                });
+            }
+            return Cql.resume(created);
+        });
     }
 }

@@ -14,6 +14,7 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.test.junit.QuarkusTest;
@@ -37,6 +38,10 @@ class MessagesTest {
 
     @Inject
     Cql cql;
+
+    /** The blocking session: fine on a test thread, never on an event loop. */
+    @Inject
+    QuarkusCqlSession session;
 
     @Test
     void should_send_and_read_back_newest_first_with_every_field() {
@@ -181,7 +186,7 @@ class MessagesTest {
         String bob = user("bob");
         UUID id = UUID.fromString(create(alice, List.of(bob), null));
         UUID claimed = TimeUuids.at(Instant.now());
-        cql.session().execute(SimpleStatement.newInstance(
+        session.execute(SimpleStatement.newInstance(
                 "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?)",
                 id, alice, "died", claimed, SendMessage.fingerprint("lost", Map.of())).setKeyspace(cql.keyspace()));
 
@@ -194,10 +199,10 @@ class MessagesTest {
 
         // Died after its message row, before the inbox writes: the retry delivers it.
         UUID written = TimeUuids.at(Instant.now());
-        cql.session().execute(SimpleStatement.newInstance(
+        session.execute(SimpleStatement.newInstance(
                 "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?)",
                 id, alice, "died-later", written, SendMessage.fingerprint("half", Map.of())).setKeyspace(cql.keyspace()));
-        cql.session().execute(SimpleStatement.newInstance(
+        session.execute(SimpleStatement.newInstance(
                 "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
                         + "VALUES (?, ?, ?, ?, ?, ?)", id, Messages.bucket(written), written, alice, "half", java.util.Set.of(bob))
                 .setKeyspace(cql.keyspace()));

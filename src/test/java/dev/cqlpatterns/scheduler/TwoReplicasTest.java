@@ -1,5 +1,6 @@
 package dev.cqlpatterns.scheduler;
 
+import dev.cqlpatterns.platform.scheduling.JobRunner;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;

@@ -34,6 +34,8 @@ public class CassandraTestResource implements QuarkusTestResourceLifecycleManage
         Map<String, String> config = new HashMap<>(cassandra());
         config.put("mp.jwt.verify.publickey.location", Tokens.publicKeyFile().toString());
         config.put("mp.jwt.verify.issuer", Tokens.ISSUER);
+        // Each test application makes its own keyspace; production applies it as a separate step.
+        config.put("cql-patterns.cassandra.migrations.at-startup", "true");
         return config;
     }
 

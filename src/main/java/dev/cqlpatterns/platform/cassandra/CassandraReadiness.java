@@ -1,7 +1,6 @@
 package dev.cqlpatterns.platform.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +12,8 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Ready only while Cassandra answers a query within the timeout. Liveness has no Cassandra
- * check on purpose: a database outage must not make Kubernetes restart every pod.
+ * check on purpose: a database outage must not make Kubernetes restart every pod. Before the
+ * session is connected the check is DOWN at once rather than waiting for it.
  */
 @Readiness
 @ApplicationScoped
@@ -22,23 +22,30 @@ public class CassandraReadiness implements AsyncHealthCheck {
             .setIdempotent(true);
 
     @Inject
-    QuarkusCqlSession session;
+    Cql cql;
 
     @ConfigProperty(name = "cql-patterns.health.cassandra-timeout", defaultValue = "PT2S")
     Duration timeout;
 
     @Override
     public Uni<HealthCheckResponse> call() {
-        return Uni.createFrom().completionStage(() -> session.executeAsync(PING.setTimeout(timeout)))
+        if (!cql.connected()) {
+            return Uni.createFrom().item(down("not connected to Cassandra yet"));
+        }
+        return cql.session().chain(session -> Uni.createFrom().completionStage(
+                        () -> session.executeAsync(PING.setTimeout(timeout)))
                 .map(rs -> {
                     var row = rs.one();
                     return HealthCheckResponse.named("cassandra").up()
                             .withData("releaseVersion", row == null ? "unknown" : row.getString(0))
                             .withData("connectedNodes", (long) session.getMetadata().getNodes().size())
                             .build();
-                })
+                }))
                 .ifNoItem().after(timeout.plusMillis(500)).fail()
-                .onFailure().recoverWithItem(failure -> HealthCheckResponse.named("cassandra").down()
-                        .withData("reason", "Cassandra did not answer").build());
+                .onFailure().recoverWithItem(failure -> down("Cassandra did not answer"));
+    }
+
+    private static HealthCheckResponse down(String reason) {
+        return HealthCheckResponse.named("cassandra").down().withData("reason", reason).build();
     }
 }

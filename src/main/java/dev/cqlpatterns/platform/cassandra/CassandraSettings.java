@@ -15,6 +15,13 @@ public interface CassandraSettings {
 
     Replication replication();
 
+    /**
+     * How long a request or tick that arrives before the session is connected waits for it
+     * (without blocking a thread) before it answers 503 with Retry-After.
+     */
+    @WithDefault("PT5S")
+    Duration sessionWait();
+
     Migrations migrations();
 
     interface Replication {

@@ -2,6 +2,7 @@ package dev.cqlpatterns.platform.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -13,13 +14,18 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.accounting.QueryStats;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -31,12 +37,19 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *
  * <p>Results are handed back on the caller's Vert.x context (the driver completes its futures on
  * its own I/O threads), so a handler's next step runs where it started and never blocks.
+ *
+ * <p>The session is only ever used through its future ({@code CompletionStage<QuarkusCqlSession>}),
+ * never through the blocking {@code QuarkusCqlSession} bean: the driver connects on Quarkus's event
+ * loop, so a thread that blocked on the session while it is being built could be the very thread
+ * it needs (a scheduled tick on an event loop did exactly that). Connecting starts at start-up
+ * without waiting for it; whatever comes earlier waits without blocking, at most
+ * {@code cql-patterns.cassandra.session-wait}, then answers 503 with Retry-After.
  */
 @ApplicationScoped
 public class Cql {
 
     @Inject
-    QuarkusCqlSession session;
+    CompletionStage<QuarkusCqlSession> sessionStage;
 
     @Inject
     CassandraSettings settings;
@@ -46,6 +59,15 @@ public class Cql {
     DefaultConsistencyLevel serial;
 
     private volatile CqlIdentifier keyspace;
+    /** The connected session, once there is one: the fast path of every statement. */
+    private volatile QuarkusCqlSession connected;
+    /** The CQL of every statement this process prepared (a function group prepares only its own). */
+    private final Set<String> preparedCql = ConcurrentHashMap.newKeySet();
+
+    /** Starts connecting while the rest of start-up goes on; nothing waits for it here. */
+    void connectEarly(@Observes StartupEvent event) {
+        sessionStage.thenAccept(session -> connected = session);
+    }
 
     /** The serial consistency level, for reads that must see every acknowledged conditional write. */
     public DefaultConsistencyLevel serial() {
@@ -62,8 +84,27 @@ public class Cql {
         return new Query(cql, true);
     }
 
-    public QuarkusCqlSession session() {
-        return session;
+    /** The session, on the caller's context; 503 (a driver timeout) if it is not connected in time. */
+    public Uni<QuarkusCqlSession> session() {
+        QuarkusCqlSession session = connected;
+        if (session != null) {
+            return Uni.createFrom().item(session);
+        }
+        Duration wait = settings.sessionWait();
+        return onCallersContext(Uni.createFrom().completionStage(sessionStage)
+                .ifNoItem().after(wait).failWith(() -> new DriverTimeoutException(
+                        "No connection to Cassandra within " + wait + " of the request"))
+                .invoke(s -> connected = s));
+    }
+
+    /** True once the session is connected (it may still lose nodes later). */
+    public boolean connected() {
+        return connected != null;
+    }
+
+    /** The CQL of the statements prepared so far by this process. */
+    public Set<String> preparedCql() {
+        return Set.copyOf(preparedCql);
     }
 
     public CqlIdentifier keyspace() {
@@ -104,7 +145,7 @@ public class Cql {
 
     /** Runs any statement; {@code partitions} is what it reads (0 for writes). */
     public Uni<AsyncResultSet> execute(Statement<?> statement, int partitions) {
-        return call(partitions, () -> session.executeAsync(statement));
+        return session().chain(session -> call(partitions, () -> session.executeAsync(statement)));
     }
 
     /** Runs a driver call that returns a future, e.g. a mapper DAO method. */
@@ -113,6 +154,11 @@ public class Cql {
             QueryStats.record(partitions);
             return onCallersContext(Uni.createFrom().completionStage(call));
         });
+    }
+
+    /** A driver future as a Uni that completes on the caller's Vert.x context, if it has one. */
+    public static <T> Uni<T> resume(CompletionStage<T> stage) {
+        return onCallersContext(Uni.createFrom().completionStage(stage));
     }
 
     /** The rows of the page at hand; enough whenever the query's LIMIT is below the page size. */
@@ -124,17 +170,24 @@ public class Cql {
 
     private Uni<PreparedStatement> prepared(Query query) {
         CompletionStage<PreparedStatement> ps = query.prepared;
-        if (ps == null) {
-            ps = session.prepareAsync(SimpleStatement.newInstance(query.cql).setKeyspace(keyspace()));
-            query.prepared = ps;
-            // A failed prepare (node down) must not stick: the next call prepares again.
-            ps.whenComplete((ok, failure) -> {
-                if (failure != null) {
-                    query.prepared = null;
-                }
-            });
+        if (ps != null) {
+            return onCallersContext(Uni.createFrom().completionStage(ps));
         }
-        return onCallersContext(Uni.createFrom().completionStage(ps));
+        return session().chain(session -> {
+            CompletionStage<PreparedStatement> stage = query.prepared;
+            if (stage == null) {
+                stage = session.prepareAsync(SimpleStatement.newInstance(query.cql).setKeyspace(keyspace()));
+                query.prepared = stage;
+                preparedCql.add(query.cql);
+                // A failed prepare (node down) must not stick: the next call prepares again.
+                stage.whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        query.prepared = null;
+                    }
+                });
+            }
+            return onCallersContext(Uni.createFrom().completionStage(stage));
+        });
     }
 
     private static <T> Uni<T> onCallersContext(Uni<T> uni) {

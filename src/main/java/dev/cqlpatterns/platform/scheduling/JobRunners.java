@@ -1,7 +1,6 @@
-package dev.cqlpatterns.scheduler;
+package dev.cqlpatterns.platform.scheduling;
 
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.scheduling.ClusterLease;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;

@@ -1,6 +1,5 @@
-package dev.cqlpatterns.scheduler;
+package dev.cqlpatterns.platform.scheduling;
 
-import dev.cqlpatterns.platform.scheduling.ClusterLease;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -53,7 +52,17 @@ public class JobRunner {
      * {@code now}; {@code work} answers how many items it handled.
      */
     public Uni<Outcome> run(String job, Duration interval, Instant now, Function<Instant, Uni<Integer>> work) {
-        return lease.tryAcquireTick(job, now, interval)
+        return run(job, job, interval, now, work);
+    }
+
+    /**
+     * As {@link #run(String, Duration, Instant, Function)}, with the tick claimed under
+     * {@code leaseName}: a job whose work is split (the roller's series) claims each part on its
+     * own, so deployments that hold different parts never take each other's tick.
+     */
+    public Uni<Outcome> run(String job, String leaseName, Duration interval, Instant now,
+            Function<Instant, Uni<Integer>> work) {
+        return lease.tryAcquireTick(leaseName, now, interval)
                 .onFailure().invoke(failure -> runs(job, "failed").increment())
                 .chain(won -> {
                     if (!won) {
