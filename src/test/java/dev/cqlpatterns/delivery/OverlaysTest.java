@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * Each environment's Cassandra settings, as the service in the pod resolves them (the real
@@ -28,8 +28,10 @@ class OverlaysTest {
     static Stream<Arguments> environments() {
         return Stream.of(
                 // overlay, strategy, replicas per datacenter (NetworkTopologyStrategy), consistency, Cassandra nodes, service replicas
-                arguments("dev", "SimpleStrategy", Map.of(), "LOCAL_ONE", 1, 1),
-                arguments("prod", "NetworkTopologyStrategy", Map.of("dc1", 3), "LOCAL_QUORUM", 3, 3));
+                // Functions scale to zero: no service replica while idle.
+                arguments("dev", "SimpleStrategy", Map.of(), "LOCAL_ONE", 1, 0),
+                arguments("prod", "NetworkTopologyStrategy", Map.of("dc1", 3), "LOCAL_QUORUM", 3, 0),
+                arguments("prod-deployment", "NetworkTopologyStrategy", Map.of("dc1", 3), "LOCAL_QUORUM", 3, 3));
     }
 
     @ParameterizedTest
@@ -74,7 +76,7 @@ class OverlaysTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dev", "prod"})
+    @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
     void should_run_the_cassandra_version_the_tests_run_against(String overlay) throws IOException {
         String local = Files.readString(RenderedOverlay.ROOT.resolve("cassandra/pom.xml"))
                 .replaceAll("(?s).*<cassandra.version>([^<]+)</cassandra.version>.*", "$1");
@@ -86,6 +88,11 @@ class OverlaysTest {
     void should_run_the_service_replicas_the_environment_needs(String overlay, String strategy,
             Map<String, Integer> datacenters, String consistency, int nodes, int replicas) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
+        if (rendered.functions()) {
+            assertThat(rendered.all(io.fabric8.knative.serving.v1.Service.class)).allSatisfy(s -> assertThat(
+                    s.getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry(FunctionsTest.MIN_SCALE, String.valueOf(replicas)));
+            return;
+        }
         List<HorizontalPodAutoscaler> autoscalers = rendered.all(HorizontalPodAutoscaler.class);
         int least = autoscalers.isEmpty()
                 ? rendered.one(Deployment.class).getSpec().getReplicas()

@@ -12,10 +12,16 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1beta1.ReferenceGrant;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.io.IOException;
@@ -26,27 +32,41 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One overlay of {@code k8s/} as kustomize renders it, every object parsed into
- * fabric8's typed Kubernetes model. The K8ssandraCluster has no typed class here and is kept generic.
+ * One overlay of {@code k8s/} as kustomize renders it, every object parsed into fabric8's typed
+ * models (Kubernetes, Knative Serving, Gateway API). The K8ssandraCluster has no typed class here
+ * and is kept generic.
  */
 final class RenderedOverlay {
     static final Path ROOT = Path.of(System.getProperty("cqlpatterns.root", "."));
     static final String K8SSANDRA_CLUSTER = "k8ssandra.io/v1alpha1/K8ssandraCluster";
 
-    /** Every built-in kind the manifests may use, by apiVersion/kind. */
-    static final Map<String, Class<? extends HasMetadata>> TYPES = Map.of(
-            "v1/ConfigMap", ConfigMap.class,
-            "v1/Service", Service.class,
-            "apps/v1/Deployment", Deployment.class,
-            "networking.k8s.io/v1/Ingress", Ingress.class,
-            "networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class,
-            "autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class,
-            "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class);
+    /** The overlays: functions on Knative (dev, prod) and the always-on Deployment (prod-deployment). */
+    static final List<String> OVERLAYS = List.of("dev", "prod", "prod-deployment");
+
+    /** Every kind the manifests may use, by apiVersion/kind. */
+    static final Map<String, Class<? extends HasMetadata>> TYPES = Map.ofEntries(
+            Map.entry("v1/ConfigMap", ConfigMap.class),
+            Map.entry("v1/Service", Service.class),
+            Map.entry("apps/v1/Deployment", Deployment.class),
+            Map.entry("batch/v1/Job", Job.class),
+            Map.entry("batch/v1/CronJob", CronJob.class),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
+            Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
+            Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
+            Map.entry("serving.knative.dev/v1/Service", io.fabric8.knative.serving.v1.Service.class),
+            Map.entry("gateway.networking.k8s.io/v1/HTTPRoute", HTTPRoute.class),
+            Map.entry("gateway.networking.k8s.io/v1beta1/ReferenceGrant", ReferenceGrant.class));
+
+    /** A pod any workload runs (Deployment, Knative Service, Job, CronJob), by the workload's name. */
+    record Pod(String workload, Map<String, String> labels, Container container, List<Volume> volumes,
+            PodSecurityContext security) {
+    }
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /**
@@ -74,6 +94,11 @@ final class RenderedOverlay {
 
     static RenderedOverlay of(String overlay) {
         return CACHE.computeIfAbsent(overlay, o -> parse(o, kustomize(ROOT.resolve("k8s/overlays/" + o))));
+    }
+
+    /** k8s/cluster: what a cluster administrator applies once. */
+    static RenderedOverlay cluster() {
+        return CACHE.computeIfAbsent("../cluster", o -> parse(o, kustomize(ROOT.resolve("k8s/cluster"))));
     }
 
     /** Parses kustomize's multi-document output; fails on a kind the manifests are not expected to use. */
@@ -170,17 +195,52 @@ final class RenderedOverlay {
         return clusters.get(0);
     }
 
+    /** True for the overlays that run the service as Knative functions. */
+    boolean functions() {
+        return !all(io.fabric8.knative.serving.v1.Service.class).isEmpty();
+    }
+
+    /** The pods that serve HTTP: one per function group, or the Deployment's. */
+    List<Pod> servers() {
+        Stream<Pod> functions = all(io.fabric8.knative.serving.v1.Service.class).stream().map(s -> {
+            var template = s.getSpec().getTemplate();
+            var spec = template.getSpec();
+            return new Pod(s.getMetadata().getName(), template.getMetadata().getLabels(), spec.getContainers().get(0),
+                    spec.getVolumes(), spec.getSecurityContext());
+        });
+        Stream<Pod> deployments = all(Deployment.class).stream().map(d -> pod(d, d.getSpec().getTemplate()));
+        return Stream.concat(functions, deployments).toList();
+    }
+
+    /** Every pod of the overlay: the servers, the migrate Job's and the CronJobs'. */
+    List<Pod> pods() {
+        Stream<Pod> jobs = all(Job.class).stream().map(j -> pod(j, j.getSpec().getTemplate()));
+        Stream<Pod> cronJobs = all(CronJob.class).stream().map(c -> pod(c, c.getSpec().getJobTemplate().getSpec().getTemplate()));
+        return Stream.of(servers().stream(), jobs, cronJobs).flatMap(p -> p).toList();
+    }
+
+    private static Pod pod(HasMetadata workload, PodTemplateSpec template) {
+        var spec = template.getSpec();
+        return new Pod(workload.getMetadata().getName(), template.getMetadata().getLabels(), spec.getContainers().get(0),
+                spec.getVolumes(), spec.getSecurityContext());
+    }
+
+    /** The serving container; the same settings in every server (checked in KubernetesManifestsTest). */
     Container container() {
-        return one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+        return servers().get(0).container();
+    }
+
+    /** The environment of the serving container ({@link #environment(Container)}). */
+    Map<String, String> environment() {
+        return environment(container());
     }
 
     /**
-     * The environment the service's container gets: the ConfigMaps it reads whole, then its own
-     * variables (a variable taken from a Secret appears with the placeholder {@code <secret>}).
+     * The environment a container gets: the ConfigMaps it reads whole, then its own variables (a
+     * variable taken from a Secret appears with the placeholder {@code <secret>}).
      */
-    Map<String, String> environment() {
+    Map<String, String> environment(Container container) {
         Map<String, String> env = new LinkedHashMap<>();
-        Container container = container();
         container.getEnvFrom().forEach(source -> {
             String configMap = source.getConfigMapRef().getName();
             all(ConfigMap.class).stream().filter(c -> c.getMetadata().getName().equals(configMap)).findFirst()
