@@ -58,13 +58,8 @@ class ColdStartIT {
         for (int start = 1; start <= 3; start++) {
             int port = freePort();
             Path log = ROOT.resolve("target/cold-start-" + start + ".log");
-            ProcessBuilder pb = new ProcessBuilder(java(), "-jar", SERVED.toString())
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            pb.environment().putAll(env);
-            pb.environment().put("PORT", Integer.toString(port));
-            pb.environment().put("CQL_MIGRATE_AT_STARTUP", "false");
             long began = System.nanoTime();
-            Process service = pb.start();
+            Process service = serve(port, log, Map.of("CQL_MIGRATE_AT_STARTUP", "false"));
             try {
                 int ring = firstAnswer(port, "/ring", began);
                 assertThat(ring).as("GET /ring on start %d (log %s)", start, log).isEqualTo(200);
@@ -74,13 +69,29 @@ class ColdStartIT {
                 assertThat(Files.readString(log)).as("start %d's log", start)
                         .doesNotContain("BlockedThreadChecker").doesNotContain("Applying cql/");
             } finally {
-                service.destroy();
-                if (!service.waitFor(30, TimeUnit.SECONDS)) {
-                    service.destroyForcibly();
-                }
+                stop(service);
             }
         }
         System.out.printf("cold start, process start to first GET /ring 200 (ms): %s%n", millis);
+    }
+
+    @Test
+    void should_answer_503_with_retry_after_while_cassandra_cannot_be_reached() throws Exception {
+        int port = freePort();
+        int nowhere = freePort();
+        long began = System.nanoTime();
+        Process service = serve(port, ROOT.resolve("target/cold-start-unreachable.log"),
+                Map.of("CQL_CONTACT_POINTS", "127.0.0.1:" + nowhere, "CQL_SESSION_WAIT", "PT1S"));
+        try {
+            assertThat(firstAnswer(port, "/q/health/live", began)).isEqualTo(200);
+            HttpResponse<String> pastes = get(port, "/pastes");
+            assertThat(pastes.statusCode()).isEqualTo(503);
+            assertThat(pastes.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(pastes.headers().firstValue("Retry-After")).isPresent();
+            assertThat(get(port, "/q/health/ready").statusCode()).isEqualTo(503);
+        } finally {
+            stop(service);
+        }
     }
 
     @Test
@@ -99,6 +110,23 @@ class ColdStartIT {
         Command again = command("migrate");
         assertThat(again.exitCode()).isZero();
         assertThat(again.output()).contains("applied nothing new").doesNotContain("Applying cql/");
+    }
+
+    /** Starts the served artifact on {@code port} with the test's settings and {@code overrides}. */
+    private static Process serve(int port, Path log, Map<String, String> overrides) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(java(), "-jar", SERVED.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        pb.environment().put("PORT", Integer.toString(port));
+        pb.environment().putAll(overrides);
+        return pb.start();
+    }
+
+    private static void stop(Process service) throws InterruptedException {
+        service.destroy();
+        if (!service.waitFor(30, TimeUnit.SECONDS)) {
+            service.destroyForcibly();
+        }
     }
 
     private record Command(int exitCode, String output) {

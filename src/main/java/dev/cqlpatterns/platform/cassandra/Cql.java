@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -91,10 +92,10 @@ public class Cql {
             return Uni.createFrom().item(session);
         }
         Duration wait = settings.sessionWait();
-        return onCallersContext(Uni.createFrom().completionStage(sessionStage)
+        return resume(sessionStage)
                 .ifNoItem().after(wait).failWith(() -> new DriverTimeoutException(
                         "No connection to Cassandra within " + wait + " of the request"))
-                .invoke(s -> connected = s));
+                .invoke(s -> connected = s);
     }
 
     /** True once the session is connected (it may still lose nodes later). */
@@ -156,9 +157,13 @@ public class Cql {
         });
     }
 
-    /** A driver future as a Uni that completes on the caller's Vert.x context, if it has one. */
-    public static <T> Uni<T> resume(CompletionStage<T> stage) {
-        return onCallersContext(Uni.createFrom().completionStage(stage));
+    /**
+     * A future that many callers share (the session, a prepared statement) as a Uni that completes
+     * on the caller's Vert.x context. Each caller gets its own dependent stage: a caller that gives
+     * up (a timeout cancels upstream) must not cancel the shared future for everyone.
+     */
+    public static <T> Uni<T> resume(CompletionStage<T> shared) {
+        return onCallersContext(Uni.createFrom().completionStage(() -> shared.thenApply(Function.identity())));
     }
 
     /** The rows of the page at hand; enough whenever the query's LIMIT is below the page size. */
@@ -169,9 +174,13 @@ public class Cql {
     }
 
     private Uni<PreparedStatement> prepared(Query query) {
+        PreparedStatement ready = query.ready;
+        if (ready != null) {
+            return Uni.createFrom().item(ready);
+        }
         CompletionStage<PreparedStatement> ps = query.prepared;
         if (ps != null) {
-            return onCallersContext(Uni.createFrom().completionStage(ps));
+            return resume(ps);
         }
         return session().chain(session -> {
             CompletionStage<PreparedStatement> stage = query.prepared;
@@ -183,10 +192,12 @@ public class Cql {
                 stage.whenComplete((ok, failure) -> {
                     if (failure != null) {
                         query.prepared = null;
+                    } else {
+                        query.ready = ok;
                     }
                 });
             }
-            return onCallersContext(Uni.createFrom().completionStage(stage));
+            return resume(stage);
         });
     }
 

@@ -11,6 +11,8 @@ public final class Query {
     final String cql;
     final boolean idempotent;
     volatile CompletionStage<PreparedStatement> prepared;
+    /** The prepared statement once preparing succeeded: the fast path, no future per execution. */
+    volatile PreparedStatement ready;
 
     Query(String cql, boolean idempotent) {
         this.cql = cql;
