@@ -1,6 +1,7 @@
 package dev.cqlpatterns.testsupport;
 
 import io.smallrye.jwt.build.Jwt;
+import io.smallrye.jwt.build.JwtClaimsBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.util.Base64;
 /** Mints bearer tokens for tests, signed with a key pair made once per test JVM. */
 public final class Tokens {
     public static final String ISSUER = "cql-patterns";
+    public static final String AUDIENCE = "cql-patterns";
     private static final KeyPair KEYS = generate();
     private static Path publicKeyFile;
 
@@ -22,8 +24,12 @@ public final class Tokens {
 
     /** A valid token whose subject is {@code username}. */
     public static String bearer(String username) {
-        return "Bearer " + Jwt.issuer(ISSUER).subject(username).upn(username)
-                .expiresIn(Duration.ofHours(1)).sign(KEYS.getPrivate());
+        return signed(Jwt.issuer(ISSUER).audience(AUDIENCE).subject(username).expiresIn(Duration.ofMinutes(30)));
+    }
+
+    /** A bearer token with whatever claims a test needs, signed with the service's test key. */
+    public static String signed(JwtClaimsBuilder claims) {
+        return "Bearer " + claims.sign(KEYS.getPrivate());
     }
 
     static synchronized Path publicKeyFile() {
