@@ -26,7 +26,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,8 +104,8 @@ public class CourseViews {
         int size = cursors.limit(limit);
         Instant now = clock.instant();
         Instant oldestKept = now.minus(settings.viewsRetention());
-        Instant fromAt = instant("from", from, oldestKept);
-        Instant toAt = instant("to", to, now);
+        Instant fromAt = TimeUuids.sliceBound("from", from, oldestKept);
+        Instant toAt = TimeUuids.sliceBound("to", to, now);
         if (fromAt.isAfter(toAt)) {
             throw ProblemException.invalid("from", "must not be after 'to' (default: now)");
         }
@@ -157,17 +156,6 @@ public class CourseViews {
             next = cursors.encode(scope, new Position(last.day(), last.id()));
         }
         return Page.of(items.stream().map(f -> CourseView.of(f.id())).toList(), next);
-    }
-
-    private static Instant instant(String field, String raw, Instant fallback) {
-        if (raw == null || raw.isEmpty()) {
-            return fallback;
-        }
-        try {
-            return Instant.parse(raw);
-        } catch (DateTimeParseException e) {
-            throw ProblemException.invalid(field, "must be an ISO-8601 UTC instant such as 2015-06-01T00:00:00Z");
-        }
     }
 
     private static String nullToEmpty(String s) {

@@ -22,7 +22,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -49,8 +48,6 @@ public class ConversationHistory {
             "SELECT " + Messages.COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
                     + "AND message_id <= ? AND message_id >= ? LIMIT ?");
     /** Bounds of the times a slice may name; timeuuids end in year 5236. */
-    private static final Instant EARLIEST = Instant.EPOCH;
-    private static final Instant LATEST = Instant.parse("4000-01-01T00:00:00Z");
     private static final Query AFTER = Cql.idempotent(
             "SELECT " + Messages.COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
                     + "AND message_id < ? AND message_id >= ? LIMIT ?");
@@ -96,8 +93,8 @@ public class ConversationHistory {
                     schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("to") String to) {
         String me = caller.username();
         int size = cursors.limit(limit);
-        Instant fromAt = instant("from", from);
-        Instant toAt = instant("to", to);
+        Instant fromAt = TimeUuids.sliceBound("from", from, null);
+        Instant toAt = TimeUuids.sliceBound("to", to, null);
         if (fromAt != null && toAt != null && fromAt.isAfter(toAt)) {
             throw ProblemException.invalid("from", "must not be after to");
         }
@@ -106,8 +103,8 @@ public class ConversationHistory {
         int newest = position != null ? position.bucket()
                 : toAt != null ? Messages.SERIES.granularity().key(toAt) : Integer.MAX_VALUE;
         int oldest = fromAt != null ? Messages.SERIES.granularity().key(fromAt) : 0;
-        UUID upper = TimeUuids.endOf(toAt != null ? toAt : LATEST);
-        UUID lower = TimeUuids.startOf(fromAt != null ? fromAt : EARLIEST);
+        UUID upper = TimeUuids.endOf(toAt != null ? toAt : TimeUuids.LATEST);
+        UUID lower = TimeUuids.startOf(fromAt != null ? fromAt : TimeUuids.EARLIEST);
         return conversations.requireMember(id, me)
                 // Every month listed holds a message; only the first (cursor) and the last (from) can hold
                 // none of the slice, so size + 3 months fill a page of size + 1 rows.
@@ -148,20 +145,5 @@ public class ConversationHistory {
         // Months empty in the slice left the page short, and older months may exist: go on there.
         int resume = Messages.SERIES.granularity().previous(walk.months().get(walk.months().size() - 1));
         return Page.of(List.copyOf(found), cursors.encode(scope, new Position(resume, null)));
-    }
-
-    private static Instant instant(String name, String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
-        try {
-            Instant at = Instant.parse(value);
-            if (at.isBefore(EARLIEST) || at.isAfter(LATEST)) {
-                throw ProblemException.invalid(name, "must be between " + EARLIEST + " and " + LATEST);
-            }
-            return at;
-        } catch (DateTimeParseException e) {
-            throw ProblemException.invalid(name, "must be an ISO-8601 instant such as 2025-06-01T00:00:00Z");
-        }
     }
 }

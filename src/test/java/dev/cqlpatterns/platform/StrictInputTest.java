@@ -1,12 +1,21 @@
 package dev.cqlpatterns.platform;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -76,5 +85,102 @@ class StrictInputTest {
         given().header("Authorization", Tokens.bearer("tagger")).contentType(ContentType.JSON)
                 .body(Map.of("tags", List.of("jazz"))).when().put("/songs/{a}/Input/x", "Str\u0001ct")
                 .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("artist"));
+    }
+
+    private static String paste(String body) {
+        return given().contentType(ContentType.JSON).body(Map.of("body", body, "private", false))
+                .when().post("/pastes").then().statusCode(201).extract().path("id");
+    }
+
+    private static ValidatableResponse postPaste(String json) {
+        return given().contentType(ContentType.JSON).body(json.getBytes(StandardCharsets.UTF_8)).when().post("/pastes").then();
+    }
+
+    @Test
+    void should_refuse_a_body_that_is_not_exactly_one_strict_json_document() {
+        postPaste("{\"body\":\"a\",\"body\":\"b\",\"private\":false}").statusCode(400).contentType(PROBLEM)
+                .body("errors[0].field", equalTo("body")).body("detail", containsString("more than once"));
+        postPaste("{\"body\":\"a\",\"private\":false}garbage").statusCode(400).contentType(PROBLEM);
+        postPaste("{\"body\":\"a\",\"private\":false}{\"body\":\"b\",\"private\":false}").statusCode(400)
+                .contentType(PROBLEM).body("detail", containsString("exactly one JSON document"));
+        // a misspelt expiresIn must not make a paste that never expires
+        postPaste("{\"body\":\"a\",\"private\":false,\"expiresin\":\"PT1M\"}").statusCode(400).contentType(PROBLEM)
+                .body("errors[0].field", equalTo("expiresin"));
+        postPaste("{\"body\":\"a\\ud800b\",\"private\":false}").statusCode(400).contentType(PROBLEM)
+                .body("errors[0].field", equalTo("body"));
+    }
+
+    @Test
+    void should_refuse_a_body_that_is_not_well_formed_utf8() {
+        byte[] overlong = "{\"body\":\"a__b\",\"private\":false}".getBytes(StandardCharsets.US_ASCII);
+        int at = new String(overlong, StandardCharsets.US_ASCII).indexOf("__");
+        overlong[at] = (byte) 0xC0; // C0 AF: an overlong "/"
+        overlong[at + 1] = (byte) 0xAF;
+        given().contentType(ContentType.JSON).body(overlong).when().post("/pastes")
+                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("UTF-8"));
+    }
+
+    @Test
+    void should_refuse_a_body_without_a_content_type() throws Exception {
+        // REST Assured always sends one, so the JDK's client sends the request as is
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + RestAssured.port + "/pastes"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"body\":\"a\",\"private\":false}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).isEqualTo(415);
+        assertThat(answer.headers().firstValue("Content-Type")).hasValue(PROBLEM);
+    }
+
+    @Test
+    void should_refuse_ids_and_numbers_written_with_other_unicode_digits() {
+        String id = paste("digits");
+        String fullwidth = id.chars().mapToObj(c -> c >= '0' && c <= '9' ? String.valueOf((char) ('\uFF10' + c - '0'))
+                : String.valueOf((char) c)).reduce("", String::concat);
+        given().when().get("/pastes/" + fullwidth).then().statusCode(400).contentType(PROBLEM);
+        given().when().delete("/pastes/" + fullwidth).then().statusCode(400).contentType(PROBLEM);
+        given().queryParam("limit", "\u0665").when().get("/pastes").then().statusCode(400).contentType(PROBLEM);
+        given().when().get("/pastes/" + id).then().statusCode(200).body("body", equalTo("digits"));
+    }
+
+    @Test
+    void should_refuse_a_url_whose_escapes_are_not_utf8_and_store_nothing() {
+        given().urlEncodingEnabled(false).header("Authorization", Tokens.bearer("tagger")).contentType(ContentType.JSON)
+                .body(Map.of("tags", List.of("jazz"))).when().put("/songs/Bad%FFUtf8/Album/Song")
+                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("UTF-8"));
+        given().urlEncodingEnabled(false).when().get("/songs/Bad%EF%BF%BDUtf8/Album/Song").then().statusCode(404);
+    }
+
+    @Test
+    void should_refuse_a_request_that_accepts_no_json_before_acting_on_it() {
+        String body = given().contentType(ContentType.JSON).body(Map.of("body", "keep me", "private", false))
+                .when().post("/pastes").then().statusCode(201).extract().asString();
+        String id = io.restassured.path.json.JsonPath.from(body).getString("id");
+        String secret = io.restassured.path.json.JsonPath.from(body).getString("secret");
+        given().accept("application/xml").header("X-Paste-Secret", secret).when().delete("/pastes/" + id)
+                .then().statusCode(406).contentType(PROBLEM);
+        given().when().get("/pastes/" + id).then().statusCode(200).body("body", equalTo("keep me"));
+    }
+
+    @Test
+    void should_refuse_an_empty_idempotency_key() {
+        String alice = "strict_" + UUID.randomUUID().toString().substring(0, 8);
+        String id = send("POST", alice, "/conversations", Map.of("members", List.of("strict_peer"))).statusCode(201)
+                .extract().path("id");
+        for (String key : List.of("", " ", "a b")) {
+            given().header("Authorization", Tokens.bearer(alice)).header("Idempotency-Key", key)
+                    .contentType(ContentType.JSON).body(Map.of("content", "hi"))
+                    .when().post("/conversations/{id}/messages", id)
+                    .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("Idempotency-Key"));
+        }
+        given().header("Authorization", Tokens.bearer(alice)).when().get("/conversations/{id}/messages", id)
+                .then().statusCode(200).body("items", hasSize(0));
+    }
+
+    @Test
+    void should_refuse_a_time_slice_no_timeuuid_can_hold() {
+        String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
+        send("PUT", "teacher", "/courses/" + course, Map.of("name", "Slices")).statusCode(200);
+        given().queryParam("to", "+1000000-01-01T00:00:00Z").when().get("/courses/{c}/views", course)
+                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("to"));
     }
 }

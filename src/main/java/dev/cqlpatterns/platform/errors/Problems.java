@@ -25,6 +25,8 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
@@ -39,6 +41,7 @@ import org.jboss.logging.Logger;
 public final class Problems {
     private static final Logger LOG = Logger.getLogger(Problems.class);
     private static final String TYPE_PREFIX = "urn:cql-patterns:problem:";
+    private static final Pattern DUPLICATE_FIELD = Pattern.compile("Duplicate field '(.{1,200})'");
 
     private Problems() {
     }
@@ -61,6 +64,9 @@ public final class Problems {
         if (t instanceof InvalidFormatException ife) {
             return field(jsonPath(ife), "has the wrong type or format");
         }
+        if (t instanceof MismatchedInputException mie && String.valueOf(mie.getOriginalMessage()).startsWith("Trailing token")) {
+            return problem(400, "malformed-json", "Malformed JSON", "The request body must be exactly one JSON document");
+        }
         if (t instanceof MismatchedInputException mie) {
             String path = jsonPath(mie);
             return path.isEmpty()
@@ -68,6 +74,10 @@ public final class Problems {
                     : field(path, "has the wrong type");
         }
         if (t instanceof JsonParseException jpe) {
+            Matcher duplicate = DUPLICATE_FIELD.matcher(String.valueOf(jpe.getOriginalMessage()));
+            if (duplicate.matches()) {
+                return field(duplicate.group(1), "appears more than once");
+            }
             return problem(400, "malformed-json", "Malformed JSON", "The request body is not valid JSON (line "
                     + jpe.getLocation().getLineNr() + ", column " + jpe.getLocation().getColumnNr() + ")");
         }

@@ -2,7 +2,9 @@ package dev.cqlpatterns.platform.time;
 
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import java.security.SecureRandom;
+import dev.cqlpatterns.platform.errors.ProblemException;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,7 +18,33 @@ public final class TimeUuids {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final AtomicInteger SUB_MILLI = new AtomicInteger(RANDOM.nextInt(10_000));
 
+    /** The earliest instant a time slice may name: timeuuids of events start at the Unix epoch. */
+    public static final Instant EARLIEST = Instant.EPOCH;
+    /** The latest instant a time slice may name, well inside what a timeuuid can hold. */
+    public static final Instant LATEST = Instant.parse("4000-01-01T00:00:00Z");
+
     private TimeUuids() {
+    }
+
+    /**
+     * A time-slice bound from a query parameter: absent is {@code fallback}; not an ISO-8601
+     * instant, or outside {@link #EARLIEST}..{@link #LATEST}, is a 400 naming {@code field}
+     * (+1000000-01-01T00:00:00Z parses, but no timeuuid holds it).
+     */
+    public static Instant sliceBound(String field, String raw, Instant fallback) {
+        if (raw == null || raw.isEmpty()) {
+            return fallback;
+        }
+        Instant at;
+        try {
+            at = Instant.parse(raw);
+        } catch (DateTimeParseException e) {
+            throw ProblemException.invalid(field, "must be an ISO-8601 UTC instant such as 2015-06-01T00:00:00Z");
+        }
+        if (at.isBefore(EARLIEST) || at.isAfter(LATEST)) {
+            throw ProblemException.invalid(field, "must be between " + EARLIEST + " and " + LATEST);
+        }
+        return at;
     }
 
     /** A new, unique timeuuid whose timestamp is {@code at} (millisecond precision). */

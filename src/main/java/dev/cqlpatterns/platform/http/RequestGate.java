@@ -1,0 +1,169 @@
+package dev.cqlpatterns.platform.http;
+
+import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.platform.errors.Problems;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Refuses, before any route runs or any of the body is read, the requests no route should see,
+ * each with a problem+json answer that says what is wrong:
+ * <ul>
+ * <li>413: a declared body length over {@code quarkus.http.limits.max-body-size} (Quarkus enforces
+ * the same limit on chunked bodies, with a plain 413);</li>
+ * <li>400: no Host header, a path or query whose percent-escapes are not UTF-8 (Vert.x would
+ * decode them to U+FFFD and a song by "ab\uFFFDcd" would be stored), or an Idempotency-Key that is
+ * empty (it was taken as absent, and a retry stored a second message) or not 1 to 200 visible
+ * ASCII characters;</li>
+ * <li>415: a body without a Content-Type (the contract says application/json);</li>
+ * <li>406: an Accept header that admits no JSON: a DELETE with {@code Accept: application/xml}
+ * deleted first and complained after.</li>
+ * </ul>
+ * Management routes under {@code /q/} answer other media types and are left to Quarkus. Failures
+ * that reach the router unanswered (outside the REST layer) also get a problem instead of
+ * Quarkus's default error page.
+ */
+@ApplicationScoped
+public class RequestGate {
+    private static final Logger LOG = Logger.getLogger(RequestGate.class);
+    private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    private static final Pattern IDEMPOTENCY_KEY_VALUE = Pattern.compile("[\\x21-\\x7E]{1,200}");
+
+    @ConfigProperty(name = "quarkus.http.limits.max-body-size")
+    MemorySize maxBodySize;
+
+    void install(@Observes Router router) {
+        long max = maxBodySize.asLongValue();
+        router.route().order(Integer.MIN_VALUE).handler(rc -> {
+            HttpServerRequest request = rc.request();
+            String length = request.getHeader("Content-Length");
+            if (length != null && declaredLength(length) > max) {
+                refuse(rc.response().putHeader("Connection", "close"), 413, "payload-too-large", "Payload too large",
+                        "The request body is over the limit of " + max + " bytes");
+            } else if (request.authority() == null) {
+                refuse(rc, 400, "validation", "Invalid request", "The request has no Host header");
+            } else if (!validIdempotencyKey(request.headers().getAll(IDEMPOTENCY_KEY))) {
+                refuse(rc, 400, "validation", "Invalid request",
+                        IDEMPOTENCY_KEY + ": must be one header of 1 to 200 visible ASCII characters");
+            } else if (!isUtf8(request.uri())) {
+                refuse(rc, 400, "validation", "Invalid request", "The URL's percent-escapes are not valid UTF-8");
+            } else if (request.path().startsWith("/q/")) {
+                rc.next();
+            } else if (hasBody(request) && isBlank(request.getHeader("Content-Type"))) {
+                refuse(rc, 415, "unsupported-media-type", "Unsupported media type",
+                        "The body has no Content-Type; send it as application/json");
+            } else if (!acceptsJson(request.getHeader("Accept"))) {
+                refuse(rc, 406, "not-acceptable", "Not acceptable",
+                        "This API answers application/json and application/problem+json only");
+            } else {
+                rc.next();
+            }
+        });
+        router.route().order(Integer.MIN_VALUE).failureHandler(rc -> {
+            int status = rc.statusCode() >= 400 && rc.statusCode() < 500 ? rc.statusCode() : 500;
+            if (status == 500) {
+                LOG.error("Unexpected failure before the REST layer", rc.failure());
+            }
+            if (rc.response().headWritten()) {
+                rc.response().end();
+            } else if (status == 500) {
+                refuse(rc, 500, "internal-error", "Internal error", "Something unexpected went wrong; it has been logged");
+            } else if (rc.request().authority() == null) {
+                refuse(rc, 400, "validation", "Invalid request", "The request has no Host header");
+            } else {
+                refuse(rc, status, "invalid-request", "Invalid request", "The request could not be handled as sent");
+            }
+        });
+    }
+
+    private static void refuse(RoutingContext rc, int status, String slug, String title, String detail) {
+        refuse(rc.response(), status, slug, title, detail);
+    }
+
+    private static void refuse(io.vertx.core.http.HttpServerResponse response, int status, String slug, String title,
+            String detail) {
+        response.setStatusCode(status).putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .end(new JsonObject().put("type", Problems.type(slug)).put("title", title).put("status", status)
+                        .put("detail", detail).encode());
+    }
+
+    /** Absent, or exactly one key of 1 to 200 visible ASCII characters (empty was taken as absent). */
+    private static boolean validIdempotencyKey(List<String> values) {
+        return values.isEmpty() || (values.size() == 1 && IDEMPOTENCY_KEY_VALUE.matcher(values.get(0)).matches());
+    }
+
+    private static boolean hasBody(HttpServerRequest request) {
+        String length = request.getHeader("Content-Length");
+        return (length != null && declaredLength(length) != 0) || request.getHeader("Transfer-Encoding") != null;
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    /** True when Accept is absent or admits application/json or application/problem+json. */
+    static boolean acceptsJson(String accept) {
+        if (accept == null || accept.isBlank()) {
+            return true;
+        }
+        for (String range : accept.split(",")) {
+            String[] parts = range.split(";");
+            String type = parts[0].trim().toLowerCase(Locale.ROOT);
+            boolean refused = false;
+            for (int i = 1; i < parts.length; i++) {
+                String param = parts[i].trim().replace(" ", "");
+                refused |= param.equals("q=0") || param.matches("q=0(\\.0{0,3})?");
+            }
+            if (!refused && (type.equals("*/*") || type.equals("application/*") || type.equals("application/json")
+                    || type.equals(Problem.MEDIA_TYPE))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True when every run of percent-escapes in {@code uri} decodes as well-formed UTF-8. */
+    static boolean isUtf8(String uri) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = 0; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= uri.length()) {
+                    return false;
+                }
+                int hi = Character.digit(uri.charAt(i + 1), 16);
+                int lo = Character.digit(uri.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0 || uri.charAt(i + 1) > 'f' || uri.charAt(i + 2) > 'f') {
+                    return false;
+                }
+                bytes.write(hi << 4 | lo);
+                i += 2;
+            } else if (c > 0x7F) {
+                // raw non-ASCII in a request line: Vert.x hands it over as Latin-1, never as intended
+                return false;
+            } else {
+                bytes.write(c);
+            }
+        }
+        return Utf8.isWellFormed(bytes.toByteArray());
+    }
+
+    private static long declaredLength(String header) {
+        try {
+            return Long.parseLong(header.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
