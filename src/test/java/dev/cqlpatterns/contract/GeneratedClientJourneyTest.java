@@ -167,13 +167,17 @@ class GeneratedClientJourneyTest {
         assertThat(new GroupsApi(as(alice)).latestJoinersLatest(group, null, 10).getItems())
                 .extracting(GroupMember::getUsername).containsExactly(bob);
 
-        // Alice tags a song, and anyone finds it by the tag.
+        // Alice adds a song (she owns it) and tags it, anyone finds it by the tag, and Bob may not retag it.
         String tag = "lunch-" + day;
+        String title = "So What " + day;
         SongsApi songs = new SongsApi(as(alice));
-        songs.putSongPut("Kind of Blue", "Miles Davis", "So What", new SongTags().tags(List.of("jazz")));
-        Song tagged = songs.addTagAdd("Kind of Blue", "Miles Davis", "So What", tag);
+        songs.putSongPut("Kind of Blue", "Miles Davis", title, new SongTags().tags(List.of("jazz")));
+        Song tagged = songs.addTagAdd("Kind of Blue", "Miles Davis", title, tag);
         assertThat(tagged.getTags()).contains("jazz", tag);
+        assertThat(tagged.getOwner()).isEqualTo(alice);
         assertThat(new SongsApi(client()).songsByTagByTag(tag, null, 10).getItems()).extracting(TaggedSong::getSong)
-                .containsExactly("So What");
+                .containsExactly(title);
+        assertThat(catchThrowableOfType(ApiException.class,
+                () -> new SongsApi(as(bob)).removeTagRemove("Kind of Blue", "Miles Davis", title, tag)).getCode()).isEqualTo(403);
     }
 }
