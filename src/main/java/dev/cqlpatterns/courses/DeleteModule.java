@@ -4,6 +4,7 @@ import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -19,9 +20,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * DELETE /courses/{courseId}/modules/{moduleId}: removes one module row (a row tombstone); the
- * course name, a static column, stays. Deleting a module that is not there is not an error, so
- * a retried delete answers the same: 204 either way, with no read first.
+ * DELETE /courses/{courseId}/modules/{moduleId}: the course's owner removes one module row (a row
+ * tombstone); the course name, a static column, stays. Deleting a module that is not there is not
+ * an error, so a retried delete answers the same: 204 either way. The course's owner is checked
+ * first (see KnownCourses: a read, unless this process has seen the owner): 404 when there is no
+ * such course, 403 when someone else owns it.
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}/modules/{moduleId}")
@@ -33,20 +36,32 @@ public class DeleteModule {
     Cql cql;
 
     @Inject
+    Caller caller;
+
+    @Inject
     CourseSettings settings;
+
+    @Inject
+    KnownCourses known;
 
     @DELETE
     @Authenticated
-    @Operation(summary = "Delete a module of a course", description = "Idempotent: 204 whether or not the module existed.")
+    @Operation(summary = "Delete a module of a course (the course's owner only)",
+            description = "Idempotent: 204 whether or not the module existed. Only the course's owner deletes its modules; "
+                    + "anyone else gets 403 and nothing changes.")
     @APIResponse(responseCode = "204", description = "The module is gone")
+    @APIResponse(responseCode = "403", description = "The course belongs to another user")
     public Uni<RestResponse<Void>> delete(
             @Parameter(description = "Course id", example = "node-intro",
                     schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
             @Parameter(description = "Module id, a positive integer", example = "2",
                     schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
             @PathParam("moduleId") String moduleId) {
+        String me = caller.username();
         String id = CourseIds.courseId(courseId);
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
-        return cql.write(DELETE_MODULE, id, module).map(rs -> RestResponse.noContent());
+        return known.requireOwner(id, me)
+                .chain(() -> cql.write(DELETE_MODULE, id, module))
+                .map(rs -> RestResponse.noContent());
     }
 }

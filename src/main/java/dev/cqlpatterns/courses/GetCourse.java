@@ -31,7 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/courses/{courseId}")
 @Tag(name = "courses")
 public class GetCourse {
-    private static final Query COURSE = Cql.idempotent("SELECT name, module_id, module_name FROM courses WHERE id = ?");
+    private static final Query COURSE = Cql.idempotent("SELECT name, owner, module_id, module_name FROM courses WHERE id = ?");
 
     @Inject
     Cql cql;
@@ -46,6 +46,9 @@ public class GetCourse {
     public record Course(
             @Schema(examples = "node-intro") String id,
             @Schema(examples = "Introduction to Node.js") String name,
+            @Schema(description = "Username of the course's owner, the only caller who may change it; null for a course "
+                    + "from before owners were recorded, until its next change claims it", nullable = true, examples = "alice")
+            String owner,
             @Schema(description = "The course's modules in module id order") List<Module> modules) {
     }
 
@@ -64,6 +67,7 @@ public class GetCourse {
                 throw ProblemException.notFound("No course " + id);
             }
             String name = rows.get(0).getString("name");
+            String owner = rows.get(0).getString("owner");
             List<Module> modules = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 if (!row.isNull("module_id")) {
@@ -71,9 +75,9 @@ public class GetCourse {
                 }
             }
             if (name != null) {
-                known.remember(id);
+                known.remember(id, owner);
             }
-            return new Course(id, name, modules);
+            return new Course(id, name, owner, modules);
         });
     }
 }

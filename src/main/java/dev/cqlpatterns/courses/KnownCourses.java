@@ -2,55 +2,123 @@ package dev.cqlpatterns.courses;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Ownership;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Whether a course exists: its partition has the static name. Modules and page views are only
- * written for existing courses.
+ * Whether a course exists (its partition has the static name) and who owns it (the static owner,
+ * see cql/023_course_owner.cql). Modules and page views are only written for existing courses;
+ * a course and its modules are only changed by its owner.
  *
- * <p>There is no route that deletes a course, so once a course is seen it exists for good: each
- * process remembers the courses it has seen, and a popular course's page views cost no extra read.
- * (Should a course delete ever be added, this memory must go with it.)
+ * <p>There is no route that deletes a course, and an owner never changes once set, so once a
+ * course (or its owner) is seen it stays so for good: each process remembers the courses and the
+ * owners it has seen, and a popular course's page views, or an owner's next change, cost no extra
+ * read. (Should a course delete or an owner transfer ever be added, this memory must go with it.)
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class KnownCourses {
     private static final int REMEMBERED_MAX = 100_000;
-    // The static column comes with any row of the partition; one is enough.
-    private static final Query NAME = Cql.idempotent("SELECT name FROM courses WHERE id = ? LIMIT 1");
+    // The static columns come with any row of the partition; one is enough.
+    private static final Query NAME_AND_OWNER = Cql.idempotent("SELECT name, owner FROM courses WHERE id = ? LIMIT 1");
+    /** Creates a course owned by its creator; of two creators one wins (a Paxos round on static columns). */
+    private static final Query CREATE = Cql.query("UPDATE courses SET name = ?, owner = ? WHERE id = ? IF owner = null");
+    /** The first change of a course from before owners claims it. */
+    private static final Query CLAIM = Cql.query("UPDATE courses SET owner = ? WHERE id = ? IF owner = null");
 
     @Inject
     Cql cql;
 
     private final Set<String> known = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> owners = new ConcurrentHashMap<>();
 
     /** Completes when the course exists; fails with a 404 problem when it does not. */
     public Uni<Void> require(String courseId) {
         if (known.contains(courseId)) {
             return Uni.createFrom().voidItem();
         }
-        return cql.read(NAME, 1, courseId).map(rs -> {
-            var row = rs.one();
+        return cql.read(NAME_AND_OWNER, 1, courseId).map(rs -> {
+            Row row = rs.one();
             if (row == null || row.isNull("name")) {
                 throw ProblemException.notFound("No course " + courseId);
             }
-            remember(courseId);
+            remember(courseId, row.getString("owner"));
             return null;
         });
     }
 
-    /** A course just written or read exists. */
-    void remember(String courseId) {
+    /**
+     * Completes when the course exists and {@code caller} owns it, claiming a course from before
+     * owners; 404 when there is no such course, 403 when someone else owns it. Nothing is written
+     * in either case.
+     */
+    Uni<Void> requireOwner(String courseId, String caller) {
+        return own(courseId, caller, null).replaceWithVoid();
+    }
+
+    /**
+     * Like {@link #requireOwner}, except that a course that does not exist is created with
+     * {@code name}, owned by {@code caller}. Answers true when it wrote the name (the course is
+     * new), false when the caller owned the course already or just claimed it.
+     */
+    Uni<Boolean> createOrRequireOwner(String courseId, String caller, String name) {
+        return own(courseId, caller, name);
+    }
+
+    private Uni<Boolean> own(String courseId, String caller, String nameIfNew) {
+        String what = "The course " + courseId;
+        String seen = owners.get(courseId);
+        if (seen != null) {
+            Ownership.require(seen, caller, what);
+            return Uni.createFrom().item(false);
+        }
+        return cql.read(NAME_AND_OWNER, 1, courseId).chain(rs -> {
+            Row row = rs.one();
+            boolean exists = row != null && !row.isNull("name");
+            if (!exists && nameIfNew == null) {
+                throw ProblemException.notFound("No course " + courseId);
+            }
+            String owner = row == null ? null : row.getString("owner");
+            if (owner != null) {
+                remember(courseId, owner);
+                Ownership.require(owner, caller, what);
+                return Uni.createFrom().item(false);
+            }
+            Uni<AsyncResultSet> claim = exists ? cql.write(CLAIM, caller, courseId)
+                    : cql.write(CREATE, nameIfNew, caller, courseId);
+            return claim.map(result -> {
+                if (result.wasApplied()) {
+                    remember(courseId, caller);
+                    return !exists;
+                }
+                // Someone claimed it between our read and our write: the answer names them.
+                String winner = result.one().getString("owner");
+                remember(courseId, winner);
+                Ownership.require(winner, caller, what);
+                return false;
+            });
+        });
+    }
+
+    /** A course just written or read exists; its owner, when it has one, is its owner for good. */
+    void remember(String courseId, String owner) {
         if (known.size() >= REMEMBERED_MAX) {
             known.clear();
+            owners.clear();
         }
         known.add(courseId);
+        if (owner != null) {
+            owners.put(courseId, owner);
+        }
     }
 }

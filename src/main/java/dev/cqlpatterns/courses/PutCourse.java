@@ -5,6 +5,7 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -23,11 +24,15 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * PUT /courses/{courseId}: creates a course or renames it. The name is the partition's static
- * column, so this one write renames the course for every module, and no module row is touched.
+ * PUT /courses/{courseId}: creates a course, owned by the caller, or renames it when the caller
+ * owns it (403 for anyone else; see KnownCourses and cql/023_course_owner.cql). The name is the
+ * partition's static column, so this one write renames the course for every module, and no module
+ * row is touched. A new course's name and owner are one conditional write; a rename by the owner
+ * is a plain write (owners never change, so the check before it cannot go stale).
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}")
@@ -37,6 +42,9 @@ public class PutCourse {
 
     @Inject
     Cql cql;
+
+    @Inject
+    Caller caller;
 
     @Inject
     KnownCourses known;
@@ -50,23 +58,29 @@ public class PutCourse {
     @Schema(name = "CourseSummary")
     public record CourseSummary(
             @Schema(examples = "node-intro") String id,
-            @Schema(examples = "Introduction to Node.js") String name) {
+            @Schema(examples = "Introduction to Node.js") String name,
+            @Schema(description = "Username of the course's owner, the only caller who may change it", examples = "alice")
+            String owner) {
     }
 
     @PUT
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create or rename a course",
-            description = "Writes only the course's static name: its modules stay as they are. Idempotent.")
+    @Operation(summary = "Create a course (the caller owns it) or rename it (its owner only)",
+            description = "Writes only the course's static name: its modules stay as they are. Idempotent. The caller who "
+                    + "creates a course owns it; only the owner renames it, anyone else gets 403 and nothing changes. A "
+                    + "course from before owners were recorded is claimed by its first change.")
+    @APIResponse(responseCode = "200", description = "The course as created or renamed")
+    @APIResponse(responseCode = "403", description = "The course belongs to another user")
     public Uni<CourseSummary> put(
             @Parameter(description = "Course id: 1 to 100 letters, digits, '.', '_' or '-'", example = "node-intro",
                     schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
             @Valid @NotNull CourseName body) {
+        String me = caller.username();
         String id = CourseIds.courseId(courseId);
-        return cql.write(WRITE_NAME, id, body.name()).map(rs -> {
-            known.remember(id);
-            return new CourseSummary(id, body.name());
-        });
+        return known.createOrRequireOwner(id, me, body.name())
+                .chain(created -> created ? Uni.createFrom().voidItem() : cql.write(WRITE_NAME, id, body.name()).replaceWithVoid())
+                .map(written -> new CourseSummary(id, body.name(), me));
     }
 }

@@ -5,6 +5,7 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -23,16 +24,18 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * PUT /courses/{courseId}/modules/{moduleId}: creates or renames a module. It writes the module's
  * row only, so the course name "remains the same" (seed 002).
  *
- * <p>The course must exist: its static name is read first (404 otherwise). A read then a write is
- * enough here, without a lightweight transaction: no route deletes a course, so the only race is
- * a module written while its course is being created, which at worst answers 404 to a client that
- * then retries. A course with modules but no name cannot arise.
+ * <p>The course must exist and belong to the caller: its static name and owner are read first (404
+ * when there is no course, 403 when someone else owns it; see KnownCourses). A read then a write is
+ * enough here, without a lightweight transaction: no route deletes a course and an owner never
+ * changes, so the only race is a module written while its course is being created, which at worst
+ * answers 404 to a client that then retries. A course with modules but no name cannot arise.
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}/modules/{moduleId}")
@@ -43,6 +46,9 @@ public class PutModule {
 
     @Inject
     Cql cql;
+
+    @Inject
+    Caller caller;
 
     @Inject
     KnownCourses known;
@@ -66,8 +72,11 @@ public class PutModule {
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create or rename a module of a course",
-            description = "Writes only the module's row: the course name stays as it was. The course must exist. Idempotent.")
+    @Operation(summary = "Create or rename a module of a course (the course's owner only)",
+            description = "Writes only the module's row: the course name stays as it was. The course must exist. Idempotent. "
+                    + "Only the course's owner changes its modules; anyone else gets 403 and nothing changes.")
+    @APIResponse(responseCode = "200", description = "The module as written")
+    @APIResponse(responseCode = "403", description = "The course belongs to another user")
     public Uni<Module> put(
             @Parameter(description = "Course id", example = "node-intro",
                     schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
@@ -75,9 +84,10 @@ public class PutModule {
                     example = "1", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
             @PathParam("moduleId") String moduleId,
             @Valid @NotNull ModuleName body) {
+        String me = caller.username();
         String id = CourseIds.courseId(courseId);
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
-        return known.require(id)
+        return known.requireOwner(id, me)
                 .chain(() -> cql.write(WRITE_MODULE, id, module, body.name()))
                 .map(rs -> new Module(module, body.name()));
     }

@@ -26,7 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * GET /groups/{group}/members: members in username order, with their copied email and age. A
+ * GET /groups/{group}/members: members in username order, with their join time (no private fields). A
  * group's members are spread over hash buckets (see cql/041_groups.cql), so a page reads the
  * next limit+1 members after the cursor from every bucket at once and merges them: 1 + buckets
  * partitions per page. The cursor is the last username shown.
@@ -35,7 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/groups/{group}/members")
 @Tag(name = "groups")
 public class GroupMembers {
-    private static final Query PAGE = Cql.idempotent("SELECT username, email, age, joined FROM group_members "
+    private static final Query PAGE = Cql.idempotent("SELECT username, joined FROM group_members "
             + "WHERE groupname = ? AND bucket = ? AND username > ? LIMIT ?");
 
     @Inject
@@ -55,7 +55,8 @@ public class GroupMembers {
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Members of a group in username order, with email and age (reads 1 + buckets partitions, 17 by default)")
+    @Operation(summary = "Members of a group in username order (reads 1 + buckets partitions, 17 by default)",
+            description = "Usernames and join times only: a member list carries no one's email or age, which are private.")
     public Uni<Page<Member>> members(
             @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
             @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE) String group,

@@ -14,15 +14,11 @@ public interface GroupsSettings {
     @WithDefault("16")
     int buckets();
 
-    /** How many groups one user may join (bounds groups_by_user and the copies to rewrite). */
+    /** How many groups one user may join (bounds groups_by_user). */
     @WithDefault("500")
     int maxGroupsPerUser();
 
     /** Days of joins one page of latest joiners visits at most (each is a partition read). */
     @WithDefault("31")
     int latestMaxDays();
-
-    /** Copies rewritten at once when a user's email changes. */
-    @WithDefault("4")
-    int copyConcurrency();
 }

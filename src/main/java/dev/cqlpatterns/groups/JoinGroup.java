@@ -11,7 +11,6 @@ import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeBuckets;
 import dev.cqlpatterns.platform.time.TimeUuids;
-import dev.cqlpatterns.users.UserRow;
 import dev.cqlpatterns.users.UserStore;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -25,7 +24,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -39,8 +37,10 @@ import org.jboss.resteasy.reactive.RestResponse;
  * PUT /groups/{group}/members/{username}: the caller joins a group (created by its first join).
  * The membership is claimed in groups_by_user with INSERT ... IF NOT EXISTS, so joining twice keeps
  * the first join time; then the member row (in its hash bucket) and the joiner row (in its join
- * day) are written as one logged batch with the user's email and age copied in. Joining again
- * rewrites those two rows from the claim, which also repairs a join interrupted half-way.
+ * day) are written as one logged batch. They hold the username and join time only: the user's
+ * email and age are private and no group answer shows them, so they are not copied (see
+ * cql/044_group_members_without_private_fields.cql). Joining again rewrites those two rows from the
+ * claim, which also repairs a join interrupted half-way.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members/{username}")
@@ -52,9 +52,9 @@ public class JoinGroup {
     private static final Query CLAIM = Cql.query(
             "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
     private static final Query INSERT_MEMBER = Cql.idempotent("INSERT INTO group_members "
-            + "(groupname, bucket, username, email, age, joined) VALUES (?, ?, ?, ?, ?, ?)");
+            + "(groupname, bucket, username, joined) VALUES (?, ?, ?, ?)");
     private static final Query INSERT_JOINER = Cql.idempotent("INSERT INTO group_join_dates "
-            + "(groupname, join_day, joined, username, email, age) VALUES (?, ?, ?, ?, ?, ?)");
+            + "(groupname, join_day, joined, username) VALUES (?, ?, ?, ?)");
 
     @Inject
     Cql cql;
@@ -64,9 +64,6 @@ public class JoinGroup {
 
     @Inject
     GroupsSettings settings;
-
-    @Inject
-    MemberCopies copies;
 
     @Inject
     UserStore users;
@@ -105,10 +102,9 @@ public class JoinGroup {
             }
             return membership(group, username, now)
                     .call(m -> registry.record(Groups.JOINS, group, TimeUuids.instant(m.joined())))
-                    .call(m -> write(group, m, user))
-                    .call(m -> repairIfUserChanged(group, m, user))
+                    .call(m -> write(group, m, username))
                     .map(m -> RestResponse.status(m.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK,
-                            new Member(username, user.email(), user.age(), TimeUuids.instant(m.joined()))));
+                            new Member(username, TimeUuids.instant(m.joined()))));
         });
     }
 
@@ -139,22 +135,11 @@ public class JoinGroup {
         });
     }
 
-    private Uni<Void> write(String group, Membership m, UserRow user) {
+    private Uni<Void> write(String group, Membership m, String username) {
         int day = TimeBuckets.dayKey(TimeBuckets.day(TimeUuids.instant(m.joined())));
         return Uni.combine().all().unis(
-                cql.bind(INSERT_MEMBER, group, m.bucket(), user.username(), user.email(), user.age(), m.joined()),
-                cql.bind(INSERT_JOINER, group, day, m.joined(), user.username(), user.email(), user.age()))
+                cql.bind(INSERT_MEMBER, group, m.bucket(), username, m.joined()),
+                cql.bind(INSERT_JOINER, group, day, m.joined(), username))
                 .asTuple().chain(t -> cql.loggedBatch(List.of(t.getItem1(), t.getItem2()))).replaceWithVoid();
-    }
-
-    /**
-     * An email change that listed the user's groups before our claim existed did not rewrite
-     * this membership: read the user again and rewrite the copies if they are out of date.
-     */
-    private Uni<Void> repairIfUserChanged(String group, Membership m, UserRow copied) {
-        return users.find(copied.username()).chain(now -> now == null
-                || (Objects.equals(now.email(), copied.email()) && Objects.equals(now.age(), copied.age()))
-                ? Uni.createFrom().voidItem()
-                : copies.rewrite(group, m.bucket(), m.joined(), now.username(), now.email(), now.age()));
     }
 }

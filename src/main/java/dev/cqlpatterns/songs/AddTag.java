@@ -2,6 +2,7 @@ package dev.cqlpatterns.songs;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -17,7 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** PUT /songs/{artist}/{album}/{song}/tags/{tag}: adds one tag to the set (and to songs_by_tag). */
+/** PUT /songs/{artist}/{album}/{song}/tags/{tag}: the owner adds one tag to the set (and to songs_by_tag). */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @Path("/songs/{artist}/{album}/{song}/tags/{tag}")
 @Tag(name = "songs")
@@ -26,19 +27,26 @@ public class AddTag {
     @Inject
     SongStore store;
 
+    @Inject
+    Caller caller;
+
     @PUT
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Tag a song")
+    @Operation(summary = "Tag a song (its owner only)",
+            description = "Only the song's owner adds tags, so nobody else can fill its tag cap; anyone else gets 403 and "
+                    + "nothing changes.")
     @APIResponse(responseCode = "200", description = "The song with its tags", content = @Content(schema = @Schema(implementation = Song.class)))
+    @APIResponse(responseCode = "403", description = "The song belongs to another user")
     @APIResponse(responseCode = "409", description = "The song carries the maximum number of tags, or is being changed concurrently")
     public Uni<Song> add(
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
             @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
             @Parameter(description = "Tag; stored trimmed and lower case", example = "trumpet") @PathParam("tag") String tag) {
+        String me = caller.username();
         String normalized = SongRules.tag("tag", tag);
-        return store.change(new SongStore.Key(artist, album, song), false, current -> {
+        return store.change(new SongStore.Key(artist, album, song), me, false, current -> {
             current.add(normalized);
             return current;
         }).map(SongStore.Changed::song);

@@ -31,11 +31,11 @@ public class GetSong {
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
             @Parameter(description = "Song title", example = "So What") @PathParam("song") String song) {
         SongStore.Key key = new SongStore.Key(artist, album, song);
-        return store.tags(key).map(tags -> {
-            if (tags == null) {
+        return store.find(key).map(found -> {
+            if (found == null) {
                 throw ProblemException.notFound("No song " + song + " by " + artist + " on " + album);
             }
-            return SongStore.song(key, tags);
+            return found;
         });
     }
 }

@@ -3,6 +3,7 @@ package dev.cqlpatterns.songs;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -26,8 +27,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * PUT /songs/{artist}/{album}/{song}: creates the song or replaces its tags (a set&lt;text&gt;);
- * songs_by_tag follows (see SongStore).
+ * PUT /songs/{artist}/{album}/{song}: creates the song, owned by the caller, or replaces its tags
+ * (a set&lt;text&gt;) when the caller owns it; songs_by_tag follows (see SongStore).
  */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @Path("/songs/{artist}/{album}/{song}")
@@ -36,6 +37,9 @@ public class PutSong {
 
     @Inject
     SongStore store;
+
+    @Inject
+    Caller caller;
 
     @Inject
     SongsSettings settings;
@@ -51,15 +55,19 @@ public class PutSong {
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create a song or replace its tags")
+    @Operation(summary = "Create a song (the caller owns it) or replace its tags (its owner only)",
+            description = "The caller who creates a song owns it; only the owner replaces its tags, anyone else gets 403 "
+                    + "and nothing changes. A song from before owners were recorded is claimed by its first change.")
     @APIResponse(responseCode = "200", description = "Tags replaced", content = @Content(schema = @Schema(implementation = Song.class)))
     @APIResponse(responseCode = "201", description = "Song created", content = @Content(schema = @Schema(implementation = Song.class)))
+    @APIResponse(responseCode = "403", description = "The song belongs to another user")
     @APIResponse(responseCode = "409", description = "The song is being changed concurrently; retry")
     public Uni<RestResponse<Song>> put(
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
             @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
             @Valid @NotNull SongTags request) {
+        String me = caller.username();
         SongStore.Key key = new SongStore.Key(SongRules.name("artist", artist), SongRules.name("album", album),
                 SongRules.name("song", song));
         if (request.tags().size() > settings.maxTags()) {
@@ -69,7 +77,7 @@ public class PutSong {
         for (int i = 0; i < request.tags().size(); i++) {
             tags.add(SongRules.tag("tags[" + i + "]", request.tags().get(i)));
         }
-        return store.change(key, true, current -> tags).map(changed -> RestResponse.status(
+        return store.change(key, me, true, current -> tags).map(changed -> RestResponse.status(
                 changed.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK, changed.song()));
     }
 }

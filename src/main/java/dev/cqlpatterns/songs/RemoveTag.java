@@ -2,6 +2,7 @@ package dev.cqlpatterns.songs;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -14,7 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
-/** DELETE /songs/{artist}/{album}/{song}/tags/{tag}: removes one tag from the set (and from songs_by_tag). */
+/** DELETE /songs/{artist}/{album}/{song}/tags/{tag}: the owner removes one tag from the set (and from songs_by_tag). */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @Path("/songs/{artist}/{album}/{song}/tags/{tag}")
 @Tag(name = "songs")
@@ -23,18 +24,24 @@ public class RemoveTag {
     @Inject
     SongStore store;
 
+    @Inject
+    Caller caller;
+
     @DELETE
     @Authenticated
-    @Operation(summary = "Remove a tag from a song")
+    @Operation(summary = "Remove a tag from a song (its owner only)",
+            description = "Only the song's owner removes tags; anyone else gets 403 and nothing changes.")
     @APIResponse(responseCode = "204", description = "Removed (or the song did not carry it)")
+    @APIResponse(responseCode = "403", description = "The song belongs to another user")
     @APIResponse(responseCode = "409", description = "The song is being changed concurrently; retry")
     public Uni<RestResponse<Void>> remove(
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
             @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
             @Parameter(description = "Tag", example = "trumpet") @PathParam("tag") String tag) {
+        String me = caller.username();
         String normalized = SongRules.tag("tag", tag);
-        return store.change(new SongStore.Key(artist, album, song), false, current -> {
+        return store.change(new SongStore.Key(artist, album, song), me, false, current -> {
             current.remove(normalized);
             return current;
         }).map(changed -> RestResponse.noContent());

@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Ownership;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,12 +21,15 @@ import java.util.function.UnaryOperator;
 
 /**
  * The one way a song's tags change, keeping songs_by_tag in step with songs.tags (see
- * cql/042_songs.cql):
+ * cql/042_songs.cql), by the song's owner only (cql/045_song_owner.cql):
  * <ol>
- * <li>serial read of the song (tags, last_removed, version);</li>
- * <li>conditional write of the new set with a new version (IF version = ?, or IF NOT EXISTS for a
- * new song); a lost race reads again and retries, so concurrent changes are applied one after the
- * other, each to the set the previous one left;</li>
+ * <li>serial read of the song (tags, last_removed, version, owner); a song owned by someone else
+ * is refused here (403), before anything is written;</li>
+ * <li>conditional write of the new set with a new version (IF version = ? AND owner = ?, or IF NOT
+ * EXISTS for a new song, which the caller then owns; an unowned song from before owners is claimed
+ * by the same write); a lost race reads again and retries, so concurrent changes are applied one
+ * after the other, each to the set the previous one left, and a claim lost to another caller ends
+ * in 403;</li>
  * <li>one logged batch on songs_by_tag, USING TIMESTAMP the new version: a row for every tag of the
  * new set, a deletion for every tag removed now or by the previous change. Versions grow with each
  * change, so a late batch of an older change cannot undo a newer one.</li>
@@ -35,11 +39,12 @@ import java.util.function.UnaryOperator;
 @ApplicationScoped
 public class SongStore {
     private static final Query READ = Cql.idempotent(
-            "SELECT tags, last_removed, version FROM songs WHERE artist = ? AND album = ? AND song = ?");
-    private static final Query CREATE = Cql.query("INSERT INTO songs (artist, album, song, tags, last_removed, version) "
-            + "VALUES (?, ?, ?, ?, ?, ?) IF NOT EXISTS");
-    private static final Query UPDATE = Cql.query("UPDATE songs SET tags = ?, last_removed = ?, version = ? "
-            + "WHERE artist = ? AND album = ? AND song = ? IF version = ?");
+            "SELECT tags, last_removed, version, owner FROM songs WHERE artist = ? AND album = ? AND song = ?");
+    private static final Query CREATE = Cql.query("INSERT INTO songs (artist, album, song, tags, last_removed, version, owner) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS");
+    // owner = ? is the owner the serial read saw: the caller, or null for a song claimed now.
+    private static final Query UPDATE = Cql.query("UPDATE songs SET tags = ?, last_removed = ?, version = ?, owner = ? "
+            + "WHERE artist = ? AND album = ? AND song = ? IF version = ? AND owner = ?");
     private static final Query TAG = Cql.idempotent(
             "INSERT INTO songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query UNTAG = Cql.idempotent(
@@ -60,18 +65,19 @@ public class SongStore {
     record Changed(Song song, boolean created) {
     }
 
-    private record Current(Set<String> tags, Set<String> lastRemoved, long version) {
+    private record Current(Set<String> tags, Set<String> lastRemoved, long version, String owner) {
     }
 
     /**
-     * Replaces the song's tags by {@code change.apply(current)}; current is null when there is no
-     * such song, which is then created if {@code create}, else 404.
+     * Replaces the song's tags by {@code change.apply(current)}, as {@code caller}; current is null
+     * when there is no such song, which is then created (owned by the caller) if {@code create},
+     * else 404. A song owned by someone else is 403, and nothing is written.
      */
-    Uni<Changed> change(Key key, boolean create, UnaryOperator<Set<String>> change) {
-        return attempt(key, create, change, 1);
+    Uni<Changed> change(Key key, String caller, boolean create, UnaryOperator<Set<String>> change) {
+        return attempt(key, caller, create, change, 1);
     }
 
-    private Uni<Changed> attempt(Key key, boolean create, UnaryOperator<Set<String>> change, int attempt) {
+    private Uni<Changed> attempt(Key key, String caller, boolean create, UnaryOperator<Set<String>> change, int attempt) {
         return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song()).chain(rs -> {
             Row row = rs.one();
             if (row == null && !create) {
@@ -79,7 +85,10 @@ public class SongStore {
                         + " on " + key.album()));
             }
             Current current = row == null ? null : new Current(row.getSet("tags", String.class),
-                    row.getSet("last_removed", String.class), row.getLong("version"));
+                    row.getSet("last_removed", String.class), row.getLong("version"), row.getString("owner"));
+            if (current != null) {
+                Ownership.require(current.owner(), caller, "The song " + key.song() + " by " + key.artist());
+            }
             Set<String> tags = new TreeSet<>(change.apply(current == null ? null : new TreeSet<>(current.tags())));
             if (tags.size() > settings.maxTags()) {
                 return Uni.createFrom().failure(ProblemException.conflict("A song carries at most "
@@ -87,43 +96,46 @@ public class SongStore {
             }
             Set<String> removed = new TreeSet<>(current == null ? Set.of() : current.tags());
             removed.removeAll(tags);
-            if (current != null && removed.isEmpty() && tags.equals(current.tags())) {
+            if (current != null && current.owner() != null && removed.isEmpty() && tags.equals(current.tags())) {
                 // Nothing changes: re-assert the tag rows at the current version (heals, never undoes).
-                return syncTags(key, tags, current.lastRemoved(), current.version()).replaceWith(new Changed(song(key, tags), false));
+                // An unowned song goes on to the write, which claims it.
+                return syncTags(key, tags, current.lastRemoved(), current.version())
+                        .replaceWith(new Changed(song(key, tags, caller), false));
             }
             long version = nextVersion(current);
             Uni<Boolean> written = current == null
-                    ? cql.write(CREATE, key.artist(), key.album(), key.song(), tags, removed, version).map(r -> r.wasApplied())
-                    : cql.write(UPDATE, tags, removed, version, key.artist(), key.album(), key.song(), current.version())
-                            .map(r -> r.wasApplied());
+                    ? cql.write(CREATE, key.artist(), key.album(), key.song(), tags, removed, version, caller)
+                            .map(r -> r.wasApplied())
+                    : cql.write(UPDATE, tags, removed, version, caller, key.artist(), key.album(), key.song(),
+                            current.version(), current.owner()).map(r -> r.wasApplied());
             return written.chain(applied -> {
                 if (!applied) {
                     if (attempt >= settings.maxAttempts()) {
                         return Uni.createFrom().failure(ProblemException.conflict("The song is being changed concurrently; retry"));
                     }
-                    return attempt(key, create, change, attempt + 1);
+                    return attempt(key, caller, create, change, attempt + 1);
                 }
                 Set<String> untag = new TreeSet<>(removed);
                 if (current != null) {
                     untag.addAll(current.lastRemoved());
                 }
                 untag.removeAll(tags);
-                return syncTags(key, tags, untag, version).replaceWith(new Changed(song(key, tags), current == null));
+                return syncTags(key, tags, untag, version).replaceWith(new Changed(song(key, tags, caller), current == null));
             });
         });
     }
 
-    /** The song's tags, or null when there is no such song. One partition read. */
-    Uni<Set<String>> tags(Key key) {
+    /** The song with its tags and owner, or null when there is no such song. One partition read. */
+    Uni<Song> find(Key key) {
         return cql.read(READ, 1, key.artist(), key.album(), key.song())
                 .map(rs -> {
                     Row row = rs.one();
-                    return row == null ? null : new TreeSet<>(row.getSet("tags", String.class));
+                    return row == null ? null : song(key, row.getSet("tags", String.class), row.getString("owner"));
                 });
     }
 
-    static Song song(Key key, Set<String> tags) {
-        return new Song(key.artist(), key.album(), key.song(), List.copyOf(new TreeSet<>(tags)));
+    private static Song song(Key key, Set<String> tags, String owner) {
+        return new Song(key.artist(), key.album(), key.song(), List.copyOf(new TreeSet<>(tags)), owner);
     }
 
     private Uni<Void> syncTags(Key key, Set<String> tags, Set<String> untag, long version) {

@@ -4,7 +4,6 @@ import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.groups.MemberCopies;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
@@ -37,7 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * <li>point the user at it (UPDATE users_by_username ... IF version = ?; a lost race re-reads and
  * tries again, keeping the claim);</li>
  * <li>refresh the copy if the user changed meanwhile, release the old email (DELETE ... IF
- * username = ?), and rewrite the email copied into the user's group memberships.</li>
+ * username = ?).</li>
  * </ol>
  * If Cassandra fails (503) before step 2 took effect, the new claim is released; if it fails after,
  * the user is on the new email and the old one stays claimed by them until released by hand
@@ -53,9 +52,6 @@ public class ChangeEmail {
 
     @Inject
     UsersSettings settings;
-
-    @Inject
-    MemberCopies memberCopies;
 
     @Inject
     Caller caller;
@@ -125,7 +121,6 @@ public class ChangeEmail {
     private Uni<UserRow> moved(UserRow before, UserRow after) {
         return store.refreshCopy(after)
                 .chain(() -> store.call(1, d -> d.releaseEmail(before.email(), before.username())))
-                .chain(() -> memberCopies.userChanged(after.username(), after.email(), after.age()))
                 .replaceWith(after);
     }
 

@@ -3,6 +3,7 @@ package dev.cqlpatterns.users;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -22,8 +23,15 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * GET /users?email=: the same user as GET /users/{username}, answered from its copy in
+ * GET /users?email=: the caller's own user, found by their email, answered from its copy in
  * users_by_email: one partition read, no second lookup by username.
+ *
+ * <p>It answers only for the caller's own email. An email held by someone else gets the very
+ * answer of an email nobody holds (404, same detail, same one partition read), so the route is no
+ * oracle for which addresses have an account, and it never shows another user's private fields.
+ * (Answering the same for taken and free emails by always saying "not found" would make the route
+ * useless; answering others with the username alone would still tell whether an address is
+ * registered, and tie it to a name.)
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users")
@@ -33,21 +41,29 @@ public class FindUserByEmail {
     @Inject
     UserStore store;
 
+    @Inject
+    Caller caller;
+
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The user holding an email (one partition read)")
-    @APIResponse(responseCode = "200", description = "The user", content = @Content(schema = @Schema(implementation = User.class)))
-    @APIResponse(responseCode = "404", description = "No user has this email",
+    @Operation(summary = "The caller's own user, found by their email (one partition read)",
+            description = "Answers only when the email is the caller's own. An email held by another user is answered "
+                    + "exactly like an email nobody holds (404), so this lookup tells nobody which addresses have an "
+                    + "account, and shows no other user's private fields.")
+    @APIResponse(responseCode = "200", description = "The caller's user, with every field", content = @Content(schema = @Schema(implementation = User.class)))
+    @APIResponse(responseCode = "404", description = "The caller holds no such email (whether or not someone else does)",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<User> find(
             @Parameter(description = "Email address; matched case-insensitively", example = "alice@example.com")
             @QueryParam("email") @NotNull @Size(max = UserRules.EMAIL_MAX)
             @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE) String email) {
+        String me = caller.username();
         String normalized = UserRules.normalizeEmail(email);
         return store.call(1, d -> d.byEmail(normalized)).map(row -> {
-            if (row == null) {
-                throw ProblemException.notFound("No user has the email " + normalized);
+            // Someone else's email reads exactly like a free one: no enumeration oracle.
+            if (row == null || !me.equals(row.username())) {
+                throw ProblemException.notFound("You hold no email " + normalized);
             }
             return User.of(row.asUser());
         });

@@ -86,7 +86,13 @@ class GeneratedClientJourneyTest {
                 new NewUser().username(alice).email(alice + "@example.com").age(31));
         new UsersApi(as(bob)).createUserCreate(new NewUser().username(bob).email(bob + "@example.com"));
         assertThat(aliceUser.getUsername()).isEqualTo(alice);
-        assertThat(new UsersApi(as(bob)).findUserByEmailFind(alice + "@example.com").getUsername()).isEqualTo(alice);
+        // Alice finds her own account by email; Bob sees her username only, and cannot look her email up.
+        assertThat(new UsersApi(as(alice)).findUserByEmailFind(alice + "@example.com").getAge()).isEqualTo(31);
+        User aliceSeenByBob = new UsersApi(as(bob)).getUserGet(alice);
+        assertThat(aliceSeenByBob.getUsername()).isEqualTo(alice);
+        assertThat(aliceSeenByBob.getEmail()).isNull();
+        assertThat(catchThrowableOfType(ApiException.class,
+                () -> new UsersApi(as(bob)).findUserByEmailFind(alice + "@example.com")).getCode()).isEqualTo(404);
 
         // Alice starts a conversation with Bob; starting it again finds the same one.
         MessengerApi aliceChat = new MessengerApi(as(alice));
@@ -157,17 +163,21 @@ class GeneratedClientJourneyTest {
         // Bob joins a group and is the latest joiner.
         String group = "lunch-club-" + day;
         GroupMember joined = new GroupsApi(as(bob)).joinGroupJoin(group, bob);
-        assertThat(joined.getEmail()).isEqualTo(bob + "@example.com");
+        assertThat(joined.getUsername()).isEqualTo(bob);
         assertThat(new GroupsApi(as(alice)).latestJoinersLatest(group, null, 10).getItems())
                 .extracting(GroupMember::getUsername).containsExactly(bob);
 
-        // Alice tags a song, and anyone finds it by the tag.
+        // Alice adds a song (she owns it) and tags it, anyone finds it by the tag, and Bob may not retag it.
         String tag = "lunch-" + day;
+        String title = "So What " + day;
         SongsApi songs = new SongsApi(as(alice));
-        songs.putSongPut("Kind of Blue", "Miles Davis", "So What", new SongTags().tags(List.of("jazz")));
-        Song tagged = songs.addTagAdd("Kind of Blue", "Miles Davis", "So What", tag);
+        songs.putSongPut("Kind of Blue", "Miles Davis", title, new SongTags().tags(List.of("jazz")));
+        Song tagged = songs.addTagAdd("Kind of Blue", "Miles Davis", title, tag);
         assertThat(tagged.getTags()).contains("jazz", tag);
+        assertThat(tagged.getOwner()).isEqualTo(alice);
         assertThat(new SongsApi(client()).songsByTagByTag(tag, null, 10).getItems()).extracting(TaggedSong::getSong)
-                .containsExactly("So What");
+                .containsExactly(title);
+        assertThat(catchThrowableOfType(ApiException.class,
+                () -> new SongsApi(as(bob)).removeTagRemove("Kind of Blue", "Miles Davis", title, tag)).getCode()).isEqualTo(403);
     }
 }

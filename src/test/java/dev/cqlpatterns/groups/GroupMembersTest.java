@@ -88,9 +88,7 @@ class GroupMembersTest {
         assertThat(seen).isEqualTo(names.stream().sorted().toList());
 
         String first = names.stream().sorted().findFirst().orElseThrow();
-        int age = 20 + names.indexOf(first) % 50;
-        members(group, 1, null).then().body("items[0].username", equalTo(first))
-                .body("items[0].email", equalTo(first + "@example.com")).body("items[0].age", equalTo(age));
+        members(group, 1, null).then().body("items[0].username", equalTo(first));
     }
 
     @Test
@@ -99,7 +97,7 @@ class GroupMembersTest {
         String pat = unique("pat");
         createUser(pat, 30);
         String joinedAt = join(pat, group, pat).then().statusCode(201)
-                .body("username", equalTo(pat)).body("email", equalTo(pat + "@example.com")).extract().path("joinedAt");
+                .body("username", equalTo(pat)).extract().path("joinedAt");
         join(pat, group, pat).then().statusCode(200).body("joinedAt", equalTo(joinedAt));
         members(group, null, null).then().statusCode(200).body("items", hasSize(1)).body("next", nullValue());
         given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
@@ -122,25 +120,6 @@ class GroupMembersTest {
         leave("mallory", group, quinn).then().statusCode(403).contentType(PROBLEM);
         given().when().put("/groups/{g}/members/{u}", group, quinn).then().statusCode(401).contentType(PROBLEM);
         members(group, null, null).then().body("items.username", equalTo(List.of(quinn)));
-    }
-
-    @Test
-    void should_keep_member_copies_in_step_with_an_email_change() {
-        String group1 = unique("club-");
-        String group2 = unique("club-");
-        String rita = unique("rita");
-        createUser(rita, 41);
-        join(rita, group1, rita).then().statusCode(201);
-        join(rita, group2, rita).then().statusCode(201);
-        given().header("Authorization", Tokens.bearer(rita)).contentType(ContentType.JSON)
-                .body(Map.of("email", rita + "@new.example.com")).when().put("/users/{u}/email", rita)
-                .then().statusCode(200);
-        for (String group : List.of(group1, group2)) {
-            members(group, null, null).then().body("items[0].email", equalTo(rita + "@new.example.com"))
-                    .body("items[0].age", equalTo(41));
-            given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
-                    .then().body("items[0].email", equalTo(rita + "@new.example.com"));
-        }
     }
 
     @Test

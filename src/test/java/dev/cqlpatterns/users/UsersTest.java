@@ -45,12 +45,14 @@ class UsersTest {
                 .body(Map.of("email", email)).when().put("/users/{u}/email", username);
     }
 
-    static Response byEmail(String email) {
-        return given().header("Authorization", Tokens.bearer("reader")).queryParam("email", email).when().get("/users");
+    /** GET /users?email= as {@code caller}: answers only the caller's own email. */
+    static Response byEmail(String caller, String email) {
+        return given().header("Authorization", Tokens.bearer(caller)).queryParam("email", email).when().get("/users");
     }
 
-    static Response byUsername(String username) {
-        return given().header("Authorization", Tokens.bearer("reader")).when().get("/users/{u}", username);
+    /** GET /users/{username} as {@code caller}: private fields only when the caller is the user. */
+    static Response byUsername(String caller, String username) {
+        return given().header("Authorization", Tokens.bearer(caller)).when().get("/users/{u}", username);
     }
 
     static Response setAddress(String caller, String username, String kind, Map<String, Object> address) {
@@ -67,9 +69,9 @@ class UsersTest {
                 .header("X-Partitions-Read", "2")
                 .body("username", equalTo(alice)).body("email", equalTo(alice + "@example.com")).body("age", equalTo(34));
 
-        byUsername(alice).then().statusCode(200).header("X-Partitions-Read", "1")
+        byUsername(alice, alice).then().statusCode(200).header("X-Partitions-Read", "1")
                 .body("email", equalTo(alice + "@example.com")).body("age", equalTo(34));
-        byEmail(alice.toUpperCase() + "@EXAMPLE.com").then().statusCode(200).header("X-Partitions-Read", "1")
+        byEmail(alice, alice.toUpperCase() + "@EXAMPLE.com").then().statusCode(200).header("X-Partitions-Read", "1")
                 .body("username", equalTo(alice)).body("age", equalTo(34));
     }
 
@@ -84,12 +86,12 @@ class UsersTest {
             create(bob, bad, null).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("email"));
         }
         create(bob, bob + "@example.com", -1).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("age"));
-        byEmail("not-an-email").then().statusCode(400).contentType(PROBLEM);
+        byEmail("reader", "not-an-email").then().statusCode(400).contentType(PROBLEM);
         given().header("Authorization", Tokens.bearer("reader")).when().get("/users")
                 .then().statusCode(400).contentType(PROBLEM);
-        byUsername(bob).then().statusCode(404).contentType(PROBLEM);
+        byUsername("reader", bob).then().statusCode(404).contentType(PROBLEM);
         // the same rule on every route that names a user, here and in the other features
-        byUsername("ab").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("username"));
+        byUsername("reader", "ab").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("username"));
         given().header("Authorization", Tokens.bearer("reader")).when().get("/messages?sender=A")
                 .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("sender"));
         given().header("Authorization", Tokens.bearer("reader")).contentType("application/json")
@@ -116,9 +118,9 @@ class UsersTest {
         String erin = unique("erin");
         create(erin, dave + "@EXAMPLE.com", null).then().statusCode(409).contentType(PROBLEM);
         // The username claimed before the email failed was released.
-        byUsername(erin).then().statusCode(404).contentType(PROBLEM);
+        byUsername(erin, erin).then().statusCode(404).contentType(PROBLEM);
         create(erin, erin + "@example.com", null).then().statusCode(201);
-        byEmail(dave + "@example.com").then().statusCode(200).body("username", equalTo(dave));
+        byEmail(dave, dave + "@example.com").then().statusCode(200).body("username", equalTo(dave));
     }
 
     @Test
@@ -130,8 +132,8 @@ class UsersTest {
             assertThat(statuses).containsExactlyInAnyOrder(201, 409);
             String winner = names.get(statuses.indexOf(201));
             String loser = names.get(statuses.indexOf(409));
-            byEmail(email).then().statusCode(200).body("username", equalTo(winner));
-            byUsername(loser).then().statusCode(404);
+            byEmail(winner, email).then().statusCode(200).body("username", equalTo(winner));
+            byUsername(loser, loser).then().statusCode(404);
         }
     }
 
@@ -143,11 +145,11 @@ class UsersTest {
 
         changeEmail(heidi, heidi, heidi + "@Example.ORG").then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
 
-        byUsername(heidi).then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
-        byEmail(heidi + "@example.org").then().statusCode(200).header("X-Partitions-Read", "1")
+        byUsername(heidi, heidi).then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
+        byEmail(heidi, heidi + "@example.org").then().statusCode(200).header("X-Partitions-Read", "1")
                 .body("username", equalTo(heidi)).body("age", equalTo(40))
                 .body("addresses.residential.city", equalTo("Springfield"));
-        byEmail(heidi + "@example.com").then().statusCode(404).contentType(PROBLEM);
+        byEmail(heidi, heidi + "@example.com").then().statusCode(404).contentType(PROBLEM);
         // The released address is free for someone else.
         String ivan = unique("ivan");
         create(ivan, heidi + "@example.com", null).then().statusCode(201);
@@ -167,10 +169,10 @@ class UsersTest {
             assertThat(statuses).containsExactlyInAnyOrder(200, 409);
             String winner = names.get(statuses.indexOf(200));
             String loser = names.get(statuses.indexOf(409));
-            byEmail(target).then().statusCode(200).body("username", equalTo(winner));
-            byUsername(loser).then().body("email", equalTo(loser + "@example.com"));
-            byEmail(loser + "@example.com").then().statusCode(200).body("username", equalTo(loser));
-            byEmail(winner + "@example.com").then().statusCode(404);
+            byEmail(winner, target).then().statusCode(200).body("username", equalTo(winner));
+            byUsername(loser, loser).then().body("email", equalTo(loser + "@example.com"));
+            byEmail(loser, loser + "@example.com").then().statusCode(200).body("username", equalTo(loser));
+            byEmail(winner, winner + "@example.com").then().statusCode(404);
         }
     }
 
@@ -183,17 +185,17 @@ class UsersTest {
         setAddress(lena, lena, "business", address("2 Work Road", "Shelbyville", 54321)).then().statusCode(200);
         setAddress(lena, lena, "business", address("3 Office Park", "Shelbyville", 54322)).then().statusCode(200);
 
-        byUsername(lena).then().statusCode(200)
+        byUsername(lena, lena).then().statusCode(200)
                 .body("addresses.residential.zip", equalTo(12345))
                 .body("addresses.business.street", equalTo("3 Office Park"));
-        byEmail(lena + "@example.com").then().statusCode(200)
+        byEmail(lena, lena + "@example.com").then().statusCode(200)
                 .body("addresses.residential.city", equalTo("Springfield"))
                 .body("addresses.business.street", equalTo("3 Office Park"));
 
         given().header("Authorization", Tokens.bearer(lena)).when().delete("/users/{u}/addresses/{k}", lena, "business")
                 .then().statusCode(204);
-        byUsername(lena).then().body("addresses", not(hasKey("business"))).body("addresses", hasKey("residential"));
-        byEmail(lena + "@example.com").then().body("addresses", not(hasKey("business")));
+        byUsername(lena, lena).then().body("addresses", not(hasKey("business"))).body("addresses", hasKey("residential"));
+        byEmail(lena, lena + "@example.com").then().body("addresses", not(hasKey("business")));
         given().header("Authorization", Tokens.bearer(lena)).when().delete("/users/{u}/addresses/{k}", lena, "business")
                 .then().statusCode(204);
     }
@@ -222,14 +224,14 @@ class UsersTest {
         setAddress("mallory", nina, "residential", address("1 Evil Way", "X", 1)).then().statusCode(403).contentType(PROBLEM);
         given().header("Authorization", Tokens.bearer("mallory")).when().delete("/users/{u}/addresses/{k}", nina, "residential")
                 .then().statusCode(403).contentType(PROBLEM);
-        byUsername(nina).then().body("email", equalTo(nina + "@example.com")).body("addresses.residential", nullValue());
+        byUsername(nina, nina).then().body("email", equalTo(nina + "@example.com")).body("addresses.residential", nullValue());
     }
 
     @Test
     void should_answer_404_for_unknown_users() {
         String nobody = unique("nobody");
-        byUsername(nobody).then().statusCode(404).contentType(PROBLEM);
-        byEmail(nobody + "@example.com").then().statusCode(404).contentType(PROBLEM);
+        byUsername(nobody, nobody).then().statusCode(404).contentType(PROBLEM);
+        byEmail(nobody, nobody + "@example.com").then().statusCode(404).contentType(PROBLEM);
         changeEmail(nobody, nobody, nobody + "@example.com").then().statusCode(404).contentType(PROBLEM);
         setAddress(nobody, nobody, "home", address("1 A St", "X", 1)).then().statusCode(404).contentType(PROBLEM);
         // Nothing was claimed on the way.

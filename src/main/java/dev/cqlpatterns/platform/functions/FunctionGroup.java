@@ -8,7 +8,7 @@ import java.util.List;
  * beans, routes, prepared statements or jobs in that artifact (its classes carry
  * {@code @IfBuildProperty(name = FunctionGroup.Property.X, ...)}, which Quarkus REST, ArC and
  * SmallRye OpenAPI all honour). Groups follow the data: users and groups are one group because
- * an email change rewrites the member copies in groups' tables.
+ * joining a group reads the user (only an existing user joins).
  *
  * <p>Select with build properties {@code cql-patterns.functions.<name>=true|false} (all default
  * to true); {@code bin/function-build <group>} builds one group.
