@@ -4,6 +4,7 @@ import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.errors.Problems;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -54,8 +55,7 @@ public class RequestGate {
             } else if (request.authority() == null) {
                 refuse(rc, 400, "validation", "Invalid request", "The request has no Host header");
             } else if (!validIdempotencyKey(request.headers().getAll(IDEMPOTENCY_KEY))) {
-                refuse(rc, 400, "validation", "Invalid request",
-                        IDEMPOTENCY_KEY + ": must be one header of 1 to 200 visible ASCII characters");
+                refuseField(rc, IDEMPOTENCY_KEY, "must be one header of 1 to 200 visible ASCII characters");
             } else if (!isUtf8(request.uri())) {
                 refuse(rc, 400, "validation", "Invalid request", "The URL's percent-escapes are not valid UTF-8");
             } else if (request.path().startsWith("/q/")) {
@@ -91,11 +91,23 @@ public class RequestGate {
         refuse(rc.response(), status, slug, title, detail);
     }
 
+    /** A 400 that names the field, as the REST layer's validation problems do. */
+    private static void refuseField(RoutingContext rc, String field, String message) {
+        rc.response().setStatusCode(400).putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .end(problem(400, "validation", "Invalid request", field + ": " + message)
+                        .put("errors", new JsonArray().add(new JsonObject().put("field", field).put("message", message)))
+                        .encode());
+    }
+
+    private static JsonObject problem(int status, String slug, String title, String detail) {
+        return new JsonObject().put("type", Problems.type(slug)).put("title", title).put("status", status)
+                .put("detail", detail);
+    }
+
     private static void refuse(io.vertx.core.http.HttpServerResponse response, int status, String slug, String title,
             String detail) {
         response.setStatusCode(status).putHeader("Content-Type", Problem.MEDIA_TYPE)
-                .end(new JsonObject().put("type", Problems.type(slug)).put("title", title).put("status", status)
-                        .put("detail", detail).encode());
+                .end(problem(status, slug, title, detail).encode());
     }
 
     /** Absent, or exactly one key of 1 to 200 visible ASCII characters (empty was taken as absent). */
