@@ -23,7 +23,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -67,6 +69,9 @@ public class CreateConversation {
     InboxRows inbox;
 
     @Inject
+    MemberQuotas quotas;
+
+    @Inject
     MessengerSettings settings;
 
     @Schema(name = "NewConversation")
@@ -83,21 +88,30 @@ public class CreateConversation {
     @Operation(summary = "Start a conversation (the caller is always a member)",
             description = "Exactly two members (the caller and one other) make a 1:1 conversation whose id is derived "
                     + "from the ordered pair: creating it again answers 200 with the existing conversation (its title "
-                    + "is the first creator's). Otherwise a group with a new id. Each new member must be in fewer than "
-                    + "1,000 conversations (409).")
+                    + "is the first creator's). Otherwise a group with a new id. Every member must be a signed-up user (400 "
+                    + "naming the field). Quotas: the conversation counts against the caller's own cap (1,000 "
+                    + "conversations started; 409) and, for every other member, against that member's separate "
+                    + "bound of conversations others put them in (2,000; 409 naming them), so nobody can use up "
+                    + "another user's own cap.")
     @APIResponse(responseCode = "201", description = "Created",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
     @APIResponse(responseCode = "200", description = "The 1:1 conversation of this pair already existed",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
-    @APIResponse(responseCode = "409", description = "A member is already in the most conversations allowed",
+    @APIResponse(responseCode = "409", description = "The caller started the most conversations allowed, or another "
+            + "member was put in the most conversations by others allowed",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Conversations.View>> create(@Valid @NotNull Request request) {
         String me = caller.username();
         Set<String> members = new TreeSet<>();
+        // Which field named each member, for a 400 that points at an unknown user.
+        Map<String, String> fields = new HashMap<>();
         members.add(Conversations.requireUsername("caller", me));
         for (int i = 0; i < request.members().size(); i++) {
-            members.add(Conversations.requireUsername("members[" + i + "]", request.members().get(i)));
+            String member = Conversations.requireUsername("members[" + i + "]", request.members().get(i));
+            members.add(member);
+            fields.putIfAbsent(member, "members[" + i + "]");
         }
+        fields.put(me, "caller");
         if (members.size() < 2) {
             throw ProblemException.invalid("members", "must name at least one user other than you");
         }
@@ -112,17 +126,19 @@ public class CreateConversation {
             throw ProblemException.invalid("title", Text.SINGLE_LINE_MESSAGE);
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        return members.size() == 2 ? direct(me, members, title, now) : group(me, members, title, now);
+        Uni<Void> admitted = quotas.admit(me, List.copyOf(members), fields);
+        return members.size() == 2 ? direct(me, members, title, now, admitted) : group(me, members, title, now, admitted);
     }
 
-    private Uni<RestResponse<Conversations.View>> direct(String me, Set<String> members, String title, Instant now) {
+    private Uni<RestResponse<Conversations.View>> direct(String me, Set<String> members, String title, Instant now,
+            Uni<Void> admitted) {
         List<String> pair = List.copyOf(members);
         UUID id = Conversations.directId(pair.get(0), pair.get(1));
         return conversations.find(id).chain(existing -> {
             if (existing.isPresent()) {
                 return settle(existing.get(), false);
             }
-            return inbox.requireRoom(members)
+            return admitted
                     .chain(() -> cql.bind(INSERT_DIRECT, id, members, title, me, now))
                     // A conditional write reads the partition it writes.
                     .chain(insert -> cql.execute(insert, 1))
@@ -137,29 +153,38 @@ public class CreateConversation {
     }
 
     /**
-     * Writes both summary rows of a 1:1 with the conversation's creation time as joined_at and as
-     * write timestamp: the same bytes each time, so a repeated create also repairs a first one that
-     * died between its conditional insert and these writes.
+     * Writes both summary rows of a 1:1, and the partner's "added by others" charge, with the
+     * conversation's creation time as joined_at and as write timestamp: the same bytes each time,
+     * so a repeated create also repairs a first one that died between its conditional insert and
+     * these writes.
      */
     private Uni<RestResponse<Conversations.View>> settle(Conversations.Conversation c, boolean created) {
-        List<Uni<BoundStatement>> summaries = c.members().stream().map(m -> inbox.summary(m, c, c.createdAt())).toList();
-        return Uni.join().all(summaries).andFailFast()
+        List<Uni<BoundStatement>> writes = new ArrayList<>();
+        c.members().forEach(m -> writes.addAll(memberRows(m, c, c.createdAt())));
+        return Uni.join().all(writes).andFailFast()
                 .chain(statements -> Uni.join().all(statements.stream().map(s -> cql.execute(s, 0)).toList()).andFailFast())
                 .map(done -> created ? created(c) : RestResponse.ok(c.view()));
     }
 
-    private Uni<RestResponse<Conversations.View>> group(String me, Set<String> members, String title, Instant now) {
+    private Uni<RestResponse<Conversations.View>> group(String me, Set<String> members, String title, Instant now,
+            Uni<Void> admitted) {
         Conversations.Conversation c = new Conversations.Conversation(UUID.randomUUID(), members, title, false, me, now);
         // One logged batch: the conversation and every member's summary land together or not at
         // all. With at most 50 members and 100-character titles it stays below Cassandra's batch
-        // size limit (50 KB by default): about 25 KB at worst, 2 KB for a group of ten.
+        // size limit (50 KB by default): about 30 KB at worst, 3 KB for a group of ten.
         List<Uni<BoundStatement>> writes = new ArrayList<>();
         writes.add(cql.bind(INSERT_GROUP, c.id(), members, title, me, now));
-        members.forEach(m -> writes.add(inbox.summary(m, c, now)));
-        return inbox.requireRoom(members)
+        members.forEach(m -> writes.addAll(memberRows(m, c, now)));
+        return admitted
                 .chain(() -> Uni.join().all(writes).andFailFast())
                 .chain(cql::loggedBatch)
                 .map(done -> created(c));
+    }
+
+    /** A member's summary, and the charge to their "added by others" bound unless they created it. */
+    private List<Uni<BoundStatement>> memberRows(String member, Conversations.Conversation c, Instant at) {
+        return member.equals(c.createdBy()) ? List.of(inbox.summary(member, c, at))
+                : List.of(inbox.summary(member, c, at), inbox.addedBy(member, c.id(), c.createdBy(), at));
     }
 
     private static RestResponse<Conversations.View> created(Conversations.Conversation c) {

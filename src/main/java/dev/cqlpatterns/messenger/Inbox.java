@@ -105,7 +105,7 @@ public class Inbox {
         String scope = "inbox:" + me;
         Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
         // Enough groups for every conversation and its markers in one page: no second round trip.
-        int pageSize = 2 * settings.maxConversationsPerUser() + 100;
+        int pageSize = 2 * settings.maxInboxConversations() + 100;
         return cql.read(SELECT, 1, b -> b.setPageSize(pageSize), me)
                 .chain(rs -> all(rs, new ArrayList<>()))
                 .map(rows -> {

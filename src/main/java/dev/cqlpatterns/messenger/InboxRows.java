@@ -6,13 +6,11 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
-import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
@@ -36,14 +34,14 @@ public class InboxRows {
                     + "AND message_id = ?");
     private static final Query DELETE_ALL_UNREAD = Cql.idempotent(
             "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ?");
-    private static final Query COUNT_CONVERSATIONS = Cql.idempotent(
-            "SELECT count(*) FROM inbox_by_user WHERE username = ? AND kind = 0");
+    private static final Query INSERT_ADDED = Cql.idempotent(
+            "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
+                    + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query DELETE_ADDED = Cql.idempotent(
+            "DELETE FROM conversations_added_by_others USING TIMESTAMP ? WHERE username = ? AND conversation_id = ?");
 
     @Inject
     Cql cql;
-
-    @Inject
-    MessengerSettings settings;
 
     /** The summary row that makes a conversation appear in {@code username}'s inbox. */
     Uni<BoundStatement> summary(String username, Conversations.Conversation c, Instant joinedAt) {
@@ -51,10 +49,19 @@ public class InboxRows {
                 joinedAt, micros(joinedAt));
     }
 
-    /** Forgets a conversation in {@code username}'s inbox: its summary and its unread markers. */
+    /**
+     * The row that charges a membership to {@code username}'s "added by others" bound (cql/011):
+     * written with the summary whenever the member is not the one who made the membership.
+     */
+    Uni<BoundStatement> addedBy(String username, UUID conversationId, String adder, Instant at) {
+        return cql.bind(INSERT_ADDED, username, conversationId, adder, at, micros(at));
+    }
+
+    /** Forgets a conversation in {@code username}'s inbox: its summary, unread markers and charge. */
     List<Uni<BoundStatement>> forget(String username, UUID conversationId, Instant at) {
         return List.of(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
-                clearUnread(username, conversationId, at));
+                clearUnread(username, conversationId, at),
+                cql.bind(DELETE_ADDED, micros(at), username, conversationId));
     }
 
     /**
@@ -63,22 +70,6 @@ public class InboxRows {
      */
     Uni<BoundStatement> clearUnread(String username, UUID conversationId, Instant at) {
         return cql.bind(DELETE_ALL_UNREAD, micros(at), username, conversationId);
-    }
-
-    /**
-     * 409 when one of {@code usernames} is already in the most conversations allowed. One partition
-     * read per user; concurrent additions can overshoot the cap by a few (it bounds, it does not count).
-     */
-    Uni<Void> requireRoom(Collection<String> usernames) {
-        List<Uni<Void>> checks = usernames.stream().map(username -> cql.read(COUNT_CONVERSATIONS, 1, username)
-                .map(rs -> rs.one().getLong(0))
-                .invoke(count -> {
-                    if (count >= settings.maxConversationsPerUser()) {
-                        throw ProblemException.conflict(username + " is already in " + count
-                                + " conversations, the most allowed");
-                    }
-                }).replaceWithVoid()).toList();
-        return checks.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(checks).andFailFast().replaceWithVoid();
     }
 
     /**

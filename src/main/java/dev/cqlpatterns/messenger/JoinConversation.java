@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -60,15 +61,23 @@ public class JoinConversation {
     InboxRows inbox;
 
     @Inject
+    MemberQuotas quotas;
+
+    @Inject
     MessengerSettings settings;
 
     @PUT
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Add a member to a group conversation (any member may; adding a member again changes nothing)")
+    @Operation(summary = "Add a member to a group conversation (any member may; adding a member again changes nothing)",
+            description = "The new member must be a signed-up user (404 naming them). The conversation counts against "
+                    + "the new member's bound of conversations others put them in (2,000; 409), never against the "
+                    + "cap of conversations they started themselves.")
+    @APIResponse(responseCode = "404", description = "No such conversation the caller is a member of, or no such user",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     @APIResponse(responseCode = "200", description = "The conversation with its members",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
     @APIResponse(responseCode = "409", description = "A 1:1 conversation (its members are fixed), a full conversation, or "
-            + "a user already in the most conversations allowed",
+            + "a user already put in the most conversations by others allowed",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<Conversations.View> join(
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
@@ -96,7 +105,8 @@ public class JoinConversation {
             // Markers a send racing an earlier leave may have left behind.
             writes.add(inbox.clearUnread(username, id, now));
             writes.add(inbox.summary(username, joined, now));
-            return inbox.requireRoom(List.of(username))
+            writes.add(inbox.addedBy(username, id, me, now));
+            return quotas.admit(me, List.of(username), Map.of())
                     .chain(() -> Uni.join().all(writes).andFailFast())
                     .chain(cql::loggedBatch)
                     .map(done -> joined.view());

@@ -36,9 +36,18 @@ public interface MessengerSettings {
     @WithDefault("50")
     int maxMembers();
 
-    /** Most conversations one user is in: bounds the inbox partition. */
+    /** Most conversations one user started themselves (cql/011_added_memberships.cql). */
     @WithDefault("1000")
     int maxConversationsPerUser();
+
+    /** Most conversations others put one user in: a separate bound, so others never use up the own cap. */
+    @WithDefault("2000")
+    int maxAddedConversationsPerUser();
+
+    /** Most conversations in one inbox, both bounds together: bounds the inbox partition. */
+    default int maxInboxConversations() {
+        return maxConversationsPerUser() + maxAddedConversationsPerUser();
+    }
 
     /** How long an Idempotency-Key is remembered. */
     @WithDefault("PT24H")

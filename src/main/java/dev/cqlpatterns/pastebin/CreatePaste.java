@@ -1,5 +1,6 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.limits.ChargesBodyBytes;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -84,6 +85,7 @@ public class CreatePaste {
     }
 
     @POST
+    @ChargesBodyBytes
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a paste", description = "Answers the paste's id and its secret; the secret is shown "

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.limits.ChargesBodyBytes;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -93,6 +94,7 @@ public class UpdatePaste {
     }
 
     @PUT
+    @ChargesBodyBytes
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Change a paste", description = "Needs the secret given when the paste was created. "

@@ -2,6 +2,7 @@ package dev.cqlpatterns.messenger;
 
 import static io.restassured.RestAssured.given;
 
+import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
@@ -19,8 +20,13 @@ final class Chat {
     private Chat() {
     }
 
-    /** A username no other test uses. */
+    /** A signed-up user no other test uses. */
     static String user(String name) {
+        return SignUp.user(unknown(name));
+    }
+
+    /** A username no other test uses, of nobody who signed up. */
+    static String unknown(String name) {
         return name + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 

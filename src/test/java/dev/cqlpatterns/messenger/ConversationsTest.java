@@ -127,6 +127,31 @@ class ConversationsTest {
     }
 
     @Test
+    void should_take_only_signed_up_users_as_members() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String ghost = Chat.unknown("ghost");
+        as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(bob, ghost))).when().post("/conversations")
+                .then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", equalTo(List.of("members[1]")))
+                .body("detail", containsString(ghost));
+        as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(ghost))).when().post("/conversations")
+                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString(ghost));
+        // A caller who never signed up starts nothing either.
+        String stranger = Chat.unknown("stranger");
+        as(stranger).contentType(ContentType.JSON).body(Map.of("members", List.of(bob))).when().post("/conversations")
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", equalTo(List.of("caller")));
+
+        String id = create(alice, List.of(bob, user("carol")), null);
+        as(alice).when().put("/conversations/{id}/members/{u}", id, ghost)
+                .then().statusCode(404).contentType(PROBLEM).body("detail", containsString(ghost));
+        as(alice).when().get("/conversations/{id}", id).then().statusCode(200).body("members", not(hasItem(ghost)));
+        Chat.inbox(alice).body("items.conversationId", not(hasItem(
+                UUID.nameUUIDFromBytes(((alice.compareTo(ghost) < 0 ? alice + ":" + ghost : ghost + ":" + alice))
+                        .getBytes(StandardCharsets.UTF_8)).toString())));
+    }
+
+    @Test
     void should_let_members_join_and_leave_a_group() {
         String alice = user("alice");
         String bob = user("bob");

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
+import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -36,9 +37,9 @@ class IdentityTest {
 
     @Test
     void should_act_as_the_subject_whatever_upn_or_preferred_username_say() {
-        String alice = someone();
-        String bob = someone();
-        String carol = someone();
+        String alice = SignUp.user(someone());
+        String bob = SignUp.user(someone());
+        String carol = SignUp.user(someone());
         String token = Tokens.signed(valid(alice).upn(bob).preferredUserName(bob));
         String id = given().header("Authorization", token).contentType(ContentType.JSON)
                 .body(Map.of("members", List.of(carol)))

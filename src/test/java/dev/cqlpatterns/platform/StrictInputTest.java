@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
+import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -163,8 +164,9 @@ class StrictInputTest {
 
     @Test
     void should_refuse_an_empty_idempotency_key() {
-        String alice = "strict_" + UUID.randomUUID().toString().substring(0, 8);
-        String id = send("POST", alice, "/conversations", Map.of("members", List.of("strict_peer"))).statusCode(201)
+        String alice = SignUp.user("strict_" + UUID.randomUUID().toString().substring(0, 8));
+        String peer = SignUp.user("strict_" + UUID.randomUUID().toString().substring(0, 8));
+        String id = send("POST", alice, "/conversations", Map.of("members", List.of(peer))).statusCode(201)
                 .extract().path("id");
         for (String key : List.of("", " ", "a b")) {
             given().header("Authorization", Tokens.bearer(alice)).header("Idempotency-Key", key)

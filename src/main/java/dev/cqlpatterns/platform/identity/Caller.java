@@ -5,6 +5,7 @@ import io.quarkus.security.UnauthorizedException;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
@@ -23,15 +24,20 @@ public class Caller {
 
     /** The caller's username; call it at the start of a handler, on the request's thread. */
     public String username() {
-        if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
+        if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken)) {
             throw new UnauthorizedException();
         }
-        String subject = token.getSubject();
-        if (subject == null || !USERNAME.matcher(subject).matches()) {
-            // A correctly signed token for no valid user: nobody, not a 500 and not a new author.
-            throw new UnauthorizedException("The token's subject is not a username");
+        // A correctly signed token for no valid user: nobody, not a 500 and not a new author.
+        return usernameOf(identity).orElseThrow(() -> new UnauthorizedException("The token's subject is not a username"));
+    }
+
+    /** The username an identity stands for: a verified token's subject that is a username, or none. */
+    public static Optional<String> usernameOf(SecurityIdentity identity) {
+        if (identity == null || identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
+            return Optional.empty();
         }
-        return subject;
+        String subject = token.getSubject();
+        return subject != null && USERNAME.matcher(subject).matches() ? Optional.of(subject) : Optional.empty();
     }
 
     /** Only the user themselves may change what is theirs. */

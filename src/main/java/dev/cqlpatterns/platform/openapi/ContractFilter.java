@@ -30,6 +30,9 @@ public class ContractFilter implements OASFilter {
     private static final String PROBLEM_MEDIA = "application/problem+json";
     private static final String LIMIT = "limit";
     private static final String CURSOR = "cursor";
+    /** IETF draft RateLimit header fields, as platform.limits.RateLimits sends them. */
+    private static final List<String> RATE_LIMIT_HEADERS = List.of("RateLimit-Limit", "RateLimit-Remaining",
+            "RateLimit-Reset");
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -55,6 +58,10 @@ public class ContractFilter implements OASFilter {
         components.addHeader("X-Partitions-Read", intHeader("Partitions of Cassandra this request read"));
         components.addHeader("X-Statements", intHeader("CQL statements this request ran"));
         components.addHeader("Retry-After", intHeader("Seconds to wait before retrying"));
+        components.addHeader(RATE_LIMIT_HEADERS.get(0), intHeader("Size of the caller's budget this answer reports "
+                + "(reads, writes or body bytes; per caller and replica)"));
+        components.addHeader(RATE_LIMIT_HEADERS.get(1), intHeader("What is left of that budget"));
+        components.addHeader(RATE_LIMIT_HEADERS.get(2), intHeader("Seconds until that budget is full again"));
         addPagingParameters(components);
 
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
@@ -126,6 +133,8 @@ public class ContractFilter implements OASFilter {
             errors.put("415", "Request body is not application/json");
         }
         errors.put("406", "The Accept header excludes application/json");
+        errors.put("429", "Over the caller's rate limit (per token subject, or client address without a token): "
+                + "nothing was done; retry after Retry-After seconds");
         errors.put("500", "Unexpected failure (logged; no internals in the body)");
         errors.put("503", "Cassandra unreachable or too slow; retry after Retry-After seconds");
         APIResponses target = responses;
@@ -133,7 +142,7 @@ public class ContractFilter implements OASFilter {
             APIResponse existing = target.getAPIResponse(code);
             // SmallRye adds body-less 401/403 to secured operations; ours always carry a problem.
             if (existing == null || existing.getContent() == null) {
-                target.addAPIResponse(code, problem(description, code.equals("503")));
+                target.addAPIResponse(code, problem(description, code.equals("503") || code.equals("429")));
             }
         });
         // Errors a feature declares (409, 403...) without a body are problems too.
@@ -144,6 +153,9 @@ public class ContractFilter implements OASFilter {
             // Every answer says what it cost, errors included (a 404 may have read a partition).
             response.addHeader("X-Partitions-Read", OASFactory.createHeader().ref("#/components/headers/X-Partitions-Read"));
             response.addHeader("X-Statements", OASFactory.createHeader().ref("#/components/headers/X-Statements"));
+            // Every route is rate limited, and every answer it gives says where the caller stands.
+            RATE_LIMIT_HEADERS.forEach(header ->
+                    response.addHeader(header, OASFactory.createHeader().ref("#/components/headers/" + header)));
         });
     }
 

@@ -1,0 +1,81 @@
+package dev.cqlpatterns.messenger;
+
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Who may be put into a conversation (cql/011_added_memberships.cql): signed-up users only, each
+ * with room under the cap the membership is charged to. A conversation someone creates is charged
+ * to their own cap; one they are put in by someone else to their separate "added by others" bound,
+ * so a third party can never use up a user's own cap.
+ */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
+@ApplicationScoped
+public class MemberQuotas {
+    // users_by_username belongs to the people group, deployed apart: read the table, not its classes.
+    private static final Query USER_EXISTS = Cql.idempotent("SELECT username FROM users_by_username WHERE username = ?");
+    private static final Query COUNT_ALL = Cql.idempotent(
+            "SELECT count(*) FROM inbox_by_user WHERE username = ? AND kind = 0");
+    private static final Query COUNT_ADDED = Cql.idempotent(
+            "SELECT count(*) FROM conversations_added_by_others WHERE username = ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    MessengerSettings settings;
+
+    /**
+     * Fails unless every one of {@code members} is a signed-up user (404 naming the first unknown,
+     * or 400 on {@code fields}' name when given) with room: {@code actor} under their own cap, every
+     * other member under their "added by others" bound (409 naming them). Three one-partition reads
+     * per member.
+     */
+    Uni<Void> admit(String actor, List<String> members, Map<String, String> fields) {
+        List<Uni<Void>> checks = members.stream().map(m -> requireUser(m, fields.get(m))
+                .chain(() -> m.equals(actor) ? requireOwnRoom(m) : requireAddedRoom(m))).toList();
+        return checks.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(checks).andFailFast().replaceWithVoid();
+    }
+
+    private Uni<Void> requireUser(String username, String field) {
+        return cql.read(USER_EXISTS, 1, username).invoke(rs -> {
+            if (rs.one() == null) {
+                String message = "no signed-up user is named " + username;
+                throw field == null ? ProblemException.notFound("No user " + username + ": " + message)
+                        : ProblemException.invalid(field, message);
+            }
+        }).replaceWithVoid();
+    }
+
+    private Uni<Void> requireOwnRoom(String username) {
+        return Uni.combine().all().unis(count(COUNT_ALL, username), count(COUNT_ADDED, username)).asTuple()
+                .invoke(counts -> {
+                    long own = counts.getItem1() - counts.getItem2();
+                    if (own >= settings.maxConversationsPerUser()) {
+                        throw ProblemException.conflict("You already started " + own
+                                + " conversations, the most allowed; leave some first");
+                    }
+                }).replaceWithVoid();
+    }
+
+    private Uni<Void> requireAddedRoom(String username) {
+        return count(COUNT_ADDED, username).invoke(added -> {
+            if (added >= settings.maxAddedConversationsPerUser()) {
+                throw ProblemException.conflict(username + " was already put in " + added
+                        + " conversations by others, the most allowed");
+            }
+        }).replaceWithVoid();
+    }
+
+    private Uni<Long> count(Query query, String username) {
+        return cql.read(query, 1, username).map(rs -> rs.one().getLong(0));
+    }
+}

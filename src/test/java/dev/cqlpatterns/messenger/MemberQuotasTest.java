@@ -1,0 +1,70 @@
+package dev.cqlpatterns.messenger;
+
+import static dev.cqlpatterns.messenger.Chat.PROBLEM;
+import static dev.cqlpatterns.messenger.Chat.as;
+import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.user;
+import static org.hamcrest.Matchers.containsString;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Whose cap a conversation is charged to (cql/011_added_memberships.cql): the caps here are 3
+ * conversations started and 4 put in by others.
+ */
+@QuarkusTest
+@TestProfile(SmallQuotasProfile.class)
+class MemberQuotasTest {
+
+    @Test
+    void should_not_let_a_third_party_use_up_a_users_own_cap() {
+        String victim = user("victim");
+        String mallory = user("mallory");
+        List<String> groups = new ArrayList<>();
+        // Mallory starts conversations with the victim and leaves each one at once.
+        for (int i = 0; i < SmallQuotasProfile.ADDED; i++) {
+            String id = create(mallory, List.of(victim, user("crony")), "spam " + i);
+            as(mallory).when().delete("/conversations/{id}/members/{u}", id, mallory).then().statusCode(204);
+            groups.add(id);
+        }
+        // The victim's bound of conversations others put them in is full...
+        as(mallory).contentType(ContentType.JSON).body(Map.of("members", List.of(victim, user("crony"))))
+                .when().post("/conversations")
+                .then().statusCode(409).contentType(PROBLEM)
+                .body("detail", containsString(victim)).body("detail", containsString("by others"));
+
+        // ...but every conversation the victim starts still works, up to their own cap.
+        for (int i = 0; i < SmallQuotasProfile.OWN; i++) {
+            create(victim, List.of(user("friend")), null);
+        }
+        as(victim).contentType(ContentType.JSON).body(Map.of("members", List.of(user("friend"))))
+                .when().post("/conversations")
+                .then().statusCode(409).contentType(PROBLEM).body("detail", containsString("You already started"));
+
+        // Leaving a conversation someone else put them in gives that room back.
+        String friend = user("friend");
+        as(victim).when().delete("/conversations/{id}/members/{u}", groups.get(0), victim).then().statusCode(204);
+        create(friend, List.of(victim), null);
+    }
+
+    @Test
+    void should_charge_an_added_member_to_the_bound_of_others_not_to_their_own_cap() {
+        String carol = user("carol");
+        // Others add carol to their groups until her bound of conversations others put her in is full.
+        for (int i = 0; i <= SmallQuotasProfile.ADDED; i++) {
+            String adder = user("adder");
+            String id = create(adder, List.of(user("bob"), user("dan")), null);
+            as(adder).when().put("/conversations/{id}/members/{u}", id, carol)
+                    .then().statusCode(i < SmallQuotasProfile.ADDED ? 200 : 409).contentType(
+                            i < SmallQuotasProfile.ADDED ? "application/json" : PROBLEM);
+        }
+        // Carol's own cap is untouched.
+        create(carol, List.of(user("friend")), null);
+    }
+}
