@@ -1,6 +1,7 @@
 package dev.cqlpatterns.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
@@ -57,5 +58,25 @@ class MigrationsTest {
         assertThat(second.join()).isEmpty();
         assertThat(session.execute(SimpleStatement.newInstance("SELECT count(*) FROM " + settings.keyspace()
                 + ".schema_migrations")).one().getLong(0)).isEqualTo(Migrations.load().size());
+    }
+
+    @Test
+    void should_accept_a_whole_file_checksum_of_an_earlier_release_once_and_refuse_a_changed_statement() {
+        Migrations.Migration first = Migrations.load().get(0);
+        String table = settings.keyspace() + ".schema_migrations";
+        try {
+            session.execute(SimpleStatement.newInstance("UPDATE " + table + " SET checksum = ? WHERE version = ?",
+                    first.fileChecksum(), first.version()));
+            assertThat(migrations.migrate()).isEmpty();
+            assertThat(session.execute(SimpleStatement.newInstance("SELECT checksum FROM " + table + " WHERE version = ?",
+                    first.version())).one().getString(0)).isEqualTo(first.checksum());
+
+            session.execute(SimpleStatement.newInstance("UPDATE " + table + " SET checksum = ? WHERE version = ?",
+                    "a-statement-that-changed", first.version()));
+            assertThatThrownBy(migrations::migrate).hasMessageContaining("changed after it was applied");
+        } finally {
+            session.execute(SimpleStatement.newInstance("UPDATE " + table + " SET checksum = ? WHERE version = ?",
+                    first.checksum(), first.version()));
+        }
     }
 }

@@ -53,8 +53,13 @@ public class Migrations {
     @Inject
     CassandraSettings settings;
 
-    /** One file of cql/, split into statements. */
-    public record Migration(int version, String name, String checksum, List<String> statements) {
+    /**
+     * One file of cql/, split into statements. {@code checksum} covers the statements only, with
+     * comments dropped and white space folded, so a comment can be fixed in an applied file while
+     * a changed statement is still refused; {@code fileChecksum} is what releases before that
+     * recorded (the whole file), accepted once and then replaced.
+     */
+    public record Migration(int version, String name, String checksum, String fileChecksum, List<String> statements) {
     }
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
@@ -79,9 +84,11 @@ public class Migrations {
             for (Migration m : migrations) {
                 String checksum = applied.get(m.version());
                 if (checksum != null) {
-                    if (!checksum.equals(m.checksum())) {
-                        throw new IllegalStateException("cql/" + m.name() + " changed after it was applied; "
-                                + "migrations are immutable, add a new numbered file instead");
+                    if (checksum.equals(m.fileChecksum()) && !checksum.equals(m.checksum())) {
+                        run("UPDATE schema_migrations SET checksum = ? WHERE version = ?", m.checksum(), m.version());
+                    } else if (!checksum.equals(m.checksum())) {
+                        throw new IllegalStateException("A statement of cql/" + m.name() + " changed after it was "
+                                + "applied; migrations are immutable, add a new numbered file instead");
                     }
                     continue;
                 }
@@ -193,7 +200,8 @@ public class Migrations {
             }
             previous = version;
             String text = read("cql/" + name);
-            migrations.add(new Migration(version, name, sha256(text), statements(text)));
+            List<String> statements = statements(text);
+            migrations.add(new Migration(version, name, statementsChecksum(statements), sha256(text), statements));
         }
         return migrations;
     }
@@ -211,6 +219,16 @@ public class Migrations {
             }
         }
         return statements;
+    }
+
+    /**
+     * The checksum of what a file does: its statements with comments gone, white space folded to
+     * one space and dropped next to punctuation, so re-wrapping a statement changes nothing.
+     */
+    static String statementsChecksum(List<String> statements) {
+        return sha256(statements.stream()
+                .map(st -> st.replaceAll("\\s+", " ").replaceAll(" ?([(),;=<>]) ?", "$1").strip())
+                .collect(Collectors.joining(";\n")));
     }
 
     private static String read(String resource) {
