@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -85,7 +87,9 @@ public class CreateConversation {
                     + "from the ordered pair: creating it again answers 200 with the existing conversation (its title "
                     + "is the first creator's). Otherwise a group with a new id. Each new member must be in fewer than "
                     + "1,000 conversations (409).")
-    @APIResponse(responseCode = "201", description = "Created",
+    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
+            description = "Path of the new conversation, /conversations/{id}",
+            schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
     @APIResponse(responseCode = "200", description = "The 1:1 conversation of this pair already existed",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
