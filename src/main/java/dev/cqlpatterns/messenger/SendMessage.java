@@ -107,7 +107,7 @@ public class SendMessage {
     @Schema(name = "NewMessage")
     public record Request(
             @Schema(description = "1 to 4,000 characters (cql-patterns.messenger.max-content-length), not all white "
-                    + "space", minLength = 1, maxLength = 4000, pattern = Text.NOT_JAVA_BLANK, examples = "Where are you?",
+                    + "space", minLength = 1, maxLength = 4000, pattern = Text.NOT_BLANK, examples = "Where are you?",
                     required = true) String content,
             @Schema(description = "At most 10 (cql-patterns.messenger.max-attachments); name (1 to 200 characters, not "
                     + "blank) -> absolute http(s) URL of at most 2,000 characters", nullable = true, maxProperties = 10,

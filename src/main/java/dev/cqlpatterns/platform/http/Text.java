@@ -17,23 +17,24 @@ public final class Text {
     public static final String SINGLE_LINE_CHAR = "[^" + CONTROL_CHARS + "]";
     public static final String SINGLE_LINE = "^" + SINGLE_LINE_CHAR + "*$";
     public static final String SINGLE_LINE_MESSAGE = "must not contain control characters";
-    /**
-     * The contract's pattern of a one-line field that is also {@code @NotBlank}: Hibernate's NotBlank
-     * trims characters up to U+0020, so something above U+0020 that is no control character must be
-     * there; before it only spaces (the rest of 0-U+0020 are control characters). Linear: no
-     * backtracking however long the value.
-     */
-    public static final String SINGLE_LINE_NOT_BLANK = "^ *[^\\x00-\\x20\\x7F-\\x9F]" + SINGLE_LINE_CHAR + "*$";
-    /** The contract's pattern of {@code @NotBlank} alone (multi-line text): a character above U+0020. */
-    public static final String NOT_BLANK = "[^\\x00-\\x20]";
+    /** The white space of {@link Character#isWhitespace} that is no control character, as a class body. */
+    private static final String PRINTABLE_WHITESPACE =
+            "\\x20\\u1680\\u2000-\\u2006\\u2008-\\u200A\\u2028\\u2029\\u205F\\u3000";
     /**
      * The characters {@link Character#isWhitespace} takes as white space ({@link String#isBlank},
-     * {@link String#strip}), as the body of a regex character class valid in Java and ECMA-262.
+     * {@link String#strip}, Hibernate's {@code @NotBlank}), as the body of a regex character class
+     * valid in Java and ECMA-262.
      */
-    public static final String JAVA_WHITESPACE =
-            "\\t\\n\\x0B\\f\\r\\x1C-\\x20\\u1680\\u2000-\\u2006\\u2008-\\u200A\\u2028\\u2029\\u205F\\u3000";
-    /** The contract's pattern of a text that {@link String#isBlank} (or strip-then-empty) refuses. */
-    public static final String NOT_JAVA_BLANK = "[^" + JAVA_WHITESPACE + "]";
+    public static final String JAVA_WHITESPACE = "\\t\\n\\x0B\\f\\r\\x1C-\\x1F" + PRINTABLE_WHITESPACE;
+    /** The contract's pattern of {@code @NotBlank} or {@link String#isBlank}: one character that is no white space. */
+    public static final String NOT_BLANK = "[^" + JAVA_WHITESPACE + "]";
+    /**
+     * The contract's pattern of a one-line field that is also {@code @NotBlank}: no control character,
+     * and one that is no white space, before which only white space. Linear: no backtracking however
+     * long the value.
+     */
+    public static final String SINGLE_LINE_NOT_BLANK = "^[" + PRINTABLE_WHITESPACE + "]*[^" + CONTROL_CHARS
+            + PRINTABLE_WHITESPACE + "]" + SINGLE_LINE_CHAR + "*$";
 
     private Text() {
     }
