@@ -57,8 +57,14 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class RecordClick {
     private static final Query WRITE_CLICK = Cql.idempotent(
             "INSERT INTO clickstream (year, month, shard, click_id, ip, url) VALUES (?, ?, ?, ?, ?, ?) USING TTL ?");
-    private static final Pattern IPV4 = Pattern.compile(
-            "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
+    private static final String IPV4_PATTERN =
+            "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}";
+    private static final Pattern IPV4 = Pattern.compile(IPV4_PATTERN);
+    /**
+     * The contract's form of {@link #ip}: a dotted quad, or IPv6 characters with at least one colon
+     * (whether those make an IPv6 address only the service checks). Never a host name.
+     */
+    static final String IP_PATTERN = "^(?:" + IPV4_PATTERN + "|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*)$";
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+");
 
     @Inject
@@ -92,9 +98,11 @@ public class RecordClick {
 
     @Schema(name = "ClickRequest")
     public record ClickRequest(
-            @Schema(description = "Absolute http or https URL that was clicked", examples = "https://www.pluralsight.com/signup")
+            @Schema(description = "Absolute http or https URL with a host that was clicked (international names in "
+                    + "punycode)", pattern = WebUrls.PATTERN, examples = "https://www.pluralsight.com/signup")
             @NotBlank @Size(max = 2048) String url,
-            @Schema(description = "IPv4 or IPv6 address of the client; default: the address the request came from",
+            @Schema(description = "Literal IPv4 (1.2.3.4) or IPv6 (2001:db8::1) address of the client, never a host "
+                    + "name; default: the address the request came from", pattern = IP_PATTERN,
                     examples = "98.203.153.64", nullable = true)
             @Size(max = 64) String ip) {
     }

@@ -51,7 +51,8 @@ public class PutCourse {
 
     @Schema(name = "CourseName")
     public record CourseName(
-            @Schema(description = "The course's title", examples = "Introduction to Node.js")
+            @Schema(description = "The course's title", examples = "Introduction to Node.js",
+                    pattern = Text.SINGLE_LINE_NOT_BLANK)
             @NotBlank @Size(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) String name) {
     }
 

@@ -58,7 +58,8 @@ public class PutModule {
 
     @Schema(name = "ModuleName")
     public record ModuleName(
-            @Schema(description = "The module's title", examples = "Getting Started with Node.js")
+            @Schema(description = "The module's title", examples = "Getting Started with Node.js",
+                    pattern = Text.SINGLE_LINE_NOT_BLANK)
             @NotBlank @Size(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) String name) {
     }
 

@@ -26,7 +26,7 @@ import java.util.Optional;
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class Groups {
-    public static final String NAME = "[a-z0-9_.-]{1,64}";
+    public static final String NAME = "^[a-z0-9_.-]{1,64}$";
     public static final String NAME_MESSAGE = "must be 1 to 64 characters of a-z, 0-9, _ . -";
 
     /** The days each group had joins on, newest first (see cql/041_groups.cql). */

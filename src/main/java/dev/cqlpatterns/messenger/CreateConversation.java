@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -93,7 +95,9 @@ public class CreateConversation {
                     + "conversations started; 409) and, for every other member, against that member's separate "
                     + "bound of conversations others put them in (2,000; 409 naming them), so nobody can use up "
                     + "another user's own cap.")
-    @APIResponse(responseCode = "201", description = "Created",
+    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
+            description = "Path of the new conversation, /conversations/{id}",
+            schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
     @APIResponse(responseCode = "200", description = "The 1:1 conversation of this pair already existed",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))

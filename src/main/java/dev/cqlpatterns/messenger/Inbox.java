@@ -66,7 +66,9 @@ public class Inbox {
             @Schema(enumeration = { "direct", "group" }) String kind,
             @Schema(description = "Title of the conversation, if it has one", nullable = true, examples = "Weekend trip") String title,
             @Schema(description = "The other member of a 1:1 conversation", nullable = true, examples = "bob") String partner,
-            @Schema(description = "Start of the last message, at most 100 characters", nullable = true, examples = "Where are you?") String lastMessage,
+            @Schema(description = "The last message, stripped; one longer than 100 characters "
+                    + "(cql-patterns.messenger.preview-length) is cut to its first 99 and \"…\"", maxLength = 100, nullable = true,
+                    examples = "Where are you?") String lastMessage,
             @Schema(format = "uuid", nullable = true, examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String lastMessageId,
             @Schema(description = "When the last message was sent; before any, when the caller joined",
                     examples = "2025-06-01T10:15:30.123Z") Instant lastAt,

@@ -2,6 +2,7 @@ package dev.cqlpatterns.messenger;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Min;
 import java.time.Duration;
 
 /** Limits and bounds of the messenger; each one is named in a table comment of cql/010_messenger.cql. */
@@ -28,8 +29,9 @@ public interface MessengerSettings {
     @WithDefault("100")
     int maxTitleLength();
 
-    /** Characters of a message kept as the inbox preview. */
+    /** Most characters of the inbox preview, the "…" of a cut message included (at least 2). */
     @WithDefault("100")
+    @Min(2)
     int previewLength();
 
     /** Most members of a conversation (creator included). */

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
@@ -105,10 +106,21 @@ public class SendMessage {
 
     @Schema(name = "NewMessage")
     public record Request(
-            @Schema(description = "1 to 4,000 characters (cql-patterns.messenger.max-content-length)", minLength = 1,
-                    maxLength = 4000, examples = "Where are you?", required = true) String content,
-            @Schema(description = "At most 10; name -> http(s) URL", nullable = true,
+            @Schema(description = "1 to 4,000 characters (cql-patterns.messenger.max-content-length), not all white "
+                    + "space", minLength = 1, maxLength = 4000, pattern = Text.NOT_BLANK, examples = "Where are you?",
+                    required = true) String content,
+            @Schema(description = "At most 10 (cql-patterns.messenger.max-attachments); name (1 to 200 characters, not "
+                    + "blank) -> absolute http(s) URL of at most 2,000 characters", nullable = true, maxProperties = 10,
+                    additionalProperties = AttachmentUrl.class,
                     examples = "{\"map.png\": \"https://example.com/map.png\"}") Map<String, String> attachments) {
+    }
+
+    /** The contract's schema of one attachment's URL (the service checks it with WebUrls). */
+    @Schema(name = "AttachmentUrl", type = SchemaType.STRING, maxLength = 2000, pattern = WebUrls.PATTERN,
+            description = "Absolute http(s) URL with a host", examples = "https://example.com/map.png")
+    static final class AttachmentUrl {
+        private AttachmentUrl() {
+        }
     }
 
     @Schema(name = "SentMessage")
@@ -263,13 +275,14 @@ public class SendMessage {
         return valid;
     }
 
+    /** At most preview-length characters (code points), the ellipsis included: a longer message is cut before it. */
     private String preview(String content) {
         String stripped = content.strip();
         int max = settings.previewLength();
         if (stripped.codePointCount(0, stripped.length()) <= max) {
             return stripped;
         }
-        return stripped.substring(0, stripped.offsetByCodePoints(0, max)) + "…";
+        return stripped.substring(0, stripped.offsetByCodePoints(0, max - 1)) + "…";
     }
 
     static String fingerprint(String content, Map<String, String> attachments) {

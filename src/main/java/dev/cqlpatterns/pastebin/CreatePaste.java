@@ -1,6 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
 import dev.cqlpatterns.platform.limits.ChargesBodyBytes;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -63,15 +64,17 @@ public class CreatePaste {
 
     @Schema(name = "CreatePasteRequest")
     public record Request(
-            @Schema(nullable = true, description = "Optional title, at most 200 characters", maxLength = 200,
-                    examples = "nginx config") String title,
-            @NotNull @Schema(required = true, description = "The text; not empty, at most max-body-size bytes (512 KiB)",
+            @Schema(nullable = true, description = "Optional title, at most 200 characters, one line; blank: none",
+                    maxLength = 200, pattern = PasteInput.TITLE, examples = "nginx config") String title,
+            @NotNull @Schema(required = true, description = "The text; not empty, at most max-body-size bytes of UTF-8 "
+                    + "(512 KiB; 413 above it)", minLength = 1, maxLength = PasteInput.BODY_MAX_CHARACTERS,
                     examples = "server { listen 80; }") String body,
             // Checked by hand: Bean Validation would name the field isPrivate.
             @JsonProperty("private") @Schema(required = true,
                     description = "Private: readable by whoever has the id, never listed") Boolean isPrivate,
-            @Schema(nullable = true, description = "ISO-8601 duration until the paste expires, e.g. PT10M, PT1H, P7D; "
-                    + "absent: the configured default (none: never)", examples = "P7D") String expiresIn) {
+            @Schema(nullable = true, description = "How long until the paste expires, e.g. PT10M, PT1H, P7D: a "
+                    + PasteInput.DURATION_DESCRIPTION + "; absent: the configured default (none: never)",
+                    pattern = PasteInput.DURATION, examples = "P7D") String expiresIn) {
     }
 
     @Schema(name = "CreatedPaste")
@@ -91,7 +94,7 @@ public class CreatePaste {
     @Operation(summary = "Create a paste", description = "Answers the paste's id and its secret; the secret is shown "
             + "only here and is needed to change or delete the paste. Public pastes appear in GET /pastes.")
     @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
-            description = "URL of the new paste", schema = @Schema(implementation = String.class)),
+            description = "Path of the new paste, /pastes/{id}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Created.class)))
     public Uni<RestResponse<Created>> create(@Valid Request request) {
         if (request == null) {

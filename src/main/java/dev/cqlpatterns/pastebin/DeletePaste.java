@@ -53,7 +53,7 @@ public class DeletePaste {
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Void>> delete(
             @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") @PathParam("id") UUID id,
-            @Parameter(description = "The secret from the creation response; missing or wrong: 403",
+            @Parameter(description = "The secret from the creation response; missing or wrong: 403", required = true,
                     example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") @HeaderParam("X-Paste-Secret") String secret) {
         return attempt(id, secret, 1, 0L).replaceWith(RestResponse.noContent());
     }

@@ -17,6 +17,26 @@ import java.util.Optional;
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class PasteInput {
+    /**
+     * The contract's form of an expiresIn: an ISO-8601 duration as {@link Duration#parse} reads it
+     * (days, hours, minutes, seconds with up to 9 decimals), without signs: only positive durations are
+     * taken. Zero, under PT1S and over the maximum are refused too, which the contract only states.
+     */
+    static final String DURATION_SECONDS = "[0-9]+(?:[.,][0-9]{0,9})?[Ss]";
+    static final String DURATION_TIME = "[Tt](?:[0-9]+[Hh](?:[0-9]+[Mm])?(?:" + DURATION_SECONDS + ")?|[0-9]+[Mm](?:"
+            + DURATION_SECONDS + ")?|" + DURATION_SECONDS + ")";
+    public static final String DURATION = "^[Pp](?:[0-9]+[Dd](?:" + DURATION_TIME + ")?|" + DURATION_TIME + ")$";
+    public static final String DURATION_DESCRIPTION = "positive ISO-8601 duration, at least PT1S and at most P365D "
+            + "(cql-patterns.pastebin.max-expires-in)";
+    /**
+     * The body's limit in characters, as the contract can state it: cql-patterns.pastebin.max-body-size
+     * (512 KiB) counts UTF-8 bytes (413 above it), and a character is at least one byte.
+     */
+    public static final int BODY_MAX_CHARACTERS = 512 * 1024;
+    /**
+     * The contract's form of a title: blank (taken as no title) or one line; at most 200 characters.
+     */
+    public static final String TITLE = "^(?:[" + Text.JAVA_WHITESPACE + "]*|" + Text.SINGLE_LINE_CHAR + "*)$";
 
     @Inject
     PastebinSettings settings;

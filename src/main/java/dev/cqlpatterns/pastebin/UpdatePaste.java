@@ -70,16 +70,19 @@ public class UpdatePaste {
     @Inject
     PublicPasteList list;
 
-    @Schema(name = "UpdatePasteRequest", description = "Only the fields given change; give at least one")
+    @Schema(name = "UpdatePasteRequest", minProperties = 1,
+            description = "Only the fields given change; give at least one (null is the same as absent)")
     public record Request(
-            @Schema(nullable = true, description = "New title; an empty one removes the title", examples = "nginx config, fixed")
+            @Schema(nullable = true, description = "New title, at most 200 characters, one line; a blank one removes the "
+                    + "title", maxLength = 200, pattern = PasteInput.TITLE, examples = "nginx config, fixed")
             String title,
-            @Schema(nullable = true, description = "New text; not empty, at most max-body-size bytes (512 KiB)",
+            @Schema(nullable = true, description = "New text; not empty, at most max-body-size bytes of UTF-8 (512 KiB; "
+                    + "413 above it)", minLength = 1, maxLength = PasteInput.BODY_MAX_CHARACTERS,
                     examples = "server { listen 8080; }") String body,
             @JsonProperty("private") @Schema(nullable = true, description = "New visibility: true takes the paste off "
                     + "the list at once, false lists it") Boolean isPrivate,
-            @Schema(nullable = true, description = "New expiry, counted from now: ISO-8601 duration such as PT10M or P7D",
-                    examples = "PT1H") String expiresIn) {
+            @Schema(nullable = true, description = "New expiry, counted from now, such as PT10M or P7D: a "
+                    + PasteInput.DURATION_DESCRIPTION, pattern = PasteInput.DURATION, examples = "PT1H") String expiresIn) {
     }
 
     /** What the request changes; null fields keep their value. */
@@ -108,7 +111,7 @@ public class UpdatePaste {
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<Paste> update(
             @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") @PathParam("id") UUID id,
-            @Parameter(description = "The secret from the creation response; missing or wrong: 403",
+            @Parameter(description = "The secret from the creation response; missing or wrong: 403", required = true,
                     example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") @HeaderParam("X-Paste-Secret") String secret,
             @Valid Request request) {
         if (request == null) {

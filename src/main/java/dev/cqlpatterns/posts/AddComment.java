@@ -1,5 +1,8 @@
 package dev.cqlpatterns.posts;
 
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import dev.cqlpatterns.platform.http.Text;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -61,7 +64,7 @@ public class AddComment {
 
     @Schema(name = "NewComment")
     public record NewComment(
-            @NotBlank @Size(max = BODY_MAX) @Schema(examples = "Query first, then tables.") String body) {
+            @NotBlank @Size(max = BODY_MAX) @Schema(examples = "Query first, then tables.", pattern = Text.NOT_BLANK) String body) {
     }
 
     @POST
@@ -69,11 +72,14 @@ public class AddComment {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Comment on a post")
-    @APIResponse(responseCode = "201", description = "Created",
+    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
+            description = "Path of the post the comment is on, /posts/{id}; its id is the new comment's",
+            schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
             content = @Content(schema = @Schema(implementation = CreatePost.Created.class)))
     @APIResponse(responseCode = "409", description = "The post has the maximum number of comments")
     public Uni<RestResponse<CreatePost.Created>> comment(
-            @Parameter(description = "Post id", example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") @PathParam("id") String id,
+            @Parameter(description = PostIds.DESCRIPTION, example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
+                    schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN)) @PathParam("id") String id,
             @Valid @NotNull NewComment request) {
         String commenter = caller.username();
         UUID post = PostIds.parse(id);

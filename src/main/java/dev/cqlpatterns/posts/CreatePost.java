@@ -1,5 +1,8 @@
 package dev.cqlpatterns.posts;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -51,7 +54,7 @@ public class CreatePost {
 
     @Schema(name = "NewPost")
     public record NewPost(
-            @NotBlank @Size(max = BODY_MAX) @Schema(examples = "Data modelling is query first.") String body) {
+            @NotBlank @Size(max = BODY_MAX) @Schema(examples = "Data modelling is query first.", pattern = Text.NOT_BLANK) String body) {
     }
 
     @Schema(name = "Created")
@@ -63,7 +66,9 @@ public class CreatePost {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Write a post")
-    @APIResponse(responseCode = "201", description = "Created", content = @Content(schema = @Schema(implementation = Created.class)))
+    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
+            description = "Path of the new post, /posts/{id}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+            content = @Content(schema = @Schema(implementation = Created.class)))
     public Uni<RestResponse<Created>> create(@Valid @NotNull NewPost request) {
         String author = caller.username();
         UUID id = TimeUuids.at(clock.instant());

@@ -5,6 +5,9 @@ import java.util.UUID;
 
 /** Post ids are timeuuids made by the service, shown as strings. */
 final class PostIds {
+    /** A version-1 (time-based) uuid in its 36-character form, as the contract states it. */
+    static final String PATTERN = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-1[0-9A-Fa-f]{3}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$";
+    static final String DESCRIPTION = "Post id: a timeuuid (version-1 uuid), as POST /posts answered it";
 
     private PostIds() {
     }

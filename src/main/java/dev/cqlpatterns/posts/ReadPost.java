@@ -1,5 +1,6 @@
 package dev.cqlpatterns.posts;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
@@ -74,7 +75,8 @@ public class ReadPost {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A post with its comments newest first (one partition read)")
     public Uni<Post> read(
-            @Parameter(description = "Post id", example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") @PathParam("id") String id,
+            @Parameter(description = PostIds.DESCRIPTION, example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
+                    schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN)) @PathParam("id") String id,
             @Parameter(description = "Comments per page, 1 to 500 (default 50)", example = "20") @QueryParam("limit") Integer limit,
             @Parameter(description = "The comments' next value of the previous page") @QueryParam("cursor") String cursor) {
         UUID post = PostIds.parse(id);

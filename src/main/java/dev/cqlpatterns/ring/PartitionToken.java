@@ -29,6 +29,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.Explode;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterStyle;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -62,6 +66,16 @@ public class PartitionToken {
     @Operation(summary = "The token of a partition key and its replica nodes",
             description = "Give every partition key column of the table as a query parameter, e.g. "
                     + "/ring/songs/token?artist=Miles%20Davis&album=Kind%20of%20Blue&song=So%20What")
+    // The columns depend on the table, so the contract declares them as one free-form object whose
+    // properties are the query parameters themselves (style form, explode true; OpenAPI 3.0 4.7.12.4).
+    // A missing column is a 400 naming it, a value that is not of the column's CQL type too.
+    @Parameter(name = "key", in = ParameterIn.QUERY, required = true, style = ParameterStyle.FORM, explode = Explode.TRUE,
+            description = "The partition key: one query parameter per partition key column of the table, named as the "
+                    + "column, its value in CQL literal form without quotes (e.g. artist=Miles%20Davis&album=...). "
+                    + "Generated clients send it as an object: with openapi-fetch, "
+                    + "querySerializer: { object: { style: 'form', explode: true } }",
+            schema = @Schema(type = SchemaType.OBJECT, minProperties = 1, additionalProperties = String.class),
+            example = "{\"artist\": \"Miles Davis\", \"album\": \"Kind of Blue\", \"song\": \"So What\"}")
     public Uni<Placement> token(
             @Parameter(description = "A table of the service's keyspace", example = "songs") @PathParam("table") String table,
             @Context UriInfo uri) {

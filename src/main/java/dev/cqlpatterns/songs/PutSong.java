@@ -1,5 +1,7 @@
 package dev.cqlpatterns.songs;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -47,8 +49,16 @@ public class PutSong {
     @Schema(name = "SongTags")
     public record SongTags(
             @NotNull @Schema(description = "The song's tags (at most 32); stored trimmed and lower case, duplicates once",
-                    maxItems = 32,
+                    maxItems = 32, type = SchemaType.ARRAY, implementation = SongTag.class,
                     examples = "[\"jazz\", \"modal\"]") List<String> tags) {
+    }
+
+    /** The contract's schema of one tag (SongRules.tag checks it). */
+    @Schema(name = "SongTag", type = SchemaType.STRING, pattern = Text.NOT_BLANK,
+            description = "Not blank; at most 50 characters once trimmed, no control characters", examples = "jazz")
+    static final class SongTag {
+        private SongTag() {
+        }
     }
 
     @PUT

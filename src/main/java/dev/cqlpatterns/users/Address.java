@@ -20,8 +20,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "Address", description = "A postal address")
 public record Address(
         @NotBlank @Size(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) 
-        @Schema(examples = "1 Main Street") String street,
+        @Schema(examples = "1 Main Street", pattern = Text.SINGLE_LINE_NOT_BLANK) String street,
         @NotBlank @Size(max = 100) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) 
-        @Schema(examples = "Springfield") String city,
+        @Schema(examples = "Springfield", pattern = Text.SINGLE_LINE_NOT_BLANK) String city,
         @NotNull @PositiveOrZero @Max(99_999_999) @Schema(examples = "12345") Integer zip) {
 }

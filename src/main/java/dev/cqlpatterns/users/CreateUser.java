@@ -1,5 +1,7 @@
 package dev.cqlpatterns.users;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -61,7 +63,9 @@ public class CreateUser {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create the caller's user, claiming a unique username and a unique email")
-    @APIResponse(responseCode = "201", description = "Created", content = @Content(schema = @Schema(implementation = User.class)))
+    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
+            description = "Path of the new user, /users/{username}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+            content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "403", description = "The username is not the caller's")
     @APIResponse(responseCode = "409", description = "The username or the email is taken")
     public Uni<RestResponse<User>> create(@Valid @NotNull NewUser request) {

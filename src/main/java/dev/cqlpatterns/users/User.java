@@ -13,7 +13,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * private: only the user themselves (the caller whose token subject is the username) sees them;
  * anyone else gets the username alone, and no list of the service carries them.
  */
-@Schema(name = "User", description = "A user. email, age and addresses are private: present only when the caller is this "
+@Schema(name = "User", requiredProperties = "username", description = "A user. email, age and addresses are private: present only when the caller is this "
         + "user; anyone else sees the username alone")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record User(

@@ -143,12 +143,12 @@ class GeneratedClientJourneyTest {
         UUID pasteId = created.getId();
         assertThat(pastes.latestPublicPastesLatest(null, 100).getItems()).extracting(ListedPaste::getId)
                 .contains(pasteId);
-        Paste updated = pastes.updatePasteUpdate(pasteId, new UpdatePasteRequest().title("lunch notes " + day),
-                created.getSecret());
+        Paste updated = pastes.updatePasteUpdate(pasteId, created.getSecret(),
+                new UpdatePasteRequest().title("lunch notes " + day));
         assertThat(updated.getTitle()).isEqualTo("lunch notes " + day);
         assertThat(pastes.readPasteRead(pasteId).getBody()).startsWith("SELECT");
         ApiException wrongSecret = catchThrowableOfType(ApiException.class,
-                () -> pastes.updatePasteUpdate(pasteId, new UpdatePasteRequest().title("stolen"), "not-the-secret"));
+                () -> pastes.updatePasteUpdate(pasteId, "not-the-secret", new UpdatePasteRequest().title("stolen")));
         assertThat(wrongSecret.getCode()).isEqualTo(403);
 
         Instant expiresAt = Instant.now().plus(Duration.ofSeconds(3));
