@@ -122,12 +122,13 @@ public class CreateConversation {
         if (members.size() > settings.maxMembers()) {
             throw ProblemException.invalid("members", "at most " + settings.maxMembers() + " members, you included");
         }
+        // control characters are refused before stripping: "\tTrip\n" is not "Trip"
+        if (request.title() != null && !Text.isSingleLine(request.title())) {
+            throw ProblemException.invalid("title", Text.SINGLE_LINE_MESSAGE);
+        }
         String title = request.title() == null || request.title().isBlank() ? null : request.title().strip();
         if (title != null && title.codePointCount(0, title.length()) > settings.maxTitleLength()) {
             throw ProblemException.invalid("title", "at most " + settings.maxTitleLength() + " characters");
-        }
-        if (title != null && !Text.isSingleLine(title)) {
-            throw ProblemException.invalid("title", Text.SINGLE_LINE_MESSAGE);
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Uni<Void> admitted = quotas.admit(me, List.copyOf(members), fields);

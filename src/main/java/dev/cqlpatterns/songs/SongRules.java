@@ -12,13 +12,20 @@ final class SongRules {
     private SongRules() {
     }
 
-    /** A tag as stored: trimmed and lower case; 400 naming {@code field} when empty or too long. */
+    /**
+     * A tag as stored: trimmed of spaces and lower case; 400 naming {@code field} when empty, too long
+     * or holding a control character, at the ends too ("\r\njazz" was stripped to "jazz", and a
+     * DELETE of it removed the real tag).
+     */
     static String tag(String field, String raw) {
+        if (raw != null && !Text.isSingleLine(raw)) {
+            throw ProblemException.invalid(field, "must be at most " + TAG_MAX + " printable characters");
+        }
         String tag = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
         if (tag.isEmpty()) {
             throw ProblemException.invalid(field, "must not be empty");
         }
-        if (tag.length() > TAG_MAX || !Text.isSingleLine(tag)) {
+        if (tag.length() > TAG_MAX) {
             throw ProblemException.invalid(field, "must be at most " + TAG_MAX + " printable characters");
         }
         return tag;

@@ -88,6 +88,23 @@ class StrictInputTest {
                 .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("artist"));
     }
 
+    @Test
+    void should_refuse_control_characters_at_the_ends_of_one_line_fields_rather_than_strip_them() {
+        // found by FuzzTest: "\r\njazz" was stripped to "jazz", and a DELETE removed the song's real tag
+        String path = "/songs/Strict/Ends/" + UUID.randomUUID().toString().substring(0, 8);
+        send("PUT", "tagger", path, Map.of("tags", List.of("jazz"))).statusCode(201);
+        given().urlEncodingEnabled(false).header("Authorization", Tokens.bearer("tagger"))
+                .when().delete(path + "/tags/%0D%0Ajazz").then().statusCode(400).contentType(PROBLEM)
+                .body("errors[0].field", equalTo("tag"));
+        send("PUT", "tagger", path, Map.of("tags", List.of("\tmodal"))).statusCode(400).contentType(PROBLEM)
+                .body("errors[0].field", equalTo("tags[0]"));
+        given().when().get(path).then().statusCode(200).body("tags", equalTo(List.of("jazz")));
+
+        String alice = "strict_" + UUID.randomUUID().toString().substring(0, 8);
+        send("POST", alice, "/conversations", Map.of("members", List.of("strict_peer"), "title", "\tTrip\n"))
+                .statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("title"));
+    }
+
     private static String paste(String body) {
         return given().contentType(ContentType.JSON).body(Map.of("body", body, "private", false))
                 .when().post("/pastes").then().statusCode(201).extract().path("id");
