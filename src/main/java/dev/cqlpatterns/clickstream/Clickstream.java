@@ -1,5 +1,6 @@
 package dev.cqlpatterns.clickstream;
 
+import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -91,7 +92,7 @@ public class Clickstream {
 
     /** Where the previous page stopped: the month (yyyymm) and the last click id returned. */
     @RegisterForReflection
-    public record Position(int month, UUID last) {
+    public record Position(int month, @NotNull UUID last) {
     }
 
     @Schema(name = "Click")

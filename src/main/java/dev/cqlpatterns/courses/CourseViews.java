@@ -1,5 +1,6 @@
 package dev.cqlpatterns.courses;
 
+import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -79,7 +80,7 @@ public class CourseViews {
 
     /** Where the previous page stopped: the day bucket and the last view id returned. */
     @RegisterForReflection
-    public record Position(int day, UUID last) {
+    public record Position(int day, @NotNull UUID last) {
     }
 
     private record Found(int day, UUID id) {

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.groups;
 
+import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -49,7 +50,7 @@ public class GroupMembers {
 
     /** Read back from cursors by Jackson, also in a native image. */
     @RegisterForReflection
-    record Position(String after) {
+    record Position(@NotNull String after) {
     }
 
     @GET

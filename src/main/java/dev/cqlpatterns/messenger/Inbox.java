@@ -1,5 +1,7 @@
 package dev.cqlpatterns.messenger;
 
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
@@ -82,7 +84,8 @@ public class Inbox {
 
     /** The last entry of the previous page, in the order of the list. */
     @RegisterForReflection // read back from cursors by Jackson, also in a native image
-    public record Position(Instant lastAt, String conversationId) {
+    public record Position(@NotNull Instant lastAt,
+            @NotNull @Pattern(regexp = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}") String conversationId) {
 
         /** True when {@code e} comes after this position: older, or as old with a greater id. */
         boolean isBefore(InboxEntry e) {

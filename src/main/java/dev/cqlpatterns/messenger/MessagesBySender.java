@@ -1,5 +1,8 @@
 package dev.cqlpatterns.messenger;
 
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.ProtocolError;
+import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -64,7 +67,7 @@ public class MessagesBySender {
 
     /** The driver's paging state of the index query, where the next page starts. */
     @RegisterForReflection // read back from cursors by Jackson, also in a native image
-    public record Position(String pagingState) {
+    public record Position(@NotNull @Pattern(regexp = "[A-Za-z0-9+/]{4,2000}={0,2}") String pagingState) {
     }
 
     @GET
@@ -117,7 +120,9 @@ public class MessagesBySender {
             QueryStats.addPartitions((int) rows.stream()
                     .map(row -> row.getUuid("conversation_id") + ":" + row.getInt("bucket")).distinct().count());
             return new Slice(rows, rs.getExecutionInfo().getPagingState());
-        });
+        }).onFailure(failure -> start != null && (failure instanceof InvalidQueryException || failure instanceof ProtocolError))
+                // Cassandra refuses a paging state that is not its own: the cursor's, not the service's fault
+                .transform(failure -> ProblemException.badCursor("cursor holds no position of this list"));
     }
 
     private static ByteBuffer decode(String state) {

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.pastebin;
 
+import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -75,7 +76,7 @@ public class LatestPublicPastes {
 
     /** Where a page ended: the day bucket and the clustering key of its last paste. */
     @RegisterForReflection // read from cursors by Jackson, also in a native image
-    public record Position(int day, Instant createdAt, UUID id) {
+    public record Position(int day, @NotNull Instant createdAt, @NotNull UUID id) {
     }
 
     private record Found(int day, Listed paste) {

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.posts;
 
+import jakarta.validation.constraints.NotNull;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -68,7 +69,7 @@ public class ReadPost {
 
     /** Read back from cursors by Jackson, also in a native image. */
     @RegisterForReflection
-    record Position(UUID before) {
+    record Position(@NotNull UUID before) {
     }
 
     @GET

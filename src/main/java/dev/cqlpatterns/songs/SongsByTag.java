@@ -1,5 +1,6 @@
 package dev.cqlpatterns.songs;
 
+import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
@@ -50,7 +51,7 @@ public class SongsByTag {
 
     /** Read back from cursors by Jackson, also in a native image. */
     @RegisterForReflection
-    record Position(String artist, String album, String song) {
+    record Position(@NotNull String artist, @NotNull String album, @NotNull String song) {
     }
 
     @GET

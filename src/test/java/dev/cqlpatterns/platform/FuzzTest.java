@@ -192,6 +192,7 @@ class FuzzTest {
             String email = owner + "@example.com";
             as(owner).body(Map.of("username", owner, "email", email, "age", 30)).post("/users").then().statusCode(201);
             as(peer).body(Map.of("username", peer, "email", peer + "@example.com")).post("/users").then().statusCode(201);
+            as(owner + "q").body(Map.of("username", owner + "q", "email", owner + "q@example.com")).post("/users").then().statusCode(201);
             as(owner).body(Map.of("street", "1 Main Street", "city", "Springfield", "zip", 12345))
                     .put("/users/{u}/addresses/home", owner).then().statusCode(200);
 

@@ -1,10 +1,12 @@
 package dev.cqlpatterns.platform.paging;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.validation.Validator;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -36,6 +38,9 @@ public class Cursors {
 
     @Inject
     ObjectMapper json;
+
+    @Inject
+    Validator validator;
 
     private SecretKeySpec key;
 
@@ -91,7 +96,14 @@ public class Cursors {
             if (!MessageDigest.isEqual(mac, mac(scope, payload))) {
                 throw ProblemException.badCursor("cursor does not belong to this list or was altered");
             }
-            return Optional.of(json.readValue(payload, type));
+            T position = json.readerFor(type).with(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+                    .readValue(payload);
+            // Signed is not sound: a leaked key or a bug can sign what no page wrote, and a null or a
+            // malformed key column reaching Cassandra was a 500. Positions declare what they need.
+            if (position == null || !validator.validate(position).isEmpty()) {
+                throw ProblemException.badCursor("cursor holds no position of this list");
+            }
+            return Optional.of(position);
         } catch (IllegalArgumentException | java.io.IOException e) {
             throw ProblemException.badCursor("cursor is malformed; pass back the 'next' value of a previous page unchanged");
         }
