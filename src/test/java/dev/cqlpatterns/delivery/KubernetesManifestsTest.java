@@ -90,7 +90,8 @@ class KubernetesManifestsTest {
     void should_let_the_function_routes_name_the_local_gateway_from_each_function_namespace() {
         ReferenceGrant grant = RenderedOverlay.cluster().one(ReferenceGrant.class);
         Set<String> namespaces = RenderedOverlay.OVERLAYS.stream().map(RenderedOverlay::of).filter(RenderedOverlay::functions)
-                .map(r -> r.one(ConfigMap.class).getMetadata().getNamespace()).collect(Collectors.toSet());
+                .flatMap(r -> r.all(ConfigMap.class).stream()).map(c -> c.getMetadata().getNamespace())
+                .collect(Collectors.toSet());
         assertThat(grant.getSpec().getFrom()).allSatisfy(from -> assertThat(from.getKind()).isEqualTo("HTTPRoute"))
                 .extracting(from -> from.getNamespace()).containsExactlyInAnyOrderElementsOf(namespaces);
         assertThat(grant.getSpec().getTo()).singleElement().satisfies(to -> {
@@ -260,7 +261,12 @@ class KubernetesManifestsTest {
     @FieldSource("OVERLAYS")
     void should_let_in_only_the_gateway_or_knative_and_out_only_cassandra_and_dns(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
-        NetworkPolicy policy = rendered.one(NetworkPolicy.class);
+        // The service's own policy; the only other one is components/monitoring's, which adds Prometheus's
+        // scrapes and the spans to the collector (MonitoringManifestsTest).
+        assertThat(rendered.all(NetworkPolicy.class)).extracting(p -> p.getMetadata().getName())
+                .containsExactlyInAnyOrder("cql-patterns", "cql-patterns-monitoring");
+        NetworkPolicy policy = rendered.all(NetworkPolicy.class).stream()
+                .filter(p -> "cql-patterns".equals(p.getMetadata().getName())).findFirst().orElseThrow();
         assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
         for (Pod pod : rendered.pods()) {
             assertThat(pod.labels()).as(pod.workload()).containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels());

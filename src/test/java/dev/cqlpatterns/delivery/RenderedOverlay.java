@@ -24,6 +24,8 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1beta1.ReferenceGrant;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.openshift.api.model.monitoring.v1.PodMonitor;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,6 +47,9 @@ import java.util.concurrent.TimeUnit;
 final class RenderedOverlay {
     static final Path ROOT = Path.of(System.getProperty("cqlpatterns.root", "."));
     static final String K8SSANDRA_CLUSTER = "k8ssandra.io/v1alpha1/K8ssandraCluster";
+    /** k8ssandra's kinds, which have no typed classes here and are kept generic. */
+    static final java.util.Set<String> K8SSANDRA_KINDS = java.util.Set.of(K8SSANDRA_CLUSTER,
+            "medusa.k8ssandra.io/v1alpha1/MedusaBackupSchedule");
 
     /** The overlays: functions on Knative (dev, prod) and the always-on Deployment (prod-deployment). */
     static final List<String> OVERLAYS = List.of("dev", "prod", "prod-deployment");
@@ -61,7 +66,10 @@ final class RenderedOverlay {
             Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
             Map.entry("serving.knative.dev/v1/Service", io.fabric8.knative.serving.v1.Service.class),
             Map.entry("gateway.networking.k8s.io/v1/HTTPRoute", HTTPRoute.class),
-            Map.entry("gateway.networking.k8s.io/v1beta1/ReferenceGrant", ReferenceGrant.class));
+            Map.entry("gateway.networking.k8s.io/v1beta1/ReferenceGrant", ReferenceGrant.class),
+            // Prometheus Operator's CRDs, typed by fabric8's openshift-model-monitoring
+            Map.entry("monitoring.coreos.com/v1/PodMonitor", PodMonitor.class),
+            Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class));
 
     /** A pod any workload runs (Deployment, Knative Service, Job, CronJob), by the workload's name. */
     record Pod(String workload, Map<String, String> labels, Container container, List<Volume> volumes,
@@ -120,7 +128,7 @@ final class RenderedOverlay {
     private static HasMetadata typed(JsonNode node) throws JsonProcessingException {
         String key = node.path("apiVersion").asText() + "/" + node.path("kind").asText();
         String object = key + " " + node.path("metadata").path("name").asText();
-        if (K8SSANDRA_CLUSTER.equals(key)) {
+        if (K8SSANDRA_KINDS.contains(key)) {
             return YAML.treeToValue(node, GenericKubernetesResource.class);
         }
         Class<? extends HasMetadata> type = TYPES.get(key);
@@ -188,7 +196,8 @@ final class RenderedOverlay {
     }
 
     GenericKubernetesResource cassandra() {
-        List<GenericKubernetesResource> clusters = all(GenericKubernetesResource.class);
+        List<GenericKubernetesResource> clusters = all(GenericKubernetesResource.class).stream()
+                .filter(r -> "K8ssandraCluster".equals(r.getKind())).toList();
         if (clusters.size() != 1) {
             throw new AssertionError(name + " has " + clusters.size() + " K8ssandraCluster objects, expected 1");
         }

@@ -14,6 +14,11 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.accounting.QueryStats;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -30,6 +35,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -45,6 +52,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * it needs (a scheduled tick on an event loop did exactly that). Connecting starts at start-up
  * without waiting for it; whatever comes earlier waits without blocking, at most
  * {@code cql-patterns.cassandra.session-wait}, then answers 503 with Retry-After.
+ *
+ * <p>Every statement is one OpenTelemetry client span here, a child of the request's span: its
+ * prepared CQL (placeholders, never the bound values), keyspace, table, operation, the partitions
+ * it reads and whether it is idempotent. Here rather than the driver instrumentation
+ * (opentelemetry-cassandra-4.4): that library wraps a {@code CqlSession} in its own
+ * {@code TracingCqlSession}, which is not the extension's {@code QuarkusCqlSession} bean this class
+ * and the mapper DAOs use, and it has no request tracker to plug into the driver's configuration;
+ * every statement passes {@link #call} anyway, which also knows what the statement reads.
  */
 @ApplicationScoped
 public class Cql {
@@ -58,6 +73,12 @@ public class Cql {
     /** The level of conditional writes; a read that must see their outcome uses it too. */
     @ConfigProperty(name = "quarkus.cassandra.request.serial-consistency-level", defaultValue = "LOCAL_SERIAL")
     DefaultConsistencyLevel serial;
+
+    /** OpenTelemetry's tracer (a no-op one when tracing is off). */
+    @Inject
+    Tracer tracer;
+
+    private static final Pattern TABLE = Pattern.compile("(?i)\\b(?:FROM|INTO|UPDATE)\\s+(?:\\w+\\.)?(\\w+)");
 
     private volatile CqlIdentifier keyspace;
     /** The connected session, once there is one: the fast path of every statement. */
@@ -146,15 +167,100 @@ public class Cql {
 
     /** Runs any statement; {@code partitions} is what it reads (0 for writes). */
     public Uni<AsyncResultSet> execute(Statement<?> statement, int partitions) {
-        return session().chain(session -> call(partitions, () -> session.executeAsync(statement)));
+        return session().chain(session -> call(cqlOf(statement), statement.isIdempotent(), partitions,
+                () -> session.executeAsync(statement)));
     }
 
-    /** Runs a driver call that returns a future, e.g. a mapper DAO method. */
+    /** Runs a driver call that returns a future, e.g. a mapper DAO method or the next page of a read. */
     public <T> Uni<T> call(int partitions, Supplier<CompletionStage<T>> call) {
+        return call(null, null, partitions, call);
+    }
+
+    /**
+     * Runs a driver call as one traced statement: {@code cql} (prepared text, null when the caller
+     * does not know it) names the span.
+     */
+    public <T> Uni<T> call(String cql, Boolean idempotent, int partitions, Supplier<CompletionStage<T>> call) {
         return Uni.createFrom().deferred(() -> {
             QueryStats.record(partitions);
-            return onCallersContext(Uni.createFrom().completionStage(call));
+            Span span = startSpan(cql, idempotent, partitions);
+            CompletionStage<T> stage;
+            try (Scope ignored = span.makeCurrent()) {
+                stage = call.get();
+            } catch (RuntimeException e) {
+                end(span, e);
+                throw e;
+            }
+            stage.whenComplete((result, failure) -> end(span, failure));
+            return onCallersContext(Uni.createFrom().completionStage(stage));
         });
+    }
+
+    private Span startSpan(String cql, Boolean idempotent, int partitions) {
+        String operation = cql == null ? null : operationOf(cql);
+        String table = null;
+        if (cql != null) {
+            Matcher m = TABLE.matcher(cql);
+            table = m.find() ? m.group(1) : null;
+        }
+        String keyspace = keyspace().asInternal();
+        String name = operation == null ? "CQL " + keyspace
+                : operation + " " + (table == null ? keyspace : keyspace + "." + table);
+        var builder = tracer.spanBuilder(name).setSpanKind(SpanKind.CLIENT)
+                .setAttribute("db.system", "cassandra")
+                .setAttribute("db.system.name", "cassandra")
+                .setAttribute("db.namespace", keyspace)
+                .setAttribute("cql.partitions_read", partitions);
+        if (cql != null) {
+            builder.setAttribute("db.query.text", cql);
+        }
+        if (operation != null) {
+            builder.setAttribute("db.operation.name", operation);
+        }
+        if (table != null) {
+            builder.setAttribute("db.collection.name", table);
+        }
+        if (idempotent != null) {
+            builder.setAttribute("db.cassandra.idempotence", idempotent);
+        }
+        return builder.startSpan();
+    }
+
+    private static void end(Span span, Throwable failure) {
+        if (failure != null) {
+            span.setStatus(StatusCode.ERROR, failure.getClass().getSimpleName());
+            span.setAttribute("error.type", failure.getClass().getName());
+        }
+        span.end();
+    }
+
+    /** The CQL of a statement without its values: prepared text, or each one of a batch. */
+    static String cqlOf(Statement<?> statement) {
+        if (statement instanceof BoundStatement bound) {
+            return bound.getPreparedStatement().getQuery();
+        }
+        if (statement instanceof SimpleStatement simple) {
+            return simple.getQuery();
+        }
+        if (statement instanceof BatchStatement batch) {
+            // Each distinct statement once: a batch of 500 alike rows stays one line.
+            java.util.Set<String> distinct = new java.util.LinkedHashSet<>();
+            batch.forEach(inner -> distinct.add(cqlOf(inner)));
+            return "BEGIN " + batch.getBatchType() + " BATCH " + String.join("; ", distinct) + "; APPLY BATCH";
+        }
+        return null;
+    }
+
+    static String operationOf(String cql) {
+        String trimmed = cql.stripLeading();
+        if (trimmed.regionMatches(true, 0, "BEGIN", 0, 5)) {
+            return "BATCH";
+        }
+        int end = 0;
+        while (end < trimmed.length() && Character.isLetter(trimmed.charAt(end))) {
+            end++;
+        }
+        return end == 0 ? null : trimmed.substring(0, end).toUpperCase(java.util.Locale.ROOT);
     }
 
     /**

@@ -31,6 +31,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.ConfigProvider;
+import dev.cqlpatterns.platform.observability.Traces;
 import org.jboss.logging.Logger;
 
 /**
@@ -137,7 +138,8 @@ public final class Problems {
     }
 
     private static Response build(Problem problem) {
-        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+        Problem traced = problem.traceId() == null ? problem.withTraceId(Traces.currentTraceId()) : problem;
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(traced).build();
     }
 
     private static Response validation(ConstraintViolationException cve) {

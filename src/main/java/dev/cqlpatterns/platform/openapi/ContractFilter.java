@@ -67,7 +67,12 @@ public class ContractFilter implements OASFilter {
                 .addProperty("detail", string("What is wrong with this request", "limit: must be between 1 and 500"))
                 .addProperty("errors", OASFactory.createSchema().type(List.of(Schema.SchemaType.ARRAY))
                         .description("Fields that failed validation, when the problem is about fields")
-                        .items(OASFactory.createSchema().ref("#/components/schemas/FieldError"))));
+                        .items(OASFactory.createSchema().ref("#/components/schemas/FieldError")))
+                .addProperty("traceId", OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING))
+                        .pattern("^[0-9a-f]{32}$")
+                        .description("W3C trace id of this request (when the service traces): quote it when reporting "
+                                + "the problem, it finds the request's spans and log lines")
+                        .examples(List.of("4bf92f3577b34da6a3ce929d0e0e4736"))));
         components.addHeader("X-Partitions-Read", intHeader("Partitions of Cassandra this request read"));
         components.addHeader("X-Statements", intHeader("CQL statements this request ran"));
         components.addHeader("Retry-After", intHeader("Seconds to wait before retrying"));

@@ -1,0 +1,34 @@
+package dev.cqlpatterns.platform.observability;
+
+import io.quarkus.vertx.http.runtime.filters.Filters;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Gives every answer an {@code X-Request-Id}, which the access log prints: the caller's (or the
+ * Gateway's) own when it is a plain token, else the request's trace id, else a random one. A
+ * header that is not a plain token (log injection, a secret pasted into it) is never echoed.
+ */
+@Singleton
+public class RequestIds {
+    public static final String HEADER = "X-Request-Id";
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+    void register(@Observes Filters filters) {
+        // Before every other filter, so even a request refused early (rate limit, auth) carries it.
+        filters.register(rc -> {
+            rc.response().putHeader(HEADER, of(rc.request().getHeader(HEADER)));
+            rc.next();
+        }, 1000);
+    }
+
+    static String of(String given) {
+        if (given != null && PLAIN.matcher(given).matches()) {
+            return given;
+        }
+        String traceId = Traces.currentTraceId();
+        return traceId != null ? traceId : UUID.randomUUID().toString();
+    }
+}
