@@ -29,6 +29,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
@@ -77,6 +78,9 @@ public class Cql {
     /** OpenTelemetry's tracer (a no-op one when tracing is off). */
     @Inject
     Tracer tracer;
+
+    /** Span names by statement text: the prepared statements (and their batches) are a fixed set. */
+    private final Map<String, SpanNames> spanNames = new ConcurrentHashMap<>();
 
     private static final Pattern TABLE = Pattern.compile("(?i)\\b(?:FROM|INTO|UPDATE)\\s+(?:\\w+\\.)?(\\w+)");
 
@@ -197,12 +201,11 @@ public class Cql {
     }
 
     private Span startSpan(String cql, Boolean idempotent, int partitions) {
-        String operation = cql == null ? null : operationOf(cql);
-        String table = null;
-        if (cql != null) {
-            Matcher m = TABLE.matcher(cql);
-            table = m.find() ? m.group(1) : null;
-        }
+        // Operation and table depend on the statement's text only: derived once per statement, not
+        // with a regex on every execution (this runs for every statement, traced or not).
+        SpanNames names = cql == null ? SpanNames.NONE : spanNames.computeIfAbsent(cql, SpanNames::of);
+        String operation = names.operation();
+        String table = names.table();
         String keyspace = keyspace().asInternal();
         String name = operation == null ? "CQL " + keyspace
                 : operation + " " + (table == null ? keyspace : keyspace + "." + table);
@@ -249,6 +252,16 @@ public class Cql {
             return "BEGIN " + batch.getBatchType() + " BATCH " + String.join("; ", distinct) + "; APPLY BATCH";
         }
         return null;
+    }
+
+    /** What a span says of a statement's text. */
+    private record SpanNames(String operation, String table) {
+        static final SpanNames NONE = new SpanNames(null, null);
+
+        static SpanNames of(String cql) {
+            Matcher m = TABLE.matcher(cql);
+            return new SpanNames(operationOf(cql), m.find() ? m.group(1) : null);
+        }
     }
 
     static String operationOf(String cql) {
