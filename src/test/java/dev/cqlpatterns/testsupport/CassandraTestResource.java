@@ -120,12 +120,17 @@ public class CassandraTestResource implements QuarkusTestResourceLifecycleManage
 
     /** Runs bin/cassandra-local with the test node's environment; returns its exit code. */
     public static int localNode(String... args) {
+        return cassandraLocal(localNodeEnv(), args);
+    }
+
+    /** Runs bin/cassandra-local with {@code env}; returns its exit code. */
+    static int cassandraLocal(Map<String, String> env, String... args) {
         try {
             String[] command = new String[args.length + 1];
             command[0] = root().resolve("bin/cassandra-local").toString();
             System.arraycopy(args, 0, command, 1, args.length);
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-            pb.environment().putAll(localNodeEnv());
+            pb.environment().putAll(env);
             Process process = pb.start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(5, TimeUnit.MINUTES)) {
@@ -146,7 +151,7 @@ public class CassandraTestResource implements QuarkusTestResourceLifecycleManage
         return Path.of(System.getProperty("cqlpatterns.root", System.getProperty("user.dir")));
     }
 
-    private static String envOr(String name, String fallback) {
+    static String envOr(String name, String fallback) {
         String value = System.getenv(name);
         return value == null || value.isBlank() ? fallback : value;
     }

@@ -37,6 +37,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -83,6 +84,7 @@ public class Cql {
     private final Map<String, SpanNames> spanNames = new ConcurrentHashMap<>();
 
     private static final Pattern TABLE = Pattern.compile("(?i)\\b(?:FROM|INTO|UPDATE)\\s+(?:\\w+\\.)?(\\w+)");
+    private static final Pattern UNQUALIFIED_TABLE = Pattern.compile("(?i)\\b(FROM|INTO|UPDATE)\\s+(\\w+)\\b(?!\\.)");
 
     private volatile CqlIdentifier keyspace;
     /** The connected session, once there is one: the fast path of every statement. */
@@ -304,7 +306,7 @@ public class Cql {
         return session().chain(session -> {
             CompletionStage<PreparedStatement> stage = query.prepared;
             if (stage == null) {
-                stage = session.prepareAsync(SimpleStatement.newInstance(query.cql).setKeyspace(keyspace()));
+                stage = session.prepareAsync(qualified(query.cql, keyspace()));
                 query.prepared = stage;
                 preparedCql.add(query.cql);
                 // A failed prepare (node down) must not stick: the next call prepares again.
@@ -318,6 +320,15 @@ public class Cql {
             }
             return resume(stage);
         });
+    }
+
+    /**
+     * {@code cql} with the keyspace written before its table. Prepared statements must name it: one
+     * prepared with a per-request keyspace is executed without one, so every node refuses it once
+     * as unprepared (an ERROR in its log and a round trip to prepare it again).
+     */
+    static String qualified(String cql, CqlIdentifier keyspace) {
+        return UNQUALIFIED_TABLE.matcher(cql).replaceAll("$1 " + Matcher.quoteReplacement(keyspace.asCql(true)) + ".$2");
     }
 
     private static <T> Uni<T> onCallersContext(Uni<T> uni) {
