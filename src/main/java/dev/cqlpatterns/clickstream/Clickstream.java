@@ -124,7 +124,7 @@ public class Clickstream {
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         int maxSpan = settings.maxSpanMonths();
-        YearMonth toMonth = month("to", to, YearMonth.now(clock.withZone(ZoneOffset.UTC)));
+        YearMonth toMonth = month("to", to, YearMonth.from(clock.instant().atZone(ZoneOffset.UTC)));
         YearMonth fromMonth = month("from", from, toMonth.minusMonths(maxSpan - 1L));
         if (fromMonth.isAfter(toMonth)) {
             throw ProblemException.invalid("from", "must not be after 'to' (default: the current month)");
