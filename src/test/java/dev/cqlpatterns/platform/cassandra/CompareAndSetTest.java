@@ -61,23 +61,24 @@ class CompareAndSetTest {
                 });
     }
 
+    /** Claims {@code user} for mine@example.com, the write ending "result is unknown". */
+    private CompareAndSet.Outcome claimUnknown(String user, boolean committed) {
+        cas.injectUnknownOutcome(TABLE, committed, 1);
+        return cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
+                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
+    }
+
     @Test
     void should_take_a_committed_write_with_an_unknown_outcome_as_applied() {
         String user = name();
-        cas.injectUnknownOutcome(TABLE, true, 1);
-        CompareAndSet.Outcome outcome = cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
-                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
-        assertThat(outcome.applied()).isTrue();
+        assertThat(claimUnknown(user, true).applied()).isTrue();
         assertThat(holds(user, "mine@example.com").await().atMost(WAIT)).isTrue();
     }
 
     @Test
     void should_take_a_write_that_did_not_commit_as_not_applied_and_retry_it() {
         String user = name();
-        cas.injectUnknownOutcome(TABLE, false, 1);
-        CompareAndSet.Outcome outcome = cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
-                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
-        assertThat(outcome.applied()).isFalse();
+        assertThat(claimUnknown(user, false).applied()).isFalse();
 
         // The loop: the first claim never ran (unknown, then found not to hold), the second one lands.
         cas.injectUnknownOutcome(TABLE, false, 1);
@@ -97,10 +98,7 @@ class CompareAndSetTest {
     void should_not_take_someone_elses_write_as_ours() {
         String user = name();
         cql.write(CLAIM, user, "theirs@example.com").await().atMost(WAIT);
-        cas.injectUnknownOutcome(TABLE, true, 1);
-        CompareAndSet.Outcome outcome = cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
-                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
-        assertThat(outcome.applied()).isFalse();
+        assertThat(claimUnknown(user, true).applied()).isFalse();
     }
 
     @Test
