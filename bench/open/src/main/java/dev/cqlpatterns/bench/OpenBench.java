@@ -269,7 +269,7 @@ public final class OpenBench {
             // Every rate at the smallest size; one rate (the lowest) at the larger sizes, for the routes whose
             // table grows with the rows (the others are printed at the first size only).
             List<Integer> rates = stage == 0 ? options.rates() : List.of(options.rates().get(0));
-            System.out.printf("%n== %,d rows (history: messages in the conversation; GET /pastes: public pastes today; "
+            System.out.printf("%n== %,d rows (history: messages in the conversation; GET /pastes: public pastes today, plus those of earlier runs today; "
                     + "GET /pastes/{id}: always 1,000 pastes) ==%n", rows);
             header();
             // Reads first, so the writes' rows do not change what the reads of this stage find.

@@ -69,13 +69,14 @@ final class Plot {
     }
 
     private static String chart(String title, String xLabel, List<Series> series, boolean logX) {
-        double x0 = Double.MAX_VALUE, x1 = -Double.MAX_VALUE, y1 = 0;
+        // Latency on a log scale: the floor's milliseconds and a saturated service's seconds on one chart.
+        double x0 = Double.MAX_VALUE, x1 = -Double.MAX_VALUE, y0 = -1, y1 = 0;
         for (Series s : series) {
             for (double[] p : s.points()) {
                 double x = logX ? Math.log10(p[0]) : p[0];
                 x0 = Math.min(x0, x);
                 x1 = Math.max(x1, x);
-                y1 = Math.max(y1, p[1]);
+                y1 = Math.max(y1, Math.ceil(logMs(p[1])));
             }
         }
         if (x0 == Double.MAX_VALUE) {
@@ -84,17 +85,17 @@ final class Plot {
         if (x1 == x0) {
             x1 = x0 + 1;
         }
-        y1 = y1 == 0 ? 1 : y1 * 1.1;
+        y1 = Math.max(y1, y0 + 1);
         StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
                 "<svg width=%d height=%d viewBox='0 0 %d %d'><text x=%d y=16 font-weight=bold>%s</text>", W, H, W, H, M, esc(title)));
         svg.append(String.format(Locale.ROOT, "<line x1=%d y1=%d x2=%d y2=%d stroke=#000 /><line x1=%d y1=%d x2=%d y2=%d stroke=#000 />",
                 M, H - M, W - 10, H - M, M, 24, M, H - M));
-        svg.append(String.format(Locale.ROOT, "<text x=%d y=%d font-size=11>%s</text><text x=2 y=%d font-size=11>ms</text>",
+        svg.append(String.format(Locale.ROOT, "<text x=%d y=%d font-size=11>%s</text><text x=2 y=%d font-size=11>ms (log)</text>",
                 W / 2 - 40, H - 8, esc(xLabel), 30));
-        for (int k = 0; k <= 4; k++) {
-            double v = y1 * k / 4;
-            double y = (H - M) - (H - M - 24) * k / 4.0;
-            svg.append(String.format(Locale.ROOT, "<text x=2 y=%.0f font-size=10>%.1f</text>", y + 3, v));
+        for (double k = y0; k <= y1; k++) {
+            double y = (H - M) - (H - M - 24) * (k - y0) / (y1 - y0);
+            svg.append(String.format(Locale.ROOT, "<text x=2 y=%.0f font-size=10>%s</text>", y + 3,
+                    new java.math.BigDecimal(Math.pow(10, k)).round(new java.math.MathContext(1)).toPlainString()));
         }
         int legend = 0;
         for (Series s : series) {
@@ -102,7 +103,7 @@ final class Plot {
             for (double[] p : s.points()) {
                 double x = logX ? Math.log10(p[0]) : p[0];
                 double px = M + (W - 10 - M) * (x - x0) / (x1 - x0);
-                double py = (H - M) - (H - M - 24) * p[1] / y1;
+                double py = (H - M) - (H - M - 24) * (logMs(p[1]) - y0) / (y1 - y0);
                 path.append(path.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", px, py));
                 svg.append(String.format(Locale.ROOT, "<circle cx=%.1f cy=%.1f r=2.5 fill='%s'/>", px, py, s.color()));
                 svg.append(String.format(Locale.ROOT, "<text x=%.1f y=%d font-size=9>%s</text>", px - 8, H - M + 12,
@@ -114,6 +115,11 @@ final class Plot {
                     34 + 12 * legend++, s.color(), s.dashed() ? "- - " : "— ", esc(s.label())));
         }
         return svg.append("</svg>").toString();
+    }
+
+    /** log10 of milliseconds, 0.1 ms and below at the bottom of the chart. */
+    private static double logMs(double ms) {
+        return Math.log10(Math.max(ms, 0.1));
     }
 
     private static String esc(String s) {
