@@ -139,6 +139,7 @@ public final class OpenBench {
     private final UUID chat = Uuids.random();
     private final List<UUID> pastes = new ArrayList<>();
     private int seededRows;
+    private int measurements;
     private final SecureRandom random = new SecureRandom();
 
     private OpenBench(Options options) {
@@ -291,11 +292,22 @@ public final class OpenBench {
     // ---- Measuring ---------------------------------------------------------------------------------
 
     private void measure(Route route, int rate, int rows) throws InterruptedException {
-        // Warm both paths at this rate, then the floor, then the service: same rate, same rows, seconds apart.
+        // Warm both paths at this rate, then measure both, seconds apart; which goes first alternates from
+        // one measurement to the next, so a drift in the machine's load does not always favour the same one.
+        IntFunction<CompletionStage<?>> service = i -> sendHttp(route.http().apply(i));
         phase(route.name(), "floor", rate, rows, options.warmupSeconds(), route.floor());
-        phase(route.name(), "service", rate, rows, options.warmupSeconds(), i -> sendHttp(route.http().apply(i)));
-        Result floor = phase(route.name(), "floor", rate, rows, options.seconds(), route.floor());
-        Result service = phase(route.name(), "service", rate, rows, options.seconds(), i -> sendHttp(route.http().apply(i)));
+        phase(route.name(), "service", rate, rows, options.warmupSeconds(), service);
+        boolean floorFirst = measurements++ % 2 == 0;
+        Result first = phase(route.name(), floorFirst ? "floor" : "service", rate, rows, options.seconds(),
+                floorFirst ? route.floor() : service);
+        Result second = phase(route.name(), floorFirst ? "service" : "floor", rate, rows, options.seconds(),
+                floorFirst ? service : route.floor());
+        Result floor = floorFirst ? first : second;
+        Result served = floorFirst ? second : first;
+        report(route, rate, floor, served);
+    }
+
+    private void report(Route route, int rate, Result floor, Result service) {
         results.add(floor);
         results.add(service);
         double tput = service.achieved() / floor.achieved();
@@ -422,7 +434,15 @@ public final class OpenBench {
         PreparedStatement bucket = prepare("INSERT INTO {ks}.time_buckets (series, entity, bucket) VALUES (?, ?, ?)");
         Set<Integer> months = new TreeSet<>();
         Set<Integer> days = new TreeSet<>();
-        Semaphore inFlight = new Semaphore(64);
+        // Few batches in flight: 64 of them (12,800 rows) at a time ran a 512 MB node out of heap at 10^6 rows.
+        Semaphore inFlight = new Semaphore(16);
+        LongAdder failed = new LongAdder();
+        java.util.function.BiConsumer<Object, Throwable> done = (r, e) -> {
+            if (e != null) {
+                failed.increment();
+            }
+            inFlight.release();
+        };
         int from = seededRows;
         long end = System.currentTimeMillis();
         // Unlogged batches of 100 rows of one partition each (messages of the conversation, today's list):
@@ -443,16 +463,22 @@ public final class OpenBench {
                     pastes.add(id);
                     inFlight.acquire();
                     session.executeAsync(paste.bind(id, "seeded " + k, "seeded body " + k, java.nio.ByteBuffer.wrap(new byte[32]),
-                            at, at)).whenComplete((r, e) -> inFlight.release());
+                            at, at)).whenComplete(done);
                 }
             }
             // Batches split by partition if the rows crossed a month or day boundary; both are single partition otherwise.
             inFlight.acquire(2);
-            session.executeAsync(messages).whenComplete((r, e) -> inFlight.release());
-            session.executeAsync(list).whenComplete((r, e) -> inFlight.release());
+            session.executeAsync(messages).whenComplete(done);
+            session.executeAsync(list).whenComplete(done);
+            if (failed.sum() > 0) {
+                break;
+            }
         }
-        inFlight.acquire(64);
-        inFlight.release(64);
+        inFlight.acquire(16);
+        inFlight.release(16);
+        if (failed.sum() > 0) {
+            fail(failed.sum() + " seeding writes failed (the node's log says why; 10^6 rows need CASSANDRA_HEAP=1G or more)");
+        }
         months.forEach(m -> session.execute(bucket.bind("messages", history.toString(), m)));
         days.forEach(d -> session.execute(bucket.bind("pastes", "", d)));
         System.err.printf("bench-open: seeded %,d rows into 2 tables through the driver in %.1f s%n", Math.max(0, rows - from),
