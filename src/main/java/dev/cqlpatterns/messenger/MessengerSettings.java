@@ -58,8 +58,4 @@ public interface MessengerSettings {
     /** Most unread messages one mark-read appends the caller to seenBy of (the newest ones). */
     @WithDefault("500")
     int markReadMaxMessages();
-
-    /** How long one mark-read holds its per-user, per-conversation lease if it dies midway. */
-    @WithDefault("PT10S")
-    Duration markReadLeaseTtl();
 }
