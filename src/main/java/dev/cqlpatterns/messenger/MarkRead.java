@@ -40,7 +40,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * <p>The caller's unread markers are the exact list of messages to add them to seenBy: read the
  * newest of them (at most markReadMaxMessages, 500), write the caller's own entry of those messages'
  * seen_at map (cql/012_seen_at.cql), then delete every marker up to now with one range tombstone
- * (unread becomes 0; older markers beyond the bound are counted read without a seenBy entry). Every
+ * (unread becomes 0; older markers beyond the bound are counted read without a seenBy entry), and
+ * records that point as read_up_to in the caller's inbox summary (cql/013_unread_window.cql). Every
  * write is idempotent and touches only the caller's cells, so concurrent mark-reads, by one member
  * or several, need no lease and all succeed; a repeated one finds no marker and writes nothing but
  * the (idempotent) range tombstone. A message that lands after the markers were read and was sent
@@ -60,6 +61,9 @@ public class MarkRead {
     private static final Query CLEAR_UNREAD = Cql.idempotent(
             "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ? "
                     + "AND message_id <= ?");
+    private static final Query READ_UP_TO = Cql.idempotent(
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? WHERE username = ? AND kind = 0 "
+                    + "AND conversation_id = ? AND message_id = ?");
     /** Writes per unlogged batch: one partition, one mutation, a few KB. */
     private static final int WRITES_PER_BATCH = 50;
 
@@ -117,6 +121,8 @@ public class MarkRead {
                 })
                 // Markers go last: should this call die before, the next one finds them and writes the same cells.
                 .call(marked -> cql.write(CLEAR_UNREAD, InboxRows.micros(now), me, id, upTo))
+                // Then where the inbox starts counting (cql/013_unread_window.cql); the newest mark-read wins.
+                .call(marked -> cql.write(READ_UP_TO, InboxRows.micros(now), upTo, me, id, InboxRows.SUMMARY))
                 .map(marked -> new Receipt(id.toString(), now, marked));
     }
 

@@ -58,4 +58,12 @@ public interface MessengerSettings {
     /** Most unread messages one mark-read appends the caller to seenBy of (the newest ones). */
     @WithDefault("500")
     int markReadMaxMessages();
+
+    /**
+     * Unread counts in the inbox are exact up to this; above it the inbox says cap + 1 ("999+"), so it
+     * reads at most cap + 1 markers per conversation (cql/013_unread_window.cql).
+     */
+    @WithDefault("999")
+    @Min(1)
+    int unreadCountCap();
 }
