@@ -24,9 +24,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -35,10 +33,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /inbox: seed 001's view loaded on every page: each conversation of the caller with its last
- * message, unread count and first unread time. One statement on one partition of inbox_by_user:
- * Cassandra groups the rows per conversation (summary, and count and oldest of the unread markers),
- * and the handler sorts by last activity, as the partition is bounded by the user's conversations
- * (at most 1,000).
+ * message, unread count and first unread time. Reads one partition of inbox_by_user: the summary
+ * rows (the handler sorts them by last activity, as the partition is bounded by the user's
+ * conversations, at most 3,000), then, for the conversations of the page that got a message from
+ * someone else after the caller's last mark-read, at most cap + 1 of their unread markers, oldest
+ * first (cql/013_unread_window.cql): the count is exact up to the cap whatever the number unread.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/inbox")
@@ -46,9 +45,14 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Authenticated
 public class Inbox {
     private static final Query SELECT = Cql.idempotent(
-            "SELECT kind, conversation_id, title, partner, direct, joined_at, last_message_id, last_sender, last_preview, "
-                    + "count(*) AS n, min(message_id) AS first FROM inbox_by_user WHERE username = ? "
-                    + "GROUP BY kind, conversation_id");
+            "SELECT conversation_id, title, partner, direct, joined_at, last_message_id, last_sender, last_preview, "
+                    + "last_unread_id, read_up_to FROM inbox_by_user WHERE username = ? AND kind = 0");
+    /** The unread markers of one conversation after read_up_to, oldest first, at most the cap + 1. */
+    private static final Query UNREAD = Cql.idempotent(
+            "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ? "
+                    + "AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
+    /** Below every timeuuid the service makes: "count from the start" when nothing was marked read. */
+    private static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
 
     @Inject
     Caller caller;
@@ -75,7 +79,9 @@ public class Inbox {
             @Schema(description = "When the last message was sent; before any, when the caller joined",
                     examples = "2025-06-01T10:15:30.123Z") Instant lastAt,
             @Schema(nullable = true, examples = "bob") String lastSender,
-            @Schema(description = "Messages from others the caller has not read", examples = "2") long unreadCount,
+            @Schema(description = "Messages from others the caller has not read: exact up to 999 "
+                    + "(cql-patterns.messenger.unread-count-cap); 1000 means more than 999 (show \"999+\")",
+                    examples = "2") long unreadCount,
             // A plain string schema: a nullable $ref to Instant is not nullable in OpenAPI 3.0.
             @Schema(description = "When the oldest unread message was sent; null when none is unread",
                     implementation = String.class, format = "date-time", nullable = true,
@@ -87,21 +93,22 @@ public class Inbox {
     public record Position(@NotNull Instant lastAt,
             @NotNull @Pattern(regexp = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}") String conversationId) {
 
-        /** True when {@code e} comes after this position: older, or as old with a greater id. */
-        boolean isBefore(InboxEntry e) {
-            int byTime = e.lastAt().compareTo(lastAt);
-            return byTime < 0 || byTime == 0 && e.conversationId().compareTo(conversationId) > 0;
+        /** True when an entry at {@code at} with {@code id} comes after this position: older, or as old with a greater id. */
+        boolean isBefore(Instant at, String id) {
+            int byTime = at.compareTo(lastAt);
+            return byTime < 0 || byTime == 0 && id.compareTo(conversationId) > 0;
         }
     }
 
-    private static final Comparator<InboxEntry> MOST_RECENT_FIRST = Comparator.comparing(InboxEntry::lastAt).reversed()
-            .thenComparing(InboxEntry::conversationId);
+    private static final Comparator<Summary> MOST_RECENT_FIRST = Comparator.comparing(Summary::lastAt).reversed()
+            .thenComparing(s -> s.id().toString());
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The caller's conversations, most recent activity first, with unread counts",
-            description = "One partition read (X-Partitions-Read: 1) whatever the page: the whole inbox of a user is one "
-                    + "partition, bounded by the conversations they are in.")
+            description = "The caller's inbox partition only: its summaries in one statement, then one statement per "
+                    + "conversation of the page with messages after the caller's last mark-read, reading at most 1,000 "
+                    + "of its unread markers (X-Statements and X-Partitions-Read: 1 plus those).")
     public Uni<Page<InboxEntry>> inbox(
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
@@ -109,21 +116,56 @@ public class Inbox {
         int size = cursors.limit(limit);
         String scope = "inbox:" + me;
         Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
-        // Enough groups for every conversation and its markers in one page: no second round trip.
-        int pageSize = 2 * settings.maxInboxConversations() + 100;
+        // Every summary in one page: the partition is bounded by the user's conversations.
+        int pageSize = settings.maxInboxConversations() + 100;
         return cql.read(SELECT, 1, b -> b.setPageSize(pageSize), me)
                 .chain(rs -> all(rs, new ArrayList<>()))
-                .map(rows -> {
-                    List<InboxEntry> entries = entries(rows);
-                    List<InboxEntry> rest = after == null ? entries
-                            : entries.stream().filter(e -> after.isBefore(e)).toList();
-                    if (rest.size() <= size) {
-                        return Page.of(rest, null);
+                .chain(rows -> {
+                    List<Summary> summaries = summaries(rows);
+                    List<Summary> rest = after == null ? summaries
+                            : summaries.stream().filter(e -> after.isBefore(e.lastAt(), e.id().toString())).toList();
+                    List<Summary> page = List.copyOf(rest.subList(0, Math.min(size, rest.size())));
+                    String next = null;
+                    if (rest.size() > size) {
+                        Summary last = page.get(size - 1);
+                        next = cursors.encode(scope, new Position(last.lastAt(), last.id().toString()));
                     }
-                    InboxEntry last = rest.get(size - 1);
-                    return Page.of(List.copyOf(rest.subList(0, size)),
-                            cursors.encode(scope, new Position(last.lastAt(), last.conversationId())));
+                    String cursorOut = next;
+                    return withUnread(me, page).map(entries -> Page.of(entries, cursorOut));
                 });
+    }
+
+    /** A summary row of a conversation the caller is in, before its unread count is known. */
+    private record Summary(UUID id, Row row, Instant lastAt) {
+        /** Markers may exist only when a message from someone else came after the last mark-read. */
+        boolean mayHaveUnread(String me) {
+            UUID lastUnread = row.getUuid("last_unread_id");
+            UUID readUpTo = row.getUuid("read_up_to");
+            if (lastUnread == null) {
+                // Rows last written before cql/013: count when the last message came from someone else.
+                return readUpTo == null && row.getString("last_sender") != null && !me.equals(row.getString("last_sender"));
+            }
+            return readUpTo == null || lastUnread.timestamp() > readUpTo.timestamp();
+        }
+    }
+
+    /** The page's entries with their unread counts: one capped read of markers per conversation that may have some. */
+    private Uni<List<InboxEntry>> withUnread(String me, List<Summary> page) {
+        if (page.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        int cap = settings.unreadCountCap();
+        List<Uni<InboxEntry>> entries = page.stream().map(s -> {
+            if (!s.mayHaveUnread(me)) {
+                return Uni.createFrom().item(entry(s, 0, null));
+            }
+            UUID readUpTo = s.row().getUuid("read_up_to");
+            return cql.read(UNREAD, 1, me, s.id(), readUpTo == null ? NEVER_READ : readUpTo, cap + 1).map(rs -> {
+                List<Row> markers = Cql.rows(rs);
+                return entry(s, markers.size(), markers.isEmpty() ? null : TimeUuids.instant(markers.get(0).getUuid(0)));
+            });
+        }).toList();
+        return Uni.join().all(entries).andFailFast();
     }
 
     /** Further pages of the same partition, should it hold more groups than one page (a cap raised). */
@@ -135,25 +177,25 @@ public class Inbox {
         return cql.call(0, rs::fetchNextPage).chain(next -> all(next, rows));
     }
 
-    private static List<InboxEntry> entries(List<Row> rows) {
-        Map<UUID, Row> summaries = new HashMap<>();
-        Map<UUID, Row> unread = new HashMap<>();
-        for (Row row : rows) {
-            (row.getByte("kind") == 0 ? summaries : unread).put(row.getUuid("conversation_id"), row);
-        }
-        List<InboxEntry> entries = new ArrayList<>();
-        summaries.forEach((id, s) -> {
-            if (!InboxRows.isMember(s)) {
-                return;
+    /** The summaries of conversations the caller is in, most recent activity first. */
+    private static List<Summary> summaries(List<Row> rows) {
+        List<Summary> summaries = new ArrayList<>();
+        for (Row s : rows) {
+            if (InboxRows.isMember(s)) {
+                UUID lastId = s.getUuid("last_message_id");
+                summaries.add(new Summary(s.getUuid("conversation_id"), s,
+                        lastId == null ? s.getInstant("joined_at") : TimeUuids.instant(lastId)));
             }
-            UUID lastId = s.getUuid("last_message_id");
-            Row u = unread.get(id);
-            entries.add(new InboxEntry(id.toString(), s.getBoolean("direct") ? "direct" : "group", s.getString("title"),
-                    s.getString("partner"), s.getString("last_preview"), lastId == null ? null : lastId.toString(),
-                    lastId == null ? s.getInstant("joined_at") : TimeUuids.instant(lastId), s.getString("last_sender"),
-                    u == null ? 0 : u.getLong("n"), u == null ? null : TimeUuids.instant(u.getUuid("first"))));
-        });
-        entries.sort(MOST_RECENT_FIRST);
-        return entries;
+        }
+        summaries.sort(MOST_RECENT_FIRST);
+        return summaries;
+    }
+
+    private static InboxEntry entry(Summary summary, long unread, Instant firstUnread) {
+        Row s = summary.row();
+        UUID lastId = s.getUuid("last_message_id");
+        return new InboxEntry(summary.id().toString(), s.getBoolean("direct") ? "direct" : "group", s.getString("title"),
+                s.getString("partner"), s.getString("last_preview"), lastId == null ? null : lastId.toString(),
+                summary.lastAt(), s.getString("last_sender"), unread, firstUnread);
     }
 }

@@ -6,16 +6,12 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
-import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
-import dev.cqlpatterns.platform.scheduling.ClusterLease;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
-import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -42,13 +38,14 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * without its read-modify-write of a JSON blob).
  *
  * <p>The caller's unread markers are the exact list of messages to add them to seenBy: read the
- * newest of them (at most markReadMaxMessages, 500), read those messages' seen_by, append the
- * caller where it is missing, then delete every marker up to now with one range tombstone
- * (unread becomes 0; older markers beyond the bound are counted read without a seenBy entry).
- * A list append is not idempotent, so two mark-reads of the same user and conversation must not
- * interleave: a lease (LWT with a TTL) admits one at a time, and a second one meanwhile gets 409.
- * A message that lands after the markers were read and was sent before "now" is counted read
- * without a seenBy entry; one sent after "now" stays unread.
+ * newest of them (at most markReadMaxMessages, 500), write the caller's own entry of those messages'
+ * seen_at map (cql/012_seen_at.cql), then delete every marker up to now with one range tombstone
+ * (unread becomes 0; older markers beyond the bound are counted read without a seenBy entry), and
+ * records that point as read_up_to in the caller's inbox summary (cql/013_unread_window.cql). Every
+ * write is idempotent and touches only the caller's cells, so concurrent mark-reads, by one member
+ * or several, need no lease and all succeed; a repeated one finds no marker and writes nothing but
+ * the (idempotent) range tombstone. A message that lands after the markers were read and was sent
+ * before "now" is counted read without a seenBy entry; one sent after "now" stays unread.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/read")
@@ -58,17 +55,17 @@ public class MarkRead {
     private static final Query UNREAD = Cql.idempotent(
             "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ? "
                     + "AND message_id <= ? LIMIT ?");
-    private static final Query SEEN_BY = Cql.idempotent(
-            "SELECT message_id, seen_by FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
-                    + "AND message_id IN ?");
-    private static final Query APPEND_SEEN = Cql.query(
-            "UPDATE messages_by_conversation SET seen_by = seen_by + ? WHERE conversation_id = ? AND bucket = ? "
+    private static final Query SEEN_AT = Cql.idempotent(
+            "UPDATE messages_by_conversation SET seen_at[?] = ? WHERE conversation_id = ? AND bucket = ? "
                     + "AND message_id = ?");
     private static final Query CLEAR_UNREAD = Cql.idempotent(
             "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ? "
                     + "AND message_id <= ?");
-    /** Appends per unlogged batch: one partition, one mutation, a few KB. */
-    private static final int APPENDS_PER_BATCH = 50;
+    private static final Query READ_UP_TO = Cql.idempotent(
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? WHERE username = ? AND kind = 0 "
+                    + "AND conversation_id = ? AND message_id = ?");
+    /** Writes per unlogged batch: one partition, one mutation, a few KB. */
+    private static final int WRITES_PER_BATCH = 50;
 
     @Inject
     Caller caller;
@@ -85,48 +82,27 @@ public class MarkRead {
     @Inject
     MessengerSettings settings;
 
-    private ClusterLease leases;
-
-    @PostConstruct
-    void init() {
-        leases = ClusterLease.withRandomOwner(cql);
-    }
-
     @Schema(name = "ReadReceipt")
     public record Receipt(
             @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
             @Schema(description = "Everything sent up to this instant is read", examples = "2025-06-01T10:20:00.000Z") Instant readAt,
-            @Schema(description = "Messages the caller was added to seenBy of", examples = "3") int markedSeen) {
+            @Schema(description = "Unread messages this call found and added the caller to seenBy of (a mark-read "
+                    + "running at the same time for the same caller may count the same ones)", examples = "3") int markedSeen) {
     }
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Mark everything in a conversation read, up to now (members only)",
-            description = "The caller's unread count for it becomes 0, and they are appended once to seenBy of the "
+            description = "The caller's unread count for it becomes 0, and they are added once to seenBy of the "
                     + "messages they had not read: the newest 500 at most per call (older unread ones count as read "
-                    + "without a seenBy entry).")
+                    + "without a seenBy entry). Idempotent: repeating it, or running it concurrently, changes nothing more.")
     @APIResponse(responseCode = "200", description = "Read",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Receipt.class)))
-    @APIResponse(responseCode = "409", description = "Another mark-read of this conversation by the caller is running; retry",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<Receipt> markRead(
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id) {
         String me = caller.username();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        String lease = leaseName(id, me);
-        return conversations.requireMember(id, me)
-                .chain(c -> leases.tryAcquire(lease, settings.markReadLeaseTtl(), now))
-                .chain(acquired -> {
-                    if (!acquired) {
-                        throw ProblemException.conflict("Another mark-read of this conversation by you is running; retry");
-                    }
-                    return read(id, me, now).eventually(() -> leases.release(lease));
-                });
-    }
-
-    /** One mark-read at a time per user and conversation. */
-    static String leaseName(UUID conversationId, String username) {
-        return "messenger-read:" + conversationId + ":" + username;
+        return conversations.requireMember(id, me).chain(c -> read(id, me, now));
     }
 
     private Uni<Receipt> read(UUID id, String me, Instant now) {
@@ -139,38 +115,29 @@ public class MarkRead {
                         byMonth.computeIfAbsent(Messages.bucket(messageId), b -> new ArrayList<>()).add(messageId);
                     });
                     List<Uni<Integer>> months = byMonth.entrySet().stream()
-                            .map(e -> appendSeen(id, e.getKey(), e.getValue(), me)).toList();
+                            .map(e -> markSeen(id, e.getKey(), e.getValue(), me, now)).toList();
                     return months.isEmpty() ? Uni.createFrom().item(0)
                             : Uni.join().all(months).andFailFast().map(counts -> counts.stream().mapToInt(i -> i).sum());
                 })
-                // Markers go last: should this call die before, the next one finds them and skips the
-                // messages whose seen_by already holds the caller.
+                // Markers go last: should this call die before, the next one finds them and writes the same cells.
                 .call(marked -> cql.write(CLEAR_UNREAD, InboxRows.micros(now), me, id, upTo))
+                // Then where the inbox starts counting (cql/013_unread_window.cql); the newest mark-read wins.
+                .call(marked -> cql.write(READ_UP_TO, InboxRows.micros(now), upTo, me, id, InboxRows.SUMMARY))
                 .map(marked -> new Receipt(id.toString(), now, marked));
     }
 
-    /** Adds the caller to seen_by of those messages of one month that do not have them yet. */
-    private Uni<Integer> appendSeen(UUID conversationId, int month, List<UUID> messageIds, String me) {
-        return cql.read(SEEN_BY, 1, conversationId, month, messageIds).chain(rs -> {
-            List<Uni<BoundStatement>> appends = new ArrayList<>();
-            for (Row row : Cql.rows(rs)) {
-                List<String> seenBy = row.getList("seen_by", String.class);
-                if (seenBy == null || !seenBy.contains(me)) {
-                    appends.add(cql.bind(APPEND_SEEN, List.of(me), conversationId, month, row.getUuid("message_id")));
-                }
+    /** Sets the caller's seen_at entry of those messages of one month: one cell each, idempotent. */
+    private Uni<Integer> markSeen(UUID conversationId, int month, List<UUID> messageIds, String me, Instant now) {
+        List<Uni<BoundStatement>> writes = messageIds.stream()
+                .map(messageId -> cql.bind(SEEN_AT, me, now, conversationId, month, messageId)).toList();
+        return Uni.join().all(writes).andFailFast().chain(statements -> {
+            List<Uni<AsyncResultSet>> batches = new ArrayList<>();
+            for (int from = 0; from < statements.size(); from += WRITES_PER_BATCH) {
+                List<BoundStatement> chunk = statements.subList(from, Math.min(statements.size(), from + WRITES_PER_BATCH));
+                batches.add(cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
+                        chunk.toArray(new BoundStatement[0])).setIdempotent(true), 0));
             }
-            if (appends.isEmpty()) {
-                return Uni.createFrom().item(0);
-            }
-            return Uni.join().all(appends).andFailFast().chain(statements -> {
-                List<Uni<AsyncResultSet>> batches = new ArrayList<>();
-                for (int from = 0; from < statements.size(); from += APPENDS_PER_BATCH) {
-                    List<BoundStatement> chunk = statements.subList(from, Math.min(statements.size(), from + APPENDS_PER_BATCH));
-                    batches.add(cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                            chunk.toArray(new BoundStatement[0])), 0));
-                }
-                return Uni.join().all(batches).andFailFast().map(done -> statements.size());
-            });
+            return Uni.join().all(batches).andFailFast().map(done -> statements.size());
         });
     }
 }

@@ -9,6 +9,7 @@ import dev.cqlpatterns.platform.time.TimeUuids;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +25,7 @@ public class Messages {
     static final TimeSeries SERIES = TimeSeries.perEntity("messages", Granularity.MONTH, Optional.empty());
 
     /** The columns {@link #view} reads. */
-    static final String COLUMNS = "conversation_id, message_id, sender, content, recipients, attachments, seen_by";
+    static final String COLUMNS = "conversation_id, message_id, sender, content, recipients, attachments, seen_by, seen_at";
 
     @Produces
     @Singleton
@@ -54,11 +55,25 @@ public class Messages {
         UUID id = row.getUuid("message_id");
         Set<String> recipients = row.getSet("recipients", String.class);
         Map<String, String> attachments = row.getMap("attachments", String.class, String.class);
-        List<String> seenBy = row.getList("seen_by", String.class);
+        List<String> seenBy = seenBy(row.getList("seen_by", String.class), row.getMap("seen_at", String.class, Instant.class));
         return new Message(id.toString(), row.getUuid("conversation_id").toString(), TimeUuids.instant(id),
                 row.getString("sender"), row.getString("content"),
                 recipients == null ? List.of() : recipients.stream().sorted().toList(),
                 attachments == null ? Map.of() : new TreeMap<>(attachments),
-                seenBy == null ? List.of() : List.copyOf(seenBy));
+                seenBy);
+    }
+
+    /**
+     * Readers in the order they read (cql/012_seen_at.cql): those of the old seen_by list first, then
+     * the seen_at entries by time, then by name; nobody twice.
+     */
+    static List<String> seenBy(List<String> appended, Map<String, Instant> seenAt) {
+        LinkedHashSet<String> readers = new LinkedHashSet<>(appended == null ? List.of() : appended);
+        if (seenAt != null) {
+            seenAt.entrySet().stream()
+                    .sorted(Map.Entry.<String, Instant>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                    .forEach(e -> readers.add(e.getKey()));
+        }
+        return List.copyOf(readers);
     }
 }

@@ -59,7 +59,11 @@ public interface MessengerSettings {
     @WithDefault("500")
     int markReadMaxMessages();
 
-    /** How long one mark-read holds its per-user, per-conversation lease if it dies midway. */
-    @WithDefault("PT10S")
-    Duration markReadLeaseTtl();
+    /**
+     * Unread counts in the inbox are exact up to this; above it the inbox says cap + 1 ("999+"), so it
+     * reads at most cap + 1 markers per conversation (cql/013_unread_window.cql).
+     */
+    @WithDefault("999")
+    @Min(1)
+    int unreadCountCap();
 }

@@ -59,6 +59,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * writes carry the message's time as write timestamp: the newest message wins the summary however
  * concurrent sends land, and a replay cannot resurrect a marker that a mark-read has deleted.
  * They are single-partition writes rather than one logged batch over every member's partition.
+ * A recipient's summary also gets the message as last_unread_id (cql/013_unread_window.cql).
  *
  * <p>With an Idempotency-Key, the key is claimed first (LWT, with a TTL) for the id of the message
  * about to be written. A retry finds the claim and answers with the stored message, running its
@@ -79,6 +80,9 @@ public class SendMessage {
     private static final Query SET_LAST_MESSAGE = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ? "
                     + "WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
+    private static final Query SET_LAST_UNREAD = Cql.idempotent(
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
+                    + "last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
     private static final Query CLAIM_KEY = Cql.query(
             "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?) "
                     + "IF NOT EXISTS USING TTL ?");
@@ -231,7 +235,9 @@ public class SendMessage {
             // Marker and summary share the member's partition: one mutation.
             writes.add(Uni.combine().all().unis(
                     cql.bind(MARK_UNREAD, member, conversationId, messageId, timestamp),
-                    cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, member, conversationId, InboxRows.SUMMARY))
+                    // last_unread_id with the marker, in one mutation: the inbox counts where it is newer than read_up_to.
+                    cql.bind(SET_LAST_UNREAD, timestamp, messageId, sender, preview, messageId, member, conversationId,
+                            InboxRows.SUMMARY))
                     .asTuple()
                     .chain(both -> cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
                             both.getItem1(), both.getItem2()).setIdempotent(true), 0)));

@@ -56,6 +56,11 @@ final class Chat {
         return as(username).when().get("/inbox").then().statusCode(200);
     }
 
+    /** The caller's inbox entry of one conversation, as JSON. */
+    static Map<String, Object> inboxEntry(String username, String conversationId) {
+        return inbox(username).extract().jsonPath().getMap("items.find { it.conversationId == '" + conversationId + "' }");
+    }
+
     static ValidatableResponse markRead(String username, String conversationId) {
         return as(username).when().post("/conversations/{id}/read", conversationId).then();
     }

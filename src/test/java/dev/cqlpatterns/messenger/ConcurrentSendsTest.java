@@ -10,6 +10,8 @@ import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,7 +36,16 @@ import org.junit.jupiter.api.Test;
  * come out exact and the history must hold each message exactly once.
  */
 @QuarkusTest
+@TestProfile(ConcurrentSendsTest.UncappedUnread.class)
 class ConcurrentSendsTest {
+    /** 1,600 unread messages: above the inbox's default cap of exact counts (999, cql/013_unread_window.cql). */
+    public static class UncappedUnread implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("cql-patterns.messenger.unread-count-cap", "9999");
+        }
+    }
+
     private static final Logger LOG = Logger.getLogger(ConcurrentSendsTest.class);
     private static final int SENDERS = 8;
     private static final int MESSAGES_EACH = 200;

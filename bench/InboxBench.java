@@ -1,0 +1,164 @@
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.uuid.Uuids;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * GET /inbox at four sizes (issue 15, goal 1): 5 vs 100,000 unread messages in one conversation,
+ * and 10 vs 1,000 conversations. Seeds the inbox rows straight through the driver (the rows a send
+ * writes: a summary per conversation and one unread marker per message), then runs the sizes in
+ * turn, several rounds alternated (the machine is shared and noisy), and prints req/s, p50 and p99
+ * of each run and the median over the rounds. Closed model: CONCURRENCY requests in flight, latency
+ * from when each request was sent. Run by bin/inbox-bench, which starts the service.
+ */
+public class InboxBench {
+    static final int CONCURRENCY = Integer.getInteger("concurrency", 16);
+    static final int SECONDS = Integer.getInteger("seconds", 8);
+    static final int ROUNDS = Integer.getInteger("rounds", 3);
+
+    record Size(String name, String user, int conversations, int unread) {
+    }
+
+    record Run(double perSecond, double p50, double p99) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String base = System.getProperty("base-url", "http://localhost:18480");
+        String keyspace = System.getProperty("keyspace", "cql_patterns");
+        String[] contact = System.getProperty("contact", "127.0.0.1:19442").split(":");
+        String tag = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+        List<Size> sizes = List.of(
+                new Size("5 unread, 1 conversation", "u5-" + tag, 1, 5),
+                new Size("100,000 unread, 1 conversation", "u100k-" + tag, 1, 100_000),
+                new Size("10 conversations, 1 unread each", "c10-" + tag, 10, 10),
+                new Size("1,000 conversations, 1 unread each", "c1000-" + tag, 1000, 1000));
+        try (CqlSession session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(contact[0], Integer.parseInt(contact[1])))
+                .withLocalDatacenter("datacenter1").withKeyspace(keyspace).build()) {
+            for (Size size : sizes) {
+                long t0 = System.nanoTime();
+                seed(session, size);
+                System.out.printf("seeded %-36s in %.1f s%n", size.name(), (System.nanoTime() - t0) / 1e9);
+            }
+        }
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        List<List<Run>> runs = new ArrayList<>();
+        sizes.forEach(s -> runs.add(new ArrayList<>()));
+        for (Size size : sizes) {
+            measure(http, base, size, 2); // warm-up
+        }
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int i = 0; i < sizes.size(); i++) {
+                Run run = measure(http, base, sizes.get(i), SECONDS);
+                runs.get(i).add(run);
+                System.out.printf("round %d  %-36s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%n", round + 1,
+                        sizes.get(i).name(), run.perSecond(), run.p50(), run.p99());
+            }
+        }
+        System.out.printf("%nmedians over %d rounds, %d in flight, %d s each, GET /inbox (first page, limit 50):%n",
+                ROUNDS, CONCURRENCY, SECONDS);
+        for (int i = 0; i < sizes.size(); i++) {
+            List<Run> r = runs.get(i);
+            System.out.printf("| %-36s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%n", sizes.get(i).name(),
+                    median(r.stream().mapToDouble(Run::perSecond).toArray()), median(r.stream().mapToDouble(Run::p50).toArray()),
+                    median(r.stream().mapToDouble(Run::p99).toArray()));
+        }
+    }
+
+    /**
+     * What CreateConversation and SendMessage leave in inbox_by_user: one summary per conversation
+     * (last message from the partner) and one marker per unread message, spread over the conversations.
+     */
+    static void seed(CqlSession session, Size size) throws Exception {
+        PreparedStatement summary = session.prepare("INSERT INTO inbox_by_user (username, kind, conversation_id, "
+                + "message_id, title, partner, direct, joined_at, last_message_id, last_sender, last_preview) "
+                + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, null, ?, true, ?, ?, ?, ?)");
+        PreparedStatement marker = session.prepare(
+                "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?)");
+        long start = System.currentTimeMillis() - 3_600_000L;
+        UUID[] ids = new UUID[size.conversations()];
+        Semaphore inFlight = new Semaphore(64);
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        for (int c = 0; c < ids.length; c++) {
+            ids[c] = UUID.randomUUID();
+            UUID last = Uuids.startOf(start + 1000L * (c + 1) + size.unread());
+            inFlight.acquire();
+            writes.add(session.executeAsync(summary.bind(size.user(), ids[c], "partner" + c, Instant.ofEpochMilli(start),
+                    last, "partner" + c, "message " + c)).toCompletableFuture().whenComplete((r, e) -> inFlight.release()));
+        }
+        for (int from = 0; from < size.unread(); from += 100) {
+            BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
+            for (int m = from; m < Math.min(size.unread(), from + 100); m++) {
+                batch.addStatement(marker.bind(size.user(), ids[m % ids.length], Uuids.startOf(start + m)));
+            }
+            inFlight.acquire();
+            writes.add(session.executeAsync(batch.build()).toCompletableFuture().whenComplete((r, e) -> inFlight.release()));
+        }
+        CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).join();
+    }
+
+    static Run measure(HttpClient http, String base, Size size, int seconds) throws Exception {
+        String token = new String(new ProcessBuilder(System.getProperty("bench.root", ".") + "/bin/token", size.user())
+                .redirectErrorStream(true).start().getInputStream().readAllBytes()).strip();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/inbox?limit=50"))
+                .header("Authorization", "Bearer " + token).GET().build();
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        long[] latencies = new long[4_000_000];
+        AtomicInteger count = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        java.util.Map<String, Integer> statuses = new java.util.concurrent.ConcurrentSkipListMap<>();
+        Semaphore slots = new Semaphore(CONCURRENCY);
+        long t0 = System.nanoTime();
+        while (System.nanoTime() < end) {
+            slots.acquire();
+            long sent = System.nanoTime();
+            http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
+                if (e != null || r.statusCode() != 200) {
+                    errors.incrementAndGet();
+                    statuses.merge(e != null ? e.getClass().getSimpleName() : Integer.toString(r.statusCode()), 1, Integer::sum);
+                } else {
+                    int i = count.getAndIncrement();
+                    if (i < latencies.length) {
+                        latencies[i] = System.nanoTime() - sent;
+                    }
+                }
+                slots.release();
+            });
+        }
+        slots.acquire(CONCURRENCY);
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        if (errors.get() > 0) {
+            System.out.println("  errors: " + errors.get() + " " + statuses);
+        }
+        long[] sorted = Arrays.copyOf(latencies, Math.min(count.get(), latencies.length));
+        Arrays.sort(sorted);
+        return new Run(count.get() / elapsed, pct(sorted, 0.50), pct(sorted, 0.99));
+    }
+
+    static double pct(long[] sorted, double p) {
+        return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1e6;
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+}

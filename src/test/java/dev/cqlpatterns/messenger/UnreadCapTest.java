@@ -1,0 +1,52 @@
+package dev.cqlpatterns.messenger;
+
+import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.markRead;
+import static dev.cqlpatterns.messenger.Chat.sent;
+import static dev.cqlpatterns.messenger.Chat.user;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The inbox reads at most cap + 1 unread markers per conversation: exact below the cap, cap + 1 ("3+") above. */
+@QuarkusTest
+@TestProfile(UnreadCapTest.SmallCap.class)
+class UnreadCapTest {
+    static final int CAP = 3;
+
+    public static class SmallCap implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("cql-patterns.messenger.unread-count-cap", String.valueOf(CAP));
+        }
+    }
+
+    @Test
+    void should_count_exactly_up_to_the_cap_and_say_more_above_it() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        String first = sent(alice, id, "m0");
+        for (int i = 1; i < CAP; i++) {
+            sent(alice, id, "m" + i);
+        }
+        assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", CAP);
+        sent(alice, id, "one more");
+        sent(alice, id, "and another");
+        assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", CAP + 1)
+                .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(first)).toString());
+
+        markRead(bob, id).statusCode(200);
+        assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 0).containsEntry("firstUnreadAt", null);
+        String after = sent(alice, id, "after");
+        assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 1)
+                .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(after)).toString());
+    }
+}
