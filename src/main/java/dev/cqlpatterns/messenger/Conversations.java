@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -40,7 +41,7 @@ public class Conversations {
             Instant createdAt) {
 
         static Conversation of(Row row) {
-            Set<String> members = row.getSet("members", String.class);
+            Set<String> members = row.get("members", CqlTypes.SET_OF_TEXT);
             return new Conversation(row.getUuid("id"), members == null ? Set.of() : Set.copyOf(members),
                     row.getString("title"), row.getBoolean("direct"), row.getString("created_by"),
                     row.getInstant("created_at"));

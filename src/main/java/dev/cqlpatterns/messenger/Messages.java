@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -53,9 +54,9 @@ public class Messages {
     /** A row selected with {@link #COLUMNS}. */
     static Message view(Row row) {
         UUID id = row.getUuid("message_id");
-        Set<String> recipients = row.getSet("recipients", String.class);
-        Map<String, String> attachments = row.getMap("attachments", String.class, String.class);
-        List<String> seenBy = seenBy(row.getList("seen_by", String.class), row.getMap("seen_at", String.class, Instant.class));
+        Set<String> recipients = row.get("recipients", CqlTypes.SET_OF_TEXT);
+        Map<String, String> attachments = row.get("attachments", CqlTypes.MAP_OF_TEXT);
+        List<String> seenBy = seenBy(row.get("seen_by", CqlTypes.LIST_OF_TEXT), row.get("seen_at", CqlTypes.MAP_OF_TEXT_TO_TIMESTAMP));
         return new Message(id.toString(), row.getUuid("conversation_id").toString(), TimeUuids.instant(id),
                 row.getString("sender"), row.getString("content"),
                 recipients == null ? List.of() : recipients.stream().sorted().toList(),

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.songs;
 
+import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -124,8 +125,8 @@ public class SongStore {
     /** The song as of every acknowledged conditional write (a serial read); one partition. */
     private Uni<Optional<Current>> latest(Key key) {
         return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song())
-                .map(rs -> Optional.ofNullable(rs.one()).map(row -> new Current(new TreeSet<>(row.getSet("tags", String.class)),
-                        new TreeSet<>(row.getSet("last_removed", String.class)), row.getLong("version"), row.getString("owner"))));
+                .map(rs -> Optional.ofNullable(rs.one()).map(row -> new Current(new TreeSet<>(row.get("tags", CqlTypes.SET_OF_TEXT)),
+                        new TreeSet<>(row.get("last_removed", CqlTypes.SET_OF_TEXT)), row.getLong("version"), row.getString("owner"))));
     }
 
     /** The song with its tags and owner, or null when there is no such song. One partition read. */
@@ -133,7 +134,7 @@ public class SongStore {
         return cql.read(READ, 1, key.artist(), key.album(), key.song())
                 .map(rs -> {
                     Row row = rs.one();
-                    return row == null ? null : song(key, row.getSet("tags", String.class), row.getString("owner"));
+                    return row == null ? null : song(key, row.get("tags", CqlTypes.SET_OF_TEXT), row.getString("owner"));
                 });
     }
 
