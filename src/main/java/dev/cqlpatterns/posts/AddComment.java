@@ -13,6 +13,10 @@ import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
+import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -40,6 +44,10 @@ import org.jboss.resteasy.reactive.RestResponse;
  * comment_count (a static column) are written by one conditional update on the count, so the
  * count is exact under concurrency and the comment over cql-patterns.posts.max-comments is refused:
  * that cap is what bounds the partition.
+ *
+ * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the comment's id is planned and
+ * kept with the key first. The conditional update is not idempotent (it raises the count), so a
+ * retry first reads the comment at SERIAL and writes it only if the first attempt did not.
  */
 @IfBuildProperty(name = FunctionGroup.Property.POSTS, stringValue = "true", enableIfMissing = true)
 @Path("/posts/{id}/comments")
@@ -49,6 +57,16 @@ public class AddComment {
     private static final Query COUNT = Cql.idempotent("SELECT comment_count FROM post_and_comments WHERE post_id = ? LIMIT 1");
     private static final Query INSERT = Cql.query("UPDATE post_and_comments SET commenter = ?, comment_body = ?, "
             + "comment_count = ? WHERE post_id = ? AND comment_time = ? IF comment_count = ?");
+    private static final Query COMMENT = Cql.idempotent(
+            "SELECT commenter FROM post_and_comments WHERE post_id = ? AND comment_time = ?");
+
+    @Inject
+    IdempotencyKeys idempotency;
+
+    /** What a comment writes, fixed before its first write (kept with its Idempotency-Key). */
+    @RegisterForReflection
+    public record Plan(UUID commentId) {
+    }
 
     @Inject
     Cql cql;
@@ -72,26 +90,45 @@ public class AddComment {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Comment on a post")
-    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
-            description = "Path of the post the comment is on, /posts/{id}; its id is the new comment's",
-            schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+    @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
+            headers = {@Header(name = "Location", description = "Path of the post the comment is on, /posts/{id}; its "
+                    + "id is the new comment's", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
             content = @Content(schema = @Schema(implementation = CreatePost.Created.class)))
-    @APIResponse(responseCode = "409", description = "The post has the maximum number of comments")
+    @APIResponse(responseCode = "409", description = "The post has the maximum number of comments, or the "
+            + "Idempotency-Key was used before for a different comment")
     public Uni<RestResponse<CreatePost.Created>> comment(
             @Parameter(description = PostIds.DESCRIPTION, example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
                     schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN)) @PathParam("id") String id,
+            @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull NewComment request) {
         String commenter = caller.username();
         UUID post = PostIds.parse(id);
-        UUID comment = TimeUuids.at(clock.instant());
+        return idempotency.run("POST /posts/" + post + "/comments", commenter, key, request, Plan.class,
+                        () -> new Plan(TimeUuids.at(clock.instant())),
+                        (plan, retry) -> retry ? finish(post, plan.commentId(), commenter, request.body())
+                                : write(post, plan.commentId(), commenter, request.body()))
+                .map(done -> done.respond(RestResponse.ResponseBuilder.<CreatePost.Created>created(URI.create("/posts/" + id))
+                        .entity(new CreatePost.Created(done.plan().commentId().toString()))));
+    }
+
+    /** A retry: writes the comment unless the first attempt did (a SERIAL read sees its conditional write). */
+    private Uni<Void> finish(UUID post, UUID comment, String commenter, String body) {
+        return cql.read(COMMENT, 1, b -> b.setConsistencyLevel(cql.serial()), post, comment).chain(rs -> {
+            Row row = rs.one();
+            return row != null && !row.isNull("commenter") ? Uni.createFrom().voidItem()
+                    : write(post, comment, commenter, body);
+        });
+    }
+
+    private Uni<Void> write(UUID post, UUID comment, String commenter, String body) {
         return cql.read(COUNT, 1, post).chain(rs -> {
             Row row = rs.one();
             if (row == null) {
-                return Uni.createFrom().failure(ProblemException.notFound("No post " + id));
+                return Uni.createFrom().failure(ProblemException.notFound("No post " + post));
             }
-            return attempt(post, comment, commenter, request.body(), row.getInt("comment_count"), 1);
-        }).map(done -> RestResponse.ResponseBuilder.<CreatePost.Created>created(URI.create("/posts/" + id))
-                .entity(new CreatePost.Created(comment.toString())).build());
+            return attempt(post, comment, commenter, body, row.getInt("comment_count"), 1);
+        });
     }
 
     private Uni<Void> attempt(UUID post, UUID comment, String commenter, String body, int count, int attempt) {
