@@ -94,7 +94,7 @@ public class CreateConversation {
     @Inject
     IdempotencyKeys idempotency;
 
-    static final String OPERATION = "POST /conversations";
+    public static final String OPERATION = "POST /conversations";
 
     /** What a create writes, fixed before its first write (kept with its Idempotency-Key). */
     @RegisterForReflection

@@ -109,7 +109,7 @@ public class CreatePaste {
     public record Fingerprint(String title, String body, boolean isPrivate, Duration expiresIn) {
     }
 
-    static final String OPERATION = "POST /pastes";
+    public static final String OPERATION = "POST /pastes";
 
     @Inject
     IdempotencyKeys idempotency;

@@ -53,7 +53,7 @@ public class CreatePost {
     static final int BODY_MAX = 10_000;
     private static final Query INSERT = Cql.idempotent(
             "INSERT INTO post_and_comments (post_id, author, post_body, comment_count) VALUES (?, ?, ?, 0) USING TIMESTAMP ?");
-    static final String OPERATION = "POST /posts";
+    public static final String OPERATION = "POST /posts";
 
     @Inject
     Cql cql;

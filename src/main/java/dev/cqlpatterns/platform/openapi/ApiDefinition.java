@@ -42,7 +42,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
         @Tag(name = "posts", description = "Posts with comments (seed 004)") })
 public class ApiDefinition extends Application {
     /** Name of the shared Idempotency-Key parameter component: {@code @Parameter(ref = IDEMPOTENCY_KEY)}. */
-    public static final String IDEMPOTENCY_KEY = "IdempotencyKey";
+    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     /** Name of the shared Idempotent-Replayed header component. */
     public static final String REPLAYED = "Idempotent-Replayed";
 }
