@@ -1,19 +1,18 @@
 package dev.cqlpatterns.clickstream;
 
-import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.buckets.BucketWalk;
+import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
-import dev.cqlpatterns.platform.time.TimeBuckets;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.netty.util.NetUtil;
 import io.smallrye.mutiny.Uni;
@@ -28,6 +27,7 @@ import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
@@ -50,8 +50,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * month first, so a year boundary is no special case (202501 comes before 202412). A month is
  * several partitions (its shards): each shard is read in parallel with the LIMIT the page still
  * needs, and the rows are merged newest first in Cassandra's timeuuid order, so the merge agrees
- * with the {@code click_id < ?} the next page starts from. The cursor is the month and the last
- * click id returned.
+ * with the {@code click_id < ?} the next page starts from. The months are walked by
+ * platform.buckets.BucketWalk, at most cql-patterns.paging.max-buckets of them a page:
+ * X-Partitions-Read is 1 + shards x months read. The cursor is the month and the last click id
+ * returned, or (last null) the month where a page cut short by that bound resumes.
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/clicks")
@@ -81,7 +83,7 @@ public class Clickstream {
     Cursors cursors;
 
     @Inject
-    BucketRegistry registry;
+    BucketWalk walk;
 
     @Inject
     ClickstreamSettings settings;
@@ -90,9 +92,9 @@ public class Clickstream {
     @Named(ClickstreamSeries.NAME)
     TimeSeries series;
 
-    /** Where the previous page stopped: the month (yyyymm) and the last click id returned. */
+    /** Where the previous page stopped: the month (yyyymm) and the last click id returned (null: the month's top). */
     @RegisterForReflection
-    public record Position(int month, @NotNull UUID last) {
+    public record Position(int month, UUID last) {
     }
 
     @Schema(name = "Click")
@@ -105,7 +107,7 @@ public class Clickstream {
                     nullable = true) String ip) {
     }
 
-    private record Found(int month, UUID id, Click click) {
+    private record Found(UUID id, Click click) {
     }
 
     @GET
@@ -122,7 +124,7 @@ public class Clickstream {
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         int maxSpan = settings.maxSpanMonths();
-        YearMonth toMonth = month("to", to, TimeBuckets.month(clock.instant()));
+        YearMonth toMonth = month("to", to, YearMonth.from(clock.instant().atZone(ZoneOffset.UTC)));
         YearMonth fromMonth = month("from", from, toMonth.minusMonths(maxSpan - 1L));
         if (fromMonth.isAfter(toMonth)) {
             throw ProblemException.invalid("from", "must not be after 'to' (default: the current month)");
@@ -132,31 +134,18 @@ public class Clickstream {
             throw ProblemException.invalid("from", "the range spans " + span + " months; at most " + maxSpan + " are allowed");
         }
         String scope = "clicks:" + (from == null ? "" : from) + ":" + (to == null ? "" : to);
-        Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
-        int newest = after != null ? after.month() : TimeBuckets.monthKey(toMonth);
-        int oldest = TimeBuckets.monthKey(fromMonth);
-        return registry.newestFirst(series, TimeSeries.GLOBAL, newest, oldest, maxSpan)
-                .chain(months -> collect(months, 0, after, size + 1, new ArrayList<>()))
-                .map(found -> page(scope, found, size));
-    }
-
-    /** Reads the months in order until {@code wanted} clicks are found or the months run out. */
-    private Uni<List<Found>> collect(List<Integer> months, int index, Position after, int wanted, List<Found> found) {
-        if (index >= months.size() || found.size() >= wanted) {
-            return Uni.createFrom().item(found);
-        }
-        int month = months.get(index);
-        int need = wanted - found.size();
-        UUID before = after != null && after.month() == month ? after.last() : null;
-        return readMonth(month, before, need).chain(clicks -> {
-            found.addAll(clicks);
-            return collect(months, index + 1, after, wanted, found);
-        });
+        BucketWalk.Mark<UUID> after = cursors.decode(scope, cursor, Position.class)
+                .map(p -> new BucketWalk.Mark<>(p.month(), p.last())).orElse(null);
+        return walk.page(series, TimeSeries.GLOBAL, Granularity.monthKey(toMonth), Granularity.monthKey(fromMonth), after,
+                        size, walk.budget(), Found::id,
+                        (month, before, need) -> readMonth(month, before, need).map(found -> BucketWalk.Chunk.of(found, need, Found::id)))
+                .map(page -> Page.of(page.items().stream().map(Found::click).toList(), page.next() == null ? null
+                        : cursors.encode(scope, new Position(page.next().bucket(), page.next().after()))));
     }
 
     /** The newest {@code need} clicks of a month (before a click id, if given): all shards, merged. */
     private Uni<List<Found>> readMonth(int monthKey, UUID before, int need) {
-        YearMonth month = TimeBuckets.monthOfKey(monthKey);
+        YearMonth month = Granularity.monthOf(monthKey);
         List<Uni<AsyncResultSet>> shards = new ArrayList<>(settings.shards());
         for (int shard = 0; shard < settings.shards(); shard++) {
             shards.add(before == null
@@ -169,23 +158,13 @@ public class Clickstream {
                 for (Row row : Cql.rows((AsyncResultSet) result)) {
                     UUID id = row.getUuid("click_id");
                     InetAddress ip = row.getInetAddress("ip");
-                    merged.add(new Found(monthKey, id, new Click(id.toString(), TimeUuids.instant(id), row.getString("url"),
+                    merged.add(new Found(id, new Click(id.toString(), TimeUuids.instant(id), row.getString("url"),
                             ip == null ? null : NetUtil.toAddressString(ip))));
                 }
             }
             merged.sort(Comparator.comparing(Found::id, TIMEUUID_ORDER.reversed()));
             return merged.size() > need ? merged.subList(0, need) : merged;
         });
-    }
-
-    private Page<Click> page(String scope, List<Found> found, int size) {
-        List<Found> items = found.size() > size ? found.subList(0, size) : found;
-        String next = null;
-        if (found.size() > size) {
-            Found last = items.get(items.size() - 1);
-            next = cursors.encode(scope, new Position(last.month(), last.id()));
-        }
-        return Page.of(items.stream().map(Found::click).toList(), next);
     }
 
     private static YearMonth month(String field, String raw, YearMonth fallback) {

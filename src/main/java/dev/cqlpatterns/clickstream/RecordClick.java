@@ -3,12 +3,12 @@ package dev.cqlpatterns.clickstream;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.http.WebUrls;
-import dev.cqlpatterns.platform.time.TimeBuckets;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.netty.util.NetUtil;
 import io.smallrye.mutiny.Uni;
@@ -30,7 +30,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.YearMonth;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -125,10 +124,10 @@ public class RecordClick {
         InetAddress ip = body.ip() != null ? ip(body.ip()) : clientAddress(request);
         Instant at = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         UUID clickId = TimeUuids.at(at);
-        YearMonth month = TimeBuckets.month(at);
         int shard = Math.floorMod(nextShard.getAndIncrement(), settings.shards());
         return registry.record(series, TimeSeries.GLOBAL, at)
-                .chain(bucket -> cql.write(WRITE_CLICK, month.getYear(), month.getMonthValue(), shard, clickId, ip, url,
+                .map(Granularity::monthOf)
+                .chain(month -> cql.write(WRITE_CLICK, month.getYear(), month.getMonthValue(), shard, clickId, ip, url,
                         ttlSeconds))
                 .map(rs -> RestResponse.status(RestResponse.Status.CREATED, new Recorded(clickId.toString(), at)));
     }

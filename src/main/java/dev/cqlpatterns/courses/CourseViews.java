@@ -1,13 +1,10 @@
 package dev.cqlpatterns.courses;
 
-import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.courses.RecordCourseView.CourseView;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -27,10 +24,9 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -41,11 +37,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * GET /courses/{courseId}/views: a course's page views, newest first, between two instants.
  *
  * <p>The bucket registry lists the course's days that have views (one partition read); the days
- * are then read one after the other, newest first, each with
+ * are then read one after the other, newest first (platform.buckets.BucketWalk), each with
  * {@code view_id >= minTimeuuid(from) AND view_id <= maxTimeuuid(to)} and a LIMIT of what the page
- * still needs, until the page is full. Views older than the retention have expired, so the walk
- * never starts further back than that. The cursor is the day and the last view id returned: the
- * next page continues in that day with {@code view_id < last}.
+ * still needs, until the page is full, the days run out or cql-patterns.paging.max-buckets days
+ * were read. Views older than the retention have expired, so the walk never starts further back
+ * than that. The cursor is the day and the last view id returned: the next page continues in that
+ * day with {@code view_id < last}; or (last null) the day where a page cut short resumes.
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}/views")
@@ -66,7 +63,7 @@ public class CourseViews {
     Cursors cursors;
 
     @Inject
-    BucketRegistry registry;
+    BucketWalk walk;
 
     @Inject
     KnownCourses known;
@@ -78,12 +75,9 @@ public class CourseViews {
     @Named(CourseViewSeries.NAME)
     TimeSeries series;
 
-    /** Where the previous page stopped: the day bucket and the last view id returned. */
+    /** Where the previous page stopped: the day bucket and the last view id returned (null: the day's top). */
     @RegisterForReflection
-    public record Position(int day, @NotNull UUID last) {
-    }
-
-    private record Found(int day, UUID id) {
+    public record Position(int day, UUID last) {
     }
 
     @GET
@@ -111,10 +105,11 @@ public class CourseViews {
             throw ProblemException.invalid("from", "must not be after 'to' (default: now)");
         }
         String scope = "course-views:" + id + ":" + nullToEmpty(from) + ":" + nullToEmpty(to);
-        Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
+        BucketWalk.Mark<UUID> after = cursors.decode(scope, cursor, Position.class)
+                .map(p -> new BucketWalk.Mark<>(p.day(), p.last())).orElse(null);
         // Nothing older than the retention is left; do not visit the expired days.
         Instant lowerAt = fromAt.isBefore(oldestKept) ? oldestKept : fromAt;
-        int newestDay = after != null ? after.day() : Granularity.DAY.key(toAt);
+        int newestDay = after != null ? after.bucket() : Granularity.DAY.key(toAt);
         int oldestDay = Granularity.DAY.key(lowerAt);
         UUID lower = TimeUuids.startOf(lowerAt);
         UUID upper = TimeUuids.endOf(toAt);
@@ -122,41 +117,15 @@ public class CourseViews {
             if (lowerAt.isAfter(toAt) || newestDay < oldestDay) {
                 return Uni.createFrom().item(Page.<CourseView>of(List.of(), null));
             }
-            int days = (int) Math.min(ChronoUnit.DAYS.between(Granularity.DAY.start(oldestDay), Granularity.DAY.start(newestDay)) + 1,
-                    series.retention().map(r -> r.getDays() + 2).orElse(10_000));
-            return registry.newestFirst(series, id, newestDay, oldestDay, days)
-                    .chain(buckets -> collect(id, buckets, 0, after, lower, upper, size + 1, new ArrayList<>()))
-                    .map(found -> page(scope, found, size));
+            return walk.page(series, id, newestDay, oldestDay, after, size, walk.budget(), Function.<UUID>identity(),
+                            (day, last, need) -> (last == null
+                                    ? cql.read(IN_DAY, 1, id, day, lower, upper, need)
+                                    : cql.read(IN_DAY_AFTER, 1, id, day, lower, last, need))
+                                    .map(rs -> Cql.rows(rs).stream().map(row -> row.getUuid(0)).toList())
+                                    .map(found -> BucketWalk.Chunk.of(found, need, Function.<UUID>identity())))
+                    .map(page -> Page.of(page.items().stream().map(CourseView::of).toList(), page.next() == null ? null
+                            : cursors.encode(scope, new Position(page.next().bucket(), page.next().after()))));
         });
-    }
-
-    /** Reads the days in order until {@code wanted} views are found or the days run out. */
-    private Uni<List<Found>> collect(String courseId, List<Integer> days, int index, Position after, UUID lower,
-            UUID upper, int wanted, List<Found> found) {
-        if (index >= days.size() || found.size() >= wanted) {
-            return Uni.createFrom().item(found);
-        }
-        int day = days.get(index);
-        int need = wanted - found.size();
-        Uni<AsyncResultSet> read = after != null && after.day() == day
-                ? cql.read(IN_DAY_AFTER, 1, courseId, day, lower, after.last(), need)
-                : cql.read(IN_DAY, 1, courseId, day, lower, upper, need);
-        return read.chain(rs -> {
-            for (Row row : Cql.rows(rs)) {
-                found.add(new Found(day, row.getUuid(0)));
-            }
-            return collect(courseId, days, index + 1, after, lower, upper, wanted, found);
-        });
-    }
-
-    private Page<CourseView> page(String scope, List<Found> found, int size) {
-        List<Found> items = found.size() > size ? found.subList(0, size) : found;
-        String next = null;
-        if (found.size() > size) {
-            Found last = items.get(items.size() - 1);
-            next = cursors.encode(scope, new Position(last.day(), last.id()));
-        }
-        return Page.of(items.stream().map(f -> CourseView.of(f.id())).toList(), next);
     }
 
     private static String nullToEmpty(String s) {

@@ -9,7 +9,6 @@ import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
-import dev.cqlpatterns.platform.time.TimeBuckets;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.users.UserStore;
 import io.quarkus.security.Authenticated;
@@ -141,7 +140,7 @@ public class JoinGroup {
     }
 
     private Uni<Void> write(String group, Membership m, String username) {
-        int day = TimeBuckets.dayKey(TimeBuckets.day(TimeUuids.instant(m.joined())));
+        int day = Groups.JOINS.granularity().key(TimeUuids.instant(m.joined()));
         return Uni.combine().all().unis(
                 cql.bind(INSERT_MEMBER, group, m.bucket(), username, m.joined()),
                 cql.bind(INSERT_JOINER, group, day, m.joined(), username))

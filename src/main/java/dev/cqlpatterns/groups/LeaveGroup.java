@@ -8,7 +8,6 @@ import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
-import dev.cqlpatterns.platform.time.TimeBuckets;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -72,7 +71,7 @@ public class LeaveGroup {
             }
             int bucket = membership.getInt("bucket");
             UUID joined = membership.getUuid("joined");
-            int day = TimeBuckets.dayKey(TimeBuckets.day(TimeUuids.instant(joined)));
+            int day = Groups.JOINS.granularity().key(TimeUuids.instant(joined));
             return Uni.combine().all().unis(
                     cql.bind(DELETE_CLAIM, username, group),
                     cql.bind(DELETE_MEMBER, group, bucket, username),

@@ -2,8 +2,7 @@ package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
-import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -22,8 +21,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -35,9 +32,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * GET /conversations/{id}/messages: history newest first, optionally sliced in time (seed 000's
  * {@code message_id > minTimeuuid(..) AND message_id < maxTimeuuid(..)}).
  *
- * <p>Reads the conversation row (membership), the list of months that hold messages (one
- * partition of time_buckets), then month partitions newest first until the page is full: one
- * partition per month visited. The cursor is the last message returned and its month.
+ * <p>Reads the conversation row (membership), then walks the months that hold messages newest
+ * first with platform.buckets.BucketWalk (the list of months is one partition of time_buckets,
+ * each month visited one partition), at most cql-patterns.paging.max-buckets months a page. The
+ * cursor is the last message returned and its month, or the month where a page cut short by that
+ * bound resumes.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/messages")
@@ -62,7 +61,7 @@ public class ConversationHistory {
     Cursors cursors;
 
     @Inject
-    BucketRegistry buckets;
+    BucketWalk walk;
 
     @Inject
     Conversations conversations;
@@ -70,11 +69,6 @@ public class ConversationHistory {
     /** Where the next page starts: in month {@code bucket}, after message {@code after} (null: its newest). */
     @RegisterForReflection // read back from cursors by Jackson, also in a native image
     public record Position(int bucket, UUID after) {
-    }
-
-    /** What is left to read: the time slice, and where in it. */
-    private record Walk(UUID conversationId, List<Integer> months, int next, Position from, UUID upper, UUID lower,
-            int wanted, List<Messages.Message> found) {
     }
 
     @GET
@@ -100,50 +94,24 @@ public class ConversationHistory {
         }
         String scope = "history:" + id + ":" + from + ":" + to;
         Position position = cursors.decode(scope, cursor, Position.class).orElse(null);
-        int newest = position != null ? position.bucket()
-                : toAt != null ? Messages.SERIES.granularity().key(toAt) : Integer.MAX_VALUE;
+        int newest = toAt != null ? Messages.SERIES.granularity().key(toAt) : Integer.MAX_VALUE;
         int oldest = fromAt != null ? Messages.SERIES.granularity().key(fromAt) : 0;
         UUID upper = TimeUuids.endOf(toAt != null ? toAt : TimeUuids.LATEST);
         UUID lower = TimeUuids.startOf(fromAt != null ? fromAt : TimeUuids.EARLIEST);
+        BucketWalk.Mark<UUID> mark = position == null ? null : new BucketWalk.Mark<>(position.bucket(), position.after());
         return conversations.requireMember(id, me)
-                // Every month listed holds a message; only the first (cursor) and the last (from) can hold
-                // none of the slice, so size + 3 months fill a page of size + 1 rows.
-                .chain(c -> buckets.newestFirst(Messages.SERIES, id.toString(), newest, oldest, size + 3))
-                .chain(months -> walk(new Walk(id, months, 0, position, upper, lower, size + 1, new ArrayList<>())))
-                .map(walk -> page(scope, walk, size));
+                .chain(c -> walk.page(Messages.SERIES, id.toString(), newest, oldest, mark, size, walk.budget(),
+                        ConversationHistory::key,
+                        (month, after, n) -> (after == null
+                                ? cql.read(FROM_TOP, 1, id, month, upper, lower, n)
+                                : cql.read(AFTER, 1, id, month, after, lower, n))
+                                .map(rs -> Cql.rows(rs).stream().map(Messages::view).toList())
+                                .map(found -> BucketWalk.Chunk.of(found, n, ConversationHistory::key))))
+                .map(page -> Page.of(page.items(), page.next() == null ? null
+                        : cursors.encode(scope, new Position(page.next().bucket(), page.next().after()))));
     }
 
-    /** Reads month after month until {@code wanted} rows are found or the months run out. */
-    private Uni<Walk> walk(Walk walk) {
-        if (walk.found().size() >= walk.wanted() || walk.next() >= walk.months().size()) {
-            return Uni.createFrom().item(walk);
-        }
-        int month = walk.months().get(walk.next());
-        int missing = walk.wanted() - walk.found().size();
-        boolean continuing = walk.from() != null && walk.from().bucket() == month && walk.from().after() != null;
-        Uni<List<Row>> rows = continuing
-                ? cql.read(AFTER, 1, walk.conversationId(), month, walk.from().after(), walk.lower(), missing).map(Cql::rows)
-                : cql.read(FROM_TOP, 1, walk.conversationId(), month, walk.upper(), walk.lower(), missing).map(Cql::rows);
-        return rows.chain(found -> {
-            found.forEach(row -> walk.found().add(Messages.view(row)));
-            return walk(new Walk(walk.conversationId(), walk.months(), walk.next() + 1, walk.from(), walk.upper(),
-                    walk.lower(), walk.wanted(), walk.found()));
-        });
-    }
-
-    private Page<Messages.Message> page(String scope, Walk walk, int size) {
-        List<Messages.Message> found = walk.found();
-        if (found.size() > size) {
-            Messages.Message last = found.get(size - 1);
-            UUID lastId = UUID.fromString(last.id());
-            return Page.of(List.copyOf(found.subList(0, size)),
-                    cursors.encode(scope, new Position(Messages.bucket(lastId), lastId)));
-        }
-        if (walk.months().size() < walk.wanted() + 2) {
-            return Page.of(List.copyOf(found), null); // every month of the slice was read
-        }
-        // Months empty in the slice left the page short, and older months may exist: go on there.
-        int resume = Messages.SERIES.granularity().previous(walk.months().get(walk.months().size() - 1));
-        return Page.of(List.copyOf(found), cursors.encode(scope, new Position(resume, null)));
+    private static UUID key(Messages.Message message) {
+        return UUID.fromString(message.id());
     }
 }

@@ -2,6 +2,8 @@ package dev.cqlpatterns.pastebin;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -12,8 +14,8 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -26,7 +28,8 @@ import org.jboss.resteasy.reactive.RestResponse;
  * DELETE /pastes/{id}: removes a paste, for the holder of the secret. Its list row goes first (a
  * deletion narrows who sees the paste, see {@link UpdatePaste}), then the paste row, by a
  * compare-and-set on the version that was checked, so a concurrent change is not resurrected into
- * the list. Partitions read: 2 (the paste, and the condition), 2 more per retry.
+ * the list (the loop is {@link CompareAndSet}; a delete whose outcome is unknown is learnt by a serial
+ * read: the paste is gone). Partitions read: 2 (the paste, and the condition), 2 more per retry.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes/{id}")
@@ -43,6 +46,9 @@ public class DeletePaste {
     @Inject
     PublicPasteList list;
 
+    @Inject
+    CompareAndSet cas;
+
     @DELETE
     @Operation(summary = "Delete a paste", description = "Needs the secret given when the paste was created.")
     @APIResponse(responseCode = "204", description = "Deleted")
@@ -55,27 +61,19 @@ public class DeletePaste {
             @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") @PathParam("id") UUID id,
             @Parameter(description = "The secret from the creation response; missing or wrong: 403", required = true,
                     example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") @HeaderParam("X-Paste-Secret") String secret) {
-        return attempt(id, secret, 1, 0L).replaceWith(RestResponse.noContent());
-    }
-
-    private Uni<Void> attempt(UUID id, String secret, int attempt, long floor) {
-        Instant now = clock.instant();
-        return PasteRow.readLive(cql, id, now, attempt > 1).chain(before -> {
-            before.requireSecret(secret);
-            long version = before.nextVersion(floor);
+        AtomicLong floor = new AtomicLong();
+        return cas.<UpdatePaste.Seen, Void>run(attempt -> UpdatePaste.Seen.read(cql, clock, id, attempt.retry()), seen -> {
+            PasteRow before = seen.paste().requireSecret(secret);
+            long version = before.nextVersion(floor.get());
+            floor.set(version);
             Uni<Void> unlist = before.isPrivate() ? Uni.createFrom().voidItem() : list.hide(before, version - 1);
-            return unlist.chain(() -> cql.bind(DELETE, id, before.version()))
-                    .chain(statement -> cql.execute(statement, 1))
-                    .chain(rs -> {
-                        if (rs.wasApplied()) {
-                            return Uni.createFrom().voidItem();
-                        }
-                        if (attempt >= UpdatePaste.MAX_ATTEMPTS) {
-                            return Uni.createFrom().failure(ProblemException.conflict(
-                                    "The paste is being changed by others at this moment; retry"));
-                        }
-                        return attempt(id, secret, attempt + 1, version);
-                    });
-        });
+            return Step.write("pastes_by_id", unlist.chain(() -> cql.bind(DELETE, id, before.version()))
+                    .chain(statement -> cql.execute(statement, 1)),
+                    // Gone (ours or another delete: the same outcome), or still there.
+                    () -> PasteRow.readLive(cql, id, seen.now(), true).replaceWith(false)
+                            .onFailure(ProblemException.class).recoverWithItem(true),
+                    () -> Uni.createFrom().voidItem());
+        }, () -> ProblemException.conflict("The paste is being changed by others at this moment; retry"))
+                .replaceWith(RestResponse.noContent());
     }
 }

@@ -1,11 +1,11 @@
 package dev.cqlpatterns.pastebin;
 
-import jakarta.validation.constraints.NotNull;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import jakarta.validation.constraints.AssertTrue;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
-import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -33,17 +33,18 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * GET /pastes: the latest public pastes, newest first, from latest_public_pastes (one partition
  * per day, see cql/030_pastebin.cql). The days that hold rows come from the bucket registry (one
- * partition), so days without public pastes are never read; a page reads 1 + the days it visits.
- * Pastes whose expiry has passed on the service's clock are skipped even if their row is still
- * there (the TTL runs on the server's clock and in whole seconds).
+ * partition), so days without public pastes are never read. The walk is platform.buckets.BucketWalk:
+ * a page reads 1 + its day reads, at most cql-patterns.paging.max-buckets (31). Pastes whose expiry
+ * has passed on the service's clock are skipped even if their row is still there (the TTL runs on
+ * the server's clock and in whole seconds), so a day whose rows were partly expired is read again
+ * after the last row read (another day read); a page not full when the reads run out ends short,
+ * with a cursor where it stopped.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes")
 @Tag(name = "pastebin")
 public class LatestPublicPastes {
     private static final String SCOPE = "pastes:latest";
-    /** Upper bound on the days one page may visit; the list's retention keeps far fewer. */
-    private static final int MAX_DAYS = 400;
     private static final Query NEWEST = Cql.idempotent(
             "SELECT created_at, id, title, expires_at FROM latest_public_pastes WHERE day = ? LIMIT ?");
     private static final Query OLDER_THAN = Cql.idempotent("SELECT created_at, id, title, expires_at "
@@ -59,7 +60,7 @@ public class LatestPublicPastes {
     Cursors cursors;
 
     @Inject
-    BucketRegistry registry;
+    BucketWalk walk;
 
     @Inject
     PublicPasteList list;
@@ -74,12 +75,30 @@ public class LatestPublicPastes {
             Instant expiresAt) {
     }
 
-    /** Where a page ended: the day bucket and the clustering key of its last paste. */
+    /**
+     * Where a page ended: the day bucket and the clustering key of the last row read; without a key
+     * (both null), the top of that day.
+     */
     @RegisterForReflection // read from cursors by Jackson, also in a native image
-    public record Position(int day, @NotNull Instant createdAt, @NotNull UUID id) {
+    public record Position(int day, Instant createdAt, UUID id) {
+        @JsonIgnore
+        @AssertTrue(message = "createdAt and id go together")
+        public boolean isWhole() {
+            return (createdAt == null) == (id == null);
+        }
+
+        BucketWalk.Mark<Key> mark() {
+            return new BucketWalk.Mark<>(day, createdAt == null ? null : new Key(createdAt, id));
+        }
+
+        static Position of(BucketWalk.Mark<Key> mark) {
+            Key key = mark.after();
+            return new Position(mark.bucket(), key == null ? null : key.createdAt(), key == null ? null : key.id());
+        }
     }
 
-    private record Found(int day, Listed paste) {
+    /** A row's clustering key in latest_public_pastes. */
+    record Key(Instant createdAt, UUID id) {
     }
 
     @GET
@@ -93,52 +112,32 @@ public class LatestPublicPastes {
         Optional<Position> from = cursors.decode(SCOPE, cursor, Position.class);
         Instant now = clock.instant();
         TimeSeries series = list.series();
-        int newest = from.map(Position::day).orElse(Granularity.DAY.key(now));
-        return registry.newestFirst(series, TimeSeries.GLOBAL, newest, series.oldestKept(now), MAX_DAYS)
-                .chain(days -> collect(days, 0, from, size + 1, now, new ArrayList<>()))
-                .map(found -> {
-                    if (found.size() <= size) {
-                        return Page.of(found.stream().map(Found::paste).toList(), null);
-                    }
-                    List<Found> page = found.subList(0, size);
-                    Found last = page.get(size - 1);
-                    String next = cursors.encode(SCOPE,
-                            new Position(last.day(), last.paste().createdAt(), last.paste().id()));
-                    return Page.of(page.stream().map(Found::paste).toList(), next);
-                });
+        int newest = series.granularity().key(now);
+        return walk.page(series, TimeSeries.GLOBAL, newest, series.oldestKept(now), from.map(Position::mark).orElse(null),
+                        size, walk.budget(), (Listed p) -> new Key(p.createdAt(), p.id()), (day, after, n) -> readDay(day, after, n, now))
+                .map(page -> Page.of(page.items(),
+                        page.next() == null ? null : cursors.encode(SCOPE, Position.of(page.next()))));
     }
 
     /**
-     * Walks the days newest first until {@code wanted} unexpired pastes are found, reading each
-     * day from {@code after} on (only in the cursor's own day).
+     * Up to {@code n} rows of a day after {@code after}, less those expired on the service's clock;
+     * the day is exhausted when fewer than {@code n} rows came back.
      */
-    private Uni<List<Found>> collect(List<Integer> days, int index, Optional<Position> after, int wanted, Instant now,
-            List<Found> found) {
-        if (found.size() >= wanted || index >= days.size()) {
-            return Uni.createFrom().item(found);
-        }
-        int day = days.get(index);
-        Optional<Position> start = after.filter(p -> p.day() == day);
-        int fetch = wanted - found.size();
-        Uni<List<Row>> rows = start
-                .map(p -> cql.read(OLDER_THAN, 1, day, p.createdAt(), p.id(), fetch))
-                .orElseGet(() -> cql.read(NEWEST, 1, day, fetch))
-                .map(Cql::rows);
-        return rows.chain(page -> {
-            for (Row row : page) {
-                Instant expiresAt = row.getInstant("expires_at");
-                if (!PasteRow.expired(expiresAt, now)) {
-                    found.add(new Found(day, new Listed(row.getUuid("id"), row.getString("title"),
-                            row.getInstant("created_at"), expiresAt)));
-                }
-            }
-            if (page.size() == fetch && found.size() < wanted) {
-                // The day has more rows but some were expired: read on in the same day.
-                Row last = page.get(page.size() - 1);
-                Optional<Position> resume = Optional.of(new Position(day, last.getInstant("created_at"), last.getUuid("id")));
-                return collect(days, index, resume, wanted, now, found);
-            }
-            return collect(days, index + 1, Optional.empty(), wanted, now, found);
-        });
+    private Uni<BucketWalk.Chunk<Listed, Key>> readDay(int day, Key after, int n, Instant now) {
+        return (after == null ? cql.read(NEWEST, 1, day, n) : cql.read(OLDER_THAN, 1, day, after.createdAt(), after.id(), n))
+                .map(rs -> {
+                    List<Row> rows = Cql.rows(rs);
+                    List<Listed> live = new ArrayList<>();
+                    for (Row row : rows) {
+                        Instant expiresAt = row.getInstant("expires_at");
+                        if (!PasteRow.expired(expiresAt, now)) {
+                            live.add(new Listed(row.getUuid("id"), row.getString("title"), row.getInstant("created_at"),
+                                    expiresAt));
+                        }
+                    }
+                    Key last = rows.isEmpty() ? null
+                            : new Key(rows.get(rows.size() - 1).getInstant("created_at"), rows.get(rows.size() - 1).getUuid("id"));
+                    return new BucketWalk.Chunk<>(live, last, rows.size() < n);
+                });
     }
 }

@@ -9,7 +9,6 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.scheduling.ClusterJob;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
-import dev.cqlpatterns.scheduler.SchedulerSettings;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -57,7 +56,7 @@ public class PasteExpirySweeper {
     Clock clock;
 
     @Inject
-    SchedulerSettings settings;
+    PasteSweeperSettings settings;
 
     @Scheduled(identity = JOB, every = "${cql-patterns.scheduler.paste-sweeper.every}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
@@ -76,12 +75,12 @@ public class PasteExpirySweeper {
 
     /** One tick on one replica: sweeps if {@code runner} wins the tick. */
     public Uni<JobRunner.Outcome> tick(JobRunner runner, Instant now) {
-        return runner.run(JOB, settings.pasteSweeper().every(), now, this::sweep);
+        return runner.run(JOB, settings.every(), now, this::sweep);
     }
 
     /** Takes off the list what expired in (now - lookback, now]; answers how many list rows it deleted. */
     public Uni<Integer> sweep(Instant now) {
-        Duration lookback = settings.pasteSweeper().lookback();
+        Duration lookback = settings.lookback();
         Instant from = now.minus(lookback.compareTo(MAX_LOOKBACK) > 0 ? MAX_LOOKBACK : lookback);
         int firstDay = Granularity.DAY.key(from);
         int lastDay = Granularity.DAY.key(now);

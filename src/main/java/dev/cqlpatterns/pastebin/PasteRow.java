@@ -36,6 +36,18 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
                         .orElseThrow(() -> ProblemException.notFound("No paste " + id)));
     }
 
+    /**
+     * Whether this proposed version is the one that holds now (a serial read): same version and
+     * content. What tells a replace whose outcome is unknown whether it committed.
+     */
+    Uni<Boolean> holds(Cql cql, Instant now) {
+        return readLive(cql, id, now, true)
+                .map(held -> held.version() == version && java.util.Objects.equals(held.title(), title)
+                        && java.util.Objects.equals(held.body(), body) && held.isPrivate() == isPrivate
+                        && java.util.Objects.equals(held.expiresAt(), expiresAt))
+                .onFailure(ProblemException.class).recoverWithItem(false);
+    }
+
     /** 403 unless {@code secret} is this paste's secret (compared in constant time). */
     PasteRow requireSecret(String secret) {
         if (!PasteSecrets.matches(secret, secretHash)) {

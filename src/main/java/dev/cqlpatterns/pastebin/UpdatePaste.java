@@ -4,6 +4,9 @@ import dev.cqlpatterns.platform.limits.ChargesBodyBytes;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -23,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -46,14 +50,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * Versions grow strictly, and list writes carry them as their timestamp, so concurrent changes
  * leave the list row of the last version whatever order their writes arrive in.
  *
+ * <p>The loop is {@link CompareAndSet} (at most cql-patterns.cassandra.cas-attempts, then 409); a
+ * replace whose outcome is unknown is learnt by a serial read: the paste holds the version it proposed.
+ *
  * <p>Partitions read: 2 (the paste, and the compare-and-set's condition), 2 more per retry.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes/{id}")
 @Tag(name = "pastebin")
 public class UpdatePaste {
-    /** Compare-and-set attempts before answering 409; two writers at once need two. */
-    static final int MAX_ATTEMPTS = 8;
     private static final Query REPLACE = Cql.query("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
             + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
             + "WHERE id = ? IF version = ?");
@@ -69,6 +74,9 @@ public class UpdatePaste {
 
     @Inject
     PublicPasteList list;
+
+    @Inject
+    CompareAndSet cas;
 
     @Schema(name = "UpdatePasteRequest", minProperties = 1,
             description = "Only the fields given change; give at least one (null is the same as absent)")
@@ -124,36 +132,33 @@ public class UpdatePaste {
         Change change = new Change(request.title() != null, input.title(request.title()),
                 request.body() == null ? null : input.body(request.body()), request.isPrivate(),
                 request.expiresIn() == null ? Optional.empty() : input.expiresIn(request.expiresIn()));
-        return attempt(id, secret, change, 1, 0L);
-    }
-
-    private Uni<Paste> attempt(UUID id, String secret, Change change, int attempt, long floor) {
-        Instant now = PasteRow.millis(clock.instant());
-        return PasteRow.readLive(cql, id, now, attempt > 1).chain(before -> {
-            before.requireSecret(secret);
-            PasteRow after = change.applyTo(before, now, before.nextVersion(floor));
+        // Each attempt's version is above the one the previous attempt proposed.
+        AtomicLong floor = new AtomicLong();
+        return cas.<Seen, Paste>run(attempt -> Seen.read(cql, clock, id, attempt.retry()), seen -> {
+            PasteRow before = seen.paste().requireSecret(secret);
+            PasteRow after = change.applyTo(before, seen.now(), before.nextVersion(floor.get()));
+            floor.set(after.version());
             Uni<Void> narrow = PublicPasteList.narrows(before, after)
                     ? list.hide(before, after.version() - 1)
                     : Uni.createFrom().voidItem();
-            return narrow.chain(() -> replace(before, after, now)).chain(applied -> {
-                if (applied) {
-                    return list.show(after, now).replaceWith(after.view());
-                }
-                if (attempt >= MAX_ATTEMPTS) {
-                    return Uni.createFrom().failure(ProblemException.conflict(
-                            "The paste is being changed by others at this moment; retry"));
-                }
-                return attempt(id, secret, change, attempt + 1, after.version());
-            });
-        });
+            return Step.write("pastes_by_id", narrow.chain(() -> replace(before, after, seen.now())),
+                    () -> after.holds(cql, seen.now()), () -> list.show(after, seen.now()).replaceWith(after.view()));
+        }, () -> ProblemException.conflict("The paste is being changed by others at this moment; retry"));
     }
 
-    /** The compare-and-set: true when {@code before} was still the current version. */
-    private Uni<Boolean> replace(PasteRow before, PasteRow after, Instant now) {
+    /** The paste an attempt starts from, and the moment it was read at. */
+    record Seen(PasteRow paste, Instant now) {
+        static Uni<Seen> read(Cql cql, Clock clock, UUID id, boolean serial) {
+            Instant now = PasteRow.millis(clock.instant());
+            return PasteRow.readLive(cql, id, now, serial).map(paste -> new Seen(paste, now));
+        }
+    }
+
+    /** The compare-and-set: applied when {@code before} was still the current version. */
+    private Uni<AsyncResultSet> replace(PasteRow before, PasteRow after, Instant now) {
         return cql.bind(REPLACE, after.ttl(now), after.title(), after.body(), after.isPrivate(),
                 ByteBuffer.wrap(after.secretHash()), after.createdAt(), after.modifiedAt(), after.expiresAt(),
                 after.version(), after.id(), before.version())
-                .chain(statement -> cql.execute(statement, 1))
-                .map(rs -> rs.wasApplied());
+                .chain(statement -> cql.execute(statement, 1));
     }
 }

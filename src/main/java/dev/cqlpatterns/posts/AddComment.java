@@ -6,6 +6,8 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -43,7 +45,9 @@ import org.jboss.resteasy.reactive.RestResponse;
  * POST /posts/{id}/comments: the caller comments on a post. The comment row and the post's
  * comment_count (a static column) are written by one conditional update on the count, so the
  * count is exact under concurrency and the comment over cql-patterns.posts.max-comments is refused:
- * that cap is what bounds the partition.
+ * that cap is what bounds the partition. A comment that loses the race to another one is tried again
+ * on the count Cassandra answered (CompareAndSet, at most cql-patterns.cassandra.cas-attempts); an
+ * unknown outcome is learnt by a serial read of the comment's own row.
  *
  * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the comment's id is planned and
  * kept with the key first. The conditional update is not idempotent (it raises the count), so a
@@ -73,6 +77,9 @@ public class AddComment {
 
     @Inject
     PostsSettings settings;
+
+    @Inject
+    CompareAndSet cas;
 
     @Inject
     Caller caller;
@@ -114,37 +121,38 @@ public class AddComment {
 
     /** A retry: writes the comment unless the first attempt did (a SERIAL read sees its conditional write). */
     private Uni<Void> finish(UUID post, UUID comment, String commenter, String body) {
-        return cql.read(COMMENT, 1, b -> b.setConsistencyLevel(cql.serial()), post, comment).chain(rs -> {
-            Row row = rs.one();
-            return row != null && !row.isNull("commenter") ? Uni.createFrom().voidItem()
-                    : write(post, comment, commenter, body);
-        });
+        return written(post, comment).chain(there -> there ? Uni.createFrom().voidItem()
+                : write(post, comment, commenter, body));
+    }
+
+    private Uni<Boolean> written(UUID post, UUID comment) {
+        return cql.read(COMMENT, 1, b -> b.setConsistencyLevel(cql.serial()), post, comment).map(rs -> rs.one() != null);
     }
 
     private Uni<Void> write(UUID post, UUID comment, String commenter, String body) {
-        return cql.read(COUNT, 1, post).chain(rs -> {
-            Row row = rs.one();
-            if (row == null) {
-                return Uni.createFrom().failure(ProblemException.notFound("No post " + post));
+        return cas.<Integer, Void>run(attempt -> count(post, attempt), count -> {
+            if (count == null) {
+                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No post " + post)));
             }
-            return attempt(post, comment, commenter, body, row.getInt("comment_count"), 1);
-        });
+            if (count >= settings.maxComments()) {
+                return Step.done(Uni.createFrom().failure(ProblemException.conflict(
+                        "The post has " + settings.maxComments() + " comments, the most a post takes")));
+            }
+            return Step.write("post_and_comments", cql.write(INSERT, commenter, body, count + 1, post, comment, count),
+                    // The comment's row (its own timeuuid) is there: our write holds.
+                    () -> written(post, comment),
+                    () -> Uni.createFrom().voidItem());
+        }, () -> ProblemException.conflict("Too many comments at once on this post; retry"));
     }
 
-    private Uni<Void> attempt(UUID post, UUID comment, String commenter, String body, int count, int attempt) {
-        if (count >= settings.maxComments()) {
-            return Uni.createFrom().failure(ProblemException.conflict(
-                    "The post has " + settings.maxComments() + " comments, the most a post takes"));
+    /** The post's comment count (null: no such post): lost to another comment, Cassandra answered it. */
+    private Uni<Integer> count(UUID post, CompareAndSet.Attempt attempt) {
+        if (attempt.lost() != null) {
+            return Uni.createFrom().item(attempt.lost().one().getInt("comment_count"));
         }
-        return cql.write(INSERT, commenter, body, count + 1, post, comment, count).chain(rs -> {
-            if (rs.wasApplied()) {
-                return Uni.createFrom().voidItem();
-            }
-            if (attempt >= settings.maxAttempts()) {
-                return Uni.createFrom().failure(ProblemException.conflict("Too many comments at once on this post; retry"));
-            }
-            // Lost to another comment: Cassandra answered the current count.
-            return attempt(post, comment, commenter, body, rs.one().getInt("comment_count"), attempt + 1);
+        return cql.read(COUNT, 1, b -> attempt.retry() ? b.setConsistencyLevel(cql.serial()) : b, post).map(rs -> {
+            Row row = rs.one();
+            return row == null ? null : row.getInt("comment_count");
         });
     }
 }

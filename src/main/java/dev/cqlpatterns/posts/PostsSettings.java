@@ -9,8 +9,4 @@ public interface PostsSettings {
     /** Comments one post takes (bounds its partition); the next one is refused with 409. */
     @WithDefault("10000")
     int maxComments();
-
-    /** Conditional-write attempts of a comment racing other comments of the same post. */
-    @WithDefault("10")
-    int maxAttempts();
 }

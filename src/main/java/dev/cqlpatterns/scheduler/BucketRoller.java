@@ -69,7 +69,7 @@ public class BucketRoller {
     Clock clock;
 
     @Inject
-    SchedulerSettings settings;
+    RollerSettings settings;
 
     private record State(Instant openedAt, Boolean closed) {
         boolean opened() {
@@ -100,7 +100,7 @@ public class BucketRoller {
     public Uni<JobRunner.Outcome> tick(JobRunner runner, List<TimeSeries> series, Instant now) {
         return Multi.createFrom().iterable(series)
                 .onItem().transformToUniAndConcatenate(s -> runner.run(JOB, JOB + "/" + s.name(),
-                        settings.roller().every(), now, at -> roll(s, at)))
+                        settings.every(), now, at -> roll(s, at)))
                 .collect().asList()
                 .map(outcomes -> new JobRunner.Outcome(outcomes.stream().anyMatch(JobRunner.Outcome::ran),
                         outcomes.stream().mapToInt(JobRunner.Outcome::items).sum()));
@@ -136,12 +136,12 @@ public class BucketRoller {
             if (!known.getOrDefault(current, new State(null, null)).opened()) {
                 changes.add(registry.open(series, TimeSeries.GLOBAL, current, now));
             }
-            boolean nextIsNear = !now.isBefore(g.start(next).minus(settings.roller().openAhead()));
+            boolean nextIsNear = !now.isBefore(g.start(next).minus(settings.openAhead()));
             if (nextIsNear && !known.getOrDefault(next, new State(null, null)).opened()) {
                 changes.add(registry.open(series, TimeSeries.GLOBAL, next, now));
             }
             State before = known.get(previous);
-            boolean previousIsDone = !now.isBefore(g.end(previous).plus(settings.roller().closeAfter()));
+            boolean previousIsDone = !now.isBefore(g.end(previous).plus(settings.closeAfter()));
             if (before != null && previousIsDone && !Boolean.TRUE.equals(before.closed())) {
                 changes.add(registry.close(series, TimeSeries.GLOBAL, previous));
             }

@@ -4,6 +4,9 @@ import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -15,6 +18,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
@@ -29,7 +33,8 @@ import java.util.function.UnaryOperator;
  * EXISTS for a new song, which the caller then owns; an unowned song from before owners is claimed
  * by the same write); a lost race reads again and retries, so concurrent changes are applied one
  * after the other, each to the set the previous one left, and a claim lost to another caller ends
- * in 403;</li>
+ * in 403 (the loop is {@link CompareAndSet}: at most cql-patterns.cassandra.cas-attempts, and a write
+ * whose outcome is unknown is learnt by a serial read: the song holds the version it proposed);</li>
  * <li>one logged batch on songs_by_tag, USING TIMESTAMP the new version: a row for every tag of the
  * new set, a deletion for every tag removed now or by the previous change. Versions grow with each
  * change, so a late batch of an older change cannot undo a newer one.</li>
@@ -61,6 +66,9 @@ public class SongStore {
     SongsSettings settings;
 
     @Inject
+    CompareAndSet cas;
+
+    @Inject
     Clock clock;
 
     record Key(String artist, String album, String song) {
@@ -78,47 +86,35 @@ public class SongStore {
      * else 404. A song owned by someone else is 403, and nothing is written.
      */
     Uni<Changed> change(Key key, String caller, boolean create, UnaryOperator<Set<String>> change) {
-        return attempt(key, caller, create, change, 1);
-    }
-
-    private Uni<Changed> attempt(Key key, String caller, boolean create, UnaryOperator<Set<String>> change, int attempt) {
-        return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song()).chain(rs -> {
-            Row row = rs.one();
-            if (row == null && !create) {
-                return Uni.createFrom().failure(ProblemException.notFound("No song " + key.song() + " by " + key.artist()
-                        + " on " + key.album()));
+        return cas.<Optional<Current>, Changed>run(attempt -> latest(key), read -> {
+            Current current = read.orElse(null);
+            if (current == null && !create) {
+                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No song " + key.song() + " by "
+                        + key.artist() + " on " + key.album())));
             }
-            Current current = row == null ? null : new Current(row.getSet("tags", String.class),
-                    row.getSet("last_removed", String.class), row.getLong("version"), row.getString("owner"));
             if (current != null) {
                 Ownership.require(current.owner(), caller, "The song " + key.song() + " by " + key.artist());
             }
             Set<String> tags = new TreeSet<>(change.apply(current == null ? null : new TreeSet<>(current.tags())));
             if (tags.size() > settings.maxTags()) {
-                return Uni.createFrom().failure(ProblemException.conflict("A song carries at most "
-                        + settings.maxTags() + " tags"));
+                return Step.done(Uni.createFrom().failure(ProblemException.conflict("A song carries at most "
+                        + settings.maxTags() + " tags")));
             }
             Set<String> removed = new TreeSet<>(current == null ? Set.of() : current.tags());
             removed.removeAll(tags);
             if (current != null && current.owner() != null && removed.isEmpty() && tags.equals(current.tags())) {
                 // Nothing changes: re-assert the tag rows at the current version (heals, never undoes).
                 // An unowned song goes on to the write, which claims it.
-                return syncTags(key, tags, current.lastRemoved(), current.version())
-                        .replaceWith(new Changed(song(key, tags, caller), false));
+                return Step.done(syncTags(key, tags, current.lastRemoved(), current.version())
+                        .replaceWith(new Changed(song(key, tags, caller), false)));
             }
             long version = nextVersion(current);
-            Uni<Boolean> written = current == null
+            Uni<AsyncResultSet> write = current == null
                     ? cql.write(CREATE, key.artist(), key.album(), key.song(), tags, removed, version, caller)
-                            .map(r -> r.wasApplied())
                     : cql.write(UPDATE, tags, removed, version, caller, key.artist(), key.album(), key.song(),
-                            current.version(), current.owner()).map(r -> r.wasApplied());
-            return written.chain(applied -> {
-                if (!applied) {
-                    if (attempt >= settings.maxAttempts()) {
-                        return Uni.createFrom().failure(ProblemException.conflict("The song is being changed concurrently; retry"));
-                    }
-                    return attempt(key, caller, create, change, attempt + 1);
-                }
+                            current.version(), current.owner());
+            Current proposed = new Current(tags, removed, version, caller);
+            return Step.write("songs", write, () -> latest(key).map(held -> held.filter(proposed::equals).isPresent()), () -> {
                 Set<String> untag = new TreeSet<>(removed);
                 if (current != null) {
                     untag.addAll(current.lastRemoved());
@@ -126,7 +122,14 @@ public class SongStore {
                 untag.removeAll(tags);
                 return syncTags(key, tags, untag, version).replaceWith(new Changed(song(key, tags, caller), current == null));
             });
-        });
+        }, () -> ProblemException.conflict("The song is being changed concurrently; retry"));
+    }
+
+    /** The song as of every acknowledged conditional write (a serial read); one partition. */
+    private Uni<Optional<Current>> latest(Key key) {
+        return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song())
+                .map(rs -> Optional.ofNullable(rs.one()).map(row -> new Current(new TreeSet<>(row.getSet("tags", String.class)),
+                        new TreeSet<>(row.getSet("last_removed", String.class)), row.getLong("version"), row.getString("owner"))));
     }
 
     /** The song with its tags and owner, or null when there is no such song. One partition read. */

@@ -9,8 +9,4 @@ public interface SongsSettings {
     /** Tags one song may carry (bounds the set and the batch that keeps songs_by_tag in step). */
     @WithDefault("32")
     int maxTags();
-
-    /** Conditional-write attempts before a change of a song gives up under contention (409). */
-    @WithDefault("5")
-    int maxAttempts();
 }

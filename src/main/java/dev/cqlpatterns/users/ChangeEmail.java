@@ -2,8 +2,9 @@ package dev.cqlpatterns.users;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
+import java.util.concurrent.atomic.AtomicBoolean;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
@@ -38,9 +39,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * <li>refresh the copy if the user changed meanwhile, release the old email (DELETE ... IF
  * username = ?).</li>
  * </ol>
- * If Cassandra fails (503) before step 2 took effect, the new claim is released; if it fails after,
- * the user is on the new email and the old one stays claimed by them until released by hand
- * (the service keeps no record of the previous address).
+ * Steps 1 and 2 go through {@link CompareAndSet}: a lost race re-reads and tries again (keeping the
+ * claim), and a conditional write whose outcome is unknown (a CAS timeout) is learnt by a serial
+ * read, so a move that committed goes on to step 3 instead of answering 503. If Cassandra fails
+ * (503) before step 2 took effect, the new claim is released; if it fails after (in step 3), the
+ * user is on the new email and the old one stays claimed by them until released by hand (the
+ * service keeps no record of the previous address).
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users/{username}/email")
@@ -51,7 +55,7 @@ public class ChangeEmail {
     UserStore store;
 
     @Inject
-    UsersSettings settings;
+    CompareAndSet cas;
 
     @Inject
     Caller caller;
@@ -75,52 +79,33 @@ public class ChangeEmail {
             @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username,
             @Valid @NotNull NewEmail request) {
         caller.requireSelf(username);
-        return attempt(username, UserRules.normalizeEmail(request.email()), 1).map(User::of);
-    }
-
-    private Uni<UserRow> attempt(String username, String email, int attempt) {
-        return store.findLatest(username).chain(current -> {
+        String email = UserRules.normalizeEmail(request.email());
+        // Set once the new email is ours: from then on a failure lets go of it (unless the user moved).
+        AtomicBoolean claimed = new AtomicBoolean();
+        return cas.<UserRow, UserRow>run(attempt -> store.findLatest(username), current -> {
             if (current == null) {
-                return Uni.createFrom().failure(ProblemException.notFound("No user " + username));
+                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No user " + username)));
             }
             EmailRow claim = new EmailRow(email, username, current.age(), current.addresses(), current.versionOrZero());
             // Re-asserting the current email also repairs a claim lost to a crash during creation.
-            Uni<Void> claimed = store.call(1, d -> d.claimEmail(claim)).chain(rs -> requireOwn(rs, username, email));
+            Uni<Void> claiming = store.claimEmail(claim).invoke(() -> claimed.set(true));
             if (email.equals(current.email())) {
-                return claimed.replaceWith(current);
+                return Step.done(claiming.replaceWith(current));
             }
             UserRow next = current.withEmail(email);
-            return claimed.chain(() -> store.call(1, d -> d.updateIfVersion(next, current.versionOrZero()))
-                    // Cassandra failed (503): do not keep an email the user may not have moved to.
-                    .onFailure().call(failure -> releaseUnlessCurrent(username, email).onFailure().recoverWithNull()))
-                    .chain(rs -> {
-                        if (rs.wasApplied()) {
-                            return moved(current, next);
-                        }
-                        if (attempt >= settings.maxAttempts()) {
-                            return releaseUnlessCurrent(username, email).chain(() -> Uni.createFrom().failure(
-                                    ProblemException.conflict("User " + username + " is being changed concurrently; retry")));
-                        }
-                        return attempt(username, email, attempt + 1);
-                    });
-        });
-    }
-
-    /** The claim is ours when it was applied, or when an earlier attempt of ours made it. */
-    private static Uni<Void> requireOwn(AsyncResultSet rs, String username, String email) {
-        if (rs.wasApplied()) {
-            return Uni.createFrom().voidItem();
-        }
-        Row existing = rs.one();
-        if (existing != null && username.equals(existing.getString("username"))) {
-            return Uni.createFrom().voidItem();
-        }
-        return Uni.createFrom().failure(ProblemException.conflict("Email " + email + " is taken"));
+            return Step.write(UserStore.USERS, claiming.chain(() -> store.updateIfVersion(next, current)),
+                    () -> store.holds(next), () -> moved(current, next));
+        }, () -> UserStore.concurrently(username))
+                // Cassandra failed (503) or too many lost races (409): do not keep an email the user
+                // may not have moved to.
+                .onFailure(failure -> claimed.get()).call(failure -> releaseUnlessCurrent(username, email)
+                        .onFailure().recoverWithNull())
+                .map(User::of);
     }
 
     private Uni<UserRow> moved(UserRow before, UserRow after) {
         return store.refreshCopy(after)
-                .chain(() -> store.call(1, d -> d.releaseEmail(before.email(), before.username())))
+                .chain(() -> store.releaseEmail(before.email(), before.username()))
                 .replaceWith(after);
     }
 
@@ -128,6 +113,6 @@ public class ChangeEmail {
     private Uni<Void> releaseUnlessCurrent(String username, String email) {
         return store.findLatest(username).chain(latest -> latest != null && email.equals(latest.email())
                 ? Uni.createFrom().voidItem()
-                : store.call(1, d -> d.releaseEmail(email, username)).replaceWithVoid());
+                : store.releaseEmail(email, username));
     }
 }

@@ -36,7 +36,14 @@ import org.jboss.resteasy.reactive.RestResponse;
  * users_by_email. When the email is taken, the username claim is undone (DELETE ... IF email = ?,
  * so only our own claim goes), and nothing half-created stays behind. Between the two claims (a
  * few milliseconds) the user can be read by username; a process that dies right there leaves a
- * user without an email claim, which PUT /users/{username}/email with the same email repairs.
+ * user without an email claim, which a repeat of the sign-up (or PUT /users/{username}/email with
+ * the same email) repairs.
+ *
+ * <p>A sign-up is safe to repeat: both claims go through {@link dev.cqlpatterns.platform.cassandra.CompareAndSet},
+ * so a claim whose outcome is unknown (a CAS timeout) is learnt by a serial read instead of
+ * answering 503, and a username already held by the same sign-up (same email and age: a retry
+ * after a lost answer, or a double submit) is taken as done: 200 with the user as it is, where the
+ * call that made the claim answered 201. A different sign-up of a held name gets 409.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users")
@@ -66,33 +73,38 @@ public class CreateUser {
     @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
             description = "Path of the new user, /users/{username}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
             content = @Content(schema = @Schema(implementation = User.class)))
+    @APIResponse(responseCode = "200", description = "The same sign-up (same username, email and age) was made "
+            + "before, e.g. a retry after a lost answer or a double submit: the user as it is",
+            content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "403", description = "The username is not the caller's")
-    @APIResponse(responseCode = "409", description = "The username or the email is taken")
+    @APIResponse(responseCode = "409", description = "The username is taken by another sign-up, or the email is taken")
     public Uni<RestResponse<User>> create(@Valid @NotNull NewUser request) {
         caller.requireSelf(request.username());
         UserRow user = new UserRow(request.username(), UserRules.normalizeEmail(request.email()), request.age(), Map.of(), 0L);
-        return store.call(1, d -> d.claimUsername(user)).chain(username -> {
-            if (!username.wasApplied()) {
-                return Uni.createFrom().<RestResponse<User>>failure(ProblemException.conflict("Username " + user.username() + " is taken"));
-            }
-            return store.call(1, d -> d.claimEmail(user.emailCopy()))
-                    // Cassandra failed (503): undo what may have been claimed, as far as it lets us.
-                    .onFailure().call(failure -> undo(user))
-                    .chain(email -> {
-                if (email.wasApplied()) {
-                    return Uni.createFrom().item(RestResponse.ResponseBuilder
-                            .<User>created(URI.create("/users/" + user.username())).entity(User.of(user)).build());
-                }
-                return store.call(1, d -> d.releaseUsername(user.username(), user.email()))
-                        .chain(undone -> Uni.createFrom().<RestResponse<User>>failure(
-                                ProblemException.conflict("Email " + user.email() + " is taken")));
-            });
-        });
+        return store.claimUsername(user).chain(created -> store.claimEmail(user.emailCopy())
+                // Only the call that claimed the username undoes it: when the email is taken (409), the
+                // username claim goes; when Cassandra failed (503), whatever may have been claimed goes,
+                // as far as it lets us. A repeat of a sign-up keeps what the first one made.
+                .onFailure().call(failure -> !created ? Uni.createFrom().voidItem()
+                        : failure instanceof ProblemException
+                                ? store.call(1, d -> d.releaseUsername(user.username(), user.email())).replaceWithVoid()
+                                : undo(user))
+                .chain(() -> created
+                        ? Uni.createFrom().item(RestResponse.ResponseBuilder
+                                .<User>created(URI.create("/users/" + user.username())).entity(User.of(user)).build())
+                        // The same sign-up again: the user as it is now.
+                        : store.findLatest(user.username()).map(now -> {
+                            if (now == null) {
+                                // The sign-up we repeated gave up meanwhile (its email was taken).
+                                throw ProblemException.conflict("Username " + user.username() + " is being signed up concurrently; retry");
+                            }
+                            return RestResponse.ok(User.of(now));
+                        })));
     }
 
     /** Best effort: release the email if it became ours, then the username. */
     private Uni<Void> undo(UserRow user) {
-        return store.call(1, d -> d.releaseEmail(user.email(), user.username()))
+        return store.releaseEmail(user.email(), user.username())
                 .chain(() -> store.call(1, d -> d.releaseUsername(user.username(), user.email())))
                 .replaceWithVoid().onFailure().recoverWithNull();
     }

@@ -25,9 +25,9 @@ public interface UserDao {
     @Select
     CompletionStage<UserRow> byUsername(String username, UnaryOperator<BoundStatementBuilder> adjust);
 
-    /** SELECT * FROM users_by_email WHERE email = ? */
+    /** SELECT * FROM users_by_email WHERE email = ?; the adjuster may make it a serial read. */
     @Select
-    CompletionStage<EmailRow> byEmail(String email);
+    CompletionStage<EmailRow> byEmail(String email, UnaryOperator<BoundStatementBuilder> adjust);
 
     /** Claims a username: INSERT ... IF NOT EXISTS. */
     @Insert(ifNotExists = true)

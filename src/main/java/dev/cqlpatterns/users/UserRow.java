@@ -53,6 +53,20 @@ public record UserRow(
         return new UserRow(username, newEmail, age, addresses, versionOrZero() + 1);
     }
 
+    /**
+     * Whether {@code held} (read back, or null) is this very state: same version, email, age and
+     * addresses. What tells a conditional write whose outcome is unknown whether it holds.
+     */
+    boolean sameAs(UserRow held) {
+        return held != null && versionOrZero() == held.versionOrZero() && sameSignUp(held)
+                && addressesOrEmpty().equals(held.addressesOrEmpty());
+    }
+
+    /** Whether {@code held} was signed up with this user's email and age (a retried sign-up). */
+    boolean sameSignUp(UserRow held) {
+        return java.util.Objects.equals(email, held.email()) && java.util.Objects.equals(age, held.age());
+    }
+
     /** This user as its users_by_email copy. */
     @Transient
     EmailRow emailCopy() {

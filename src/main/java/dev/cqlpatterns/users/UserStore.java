@@ -2,6 +2,9 @@ package dev.cqlpatterns.users;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -24,7 +27,11 @@ public class UserStore {
     Cql cql;
 
     @Inject
-    UsersSettings settings;
+    CompareAndSet cas;
+
+    /** The tables conditional writes go to, as CompareAndSet names them. */
+    static final String USERS = "users_by_username";
+    static final String EMAILS = "users_by_email";
 
     private volatile CompletionStage<UserDao> dao;
 
@@ -46,44 +53,109 @@ public class UserStore {
         return call(1, d -> d.byUsername(username, b -> b.setConsistencyLevel(cql.serial())));
     }
 
-    /**
-     * Applies {@code change} to the newest state of the user and writes it if nobody changed the
-     * user meanwhile (IF version = ?), retrying on a lost race; then refreshes the email copy.
-     * 404 if there is no such user, 409 after too many lost races. When {@code change} answers
-     * the row it was given, nothing is written (the copy is still refreshed, which heals it).
-     */
-    Uni<UserRow> change(String username, UnaryOperator<UserRow> change) {
-        return attempt(username, change, 1).call(this::refreshCopy);
+    /** The email's claim as of every write acknowledged so far (a serial read), or null; one partition. */
+    Uni<EmailRow> findEmailLatest(String email) {
+        return call(1, d -> d.byEmail(email, b -> b.setConsistencyLevel(cql.serial())));
     }
 
-    private Uni<UserRow> attempt(String username, UnaryOperator<UserRow> change, int attempt) {
-        return findLatest(username).chain(current -> {
+    /**
+     * Applies {@code change} to the newest state of the user and writes it if nobody changed the
+     * user meanwhile (IF version = ?), by {@link CompareAndSet}: a lost race reads and applies again,
+     * an unknown outcome is learnt by a serial read; then refreshes the email copy. 404 if there is
+     * no such user, 409 after too many lost races. When {@code change} answers the row it was given,
+     * nothing is written (the copy is still refreshed, which heals it).
+     */
+    Uni<UserRow> change(String username, UnaryOperator<UserRow> change) {
+        return cas.<UserRow, UserRow>run(attempt -> findLatest(username), current -> {
             if (current == null) {
-                return Uni.createFrom().failure(ProblemException.notFound("No user " + username));
+                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No user " + username)));
             }
             UserRow next = change.apply(current);
             if (next == current) {
-                return Uni.createFrom().item(current);
+                return Step.done(Uni.createFrom().item(current));
             }
-            return call(1, d -> d.updateIfVersion(next, current.versionOrZero())).chain(rs -> {
-                if (rs.wasApplied()) {
-                    return Uni.createFrom().item(next);
-                }
-                if (attempt >= settings.maxAttempts()) {
-                    return Uni.createFrom().failure(ProblemException.conflict(
-                            "User " + username + " is being changed concurrently; retry"));
-                }
-                return attempt(username, change, attempt + 1);
-            });
-        });
+            return Step.write(USERS, updateIfVersion(next, current), () -> holds(next), () -> Uni.createFrom().item(next));
+        }, () -> concurrently(username)).call(this::refreshCopy);
+    }
+
+    /** The conditional write of the next version of a user (IF version = the one read). */
+    Uni<AsyncResultSet> updateIfVersion(UserRow next, UserRow current) {
+        return call(1, d -> d.updateIfVersion(next, current.versionOrZero()));
+    }
+
+    /** Whether {@code proposed} is the state of the user that holds now (a serial read). */
+    Uni<Boolean> holds(UserRow proposed) {
+        return findLatest(proposed.username()).map(proposed::sameAs);
+    }
+
+    static ProblemException concurrently(String username) {
+        return ProblemException.conflict("User " + username + " is being changed concurrently; retry");
+    }
+
+    /**
+     * Claims the username for a new {@code user} (INSERT ... IF NOT EXISTS). True when this call
+     * claimed it; false when the same sign-up (same email and age) holds it already: a retry of a
+     * sign-up that got no answer, or a double submit. 409 when another sign-up holds it.
+     */
+    Uni<Boolean> claimUsername(UserRow user) {
+        return cas.<UserRow, Boolean>run(
+                // First presume it free (no read); after a lost claim, read what holds.
+                attempt -> attempt.retry() ? findLatest(user.username()) : Uni.createFrom().nullItem(),
+                held -> {
+                    if (held == null) {
+                        return Step.write(USERS, call(1, d -> d.claimUsername(user)),
+                                () -> findLatest(user.username()).map(row -> row != null && user.sameSignUp(row)),
+                                () -> Uni.createFrom().item(true));
+                    }
+                    if (user.sameSignUp(held)) {
+                        return Step.done(Uni.createFrom().item(false));
+                    }
+                    return Step.done(Uni.createFrom().failure(
+                            ProblemException.conflict("Username " + user.username() + " is taken")));
+                }, () -> concurrently(user.username()));
+    }
+
+    /**
+     * Claims {@code copy.email()} for its user (INSERT ... IF NOT EXISTS with a copy of the user);
+     * done when the user holds it already (an earlier attempt of theirs), 409 when another user does.
+     */
+    Uni<Void> claimEmail(EmailRow copy) {
+        return cas.<String, Void>run(
+                attempt -> attempt.lost() != null ? Uni.createFrom().item(attempt.lost().one().getString("username"))
+                        : attempt.retry() ? findEmailLatest(copy.email()).map(row -> row == null ? null : row.username())
+                        : Uni.createFrom().nullItem(),
+                holder -> {
+                    if (holder == null) {
+                        return Step.write(EMAILS, call(1, d -> d.claimEmail(copy)),
+                                () -> findEmailLatest(copy.email()).map(row -> row != null && copy.username().equals(row.username())),
+                                () -> Uni.createFrom().voidItem());
+                    }
+                    if (holder.equals(copy.username())) {
+                        return Step.done(Uni.createFrom().voidItem());
+                    }
+                    return Step.done(Uni.createFrom().failure(ProblemException.conflict("Email " + copy.email() + " is taken")));
+                }, () -> concurrently(copy.username()));
+    }
+
+    /**
+     * Releases an email, only if {@code owner} still holds it (DELETE ... IF username = ?). An
+     * unknown outcome is done when the owner no longer holds it.
+     */
+    Uni<Void> releaseEmail(String email, String owner) {
+        return cas.conditional(EMAILS, call(1, d -> d.releaseEmail(email, owner)),
+                () -> findEmailLatest(email).map(row -> row == null || !owner.equals(row.username()))).replaceWithVoid();
     }
 
     /**
      * Brings the users_by_email copy up to {@code user}'s version. Not applied when the email was
-     * released meanwhile or a newer copy is there already, which is what we want in both cases.
+     * released meanwhile or a newer copy is there already, which is what we want in both cases; an
+     * unknown outcome is learnt by a serial read of the copy.
      */
     Uni<Void> refreshCopy(UserRow user) {
-        return call(1, d -> d.refreshCopy(user.emailCopy(), user.username(), user.versionOrZero())).replaceWithVoid();
+        return cas.conditional(EMAILS, call(1, d -> d.refreshCopy(user.emailCopy(), user.username(), user.versionOrZero())),
+                () -> findEmailLatest(user.email()).map(row -> row == null || !user.username().equals(row.username())
+                        || row.version() != null && row.version() >= user.versionOrZero()))
+                .replaceWithVoid();
     }
 
     private Uni<UserDao> dao() {

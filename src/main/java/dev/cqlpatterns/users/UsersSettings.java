@@ -9,8 +9,4 @@ public interface UsersSettings {
     /** How many address kinds one user may keep (bounds the addresses map). */
     @WithDefault("10")
     int maxAddresses();
-
-    /** Conditional-write attempts before a change of a user gives up under contention (409). */
-    @WithDefault("5")
-    int maxAttempts();
 }

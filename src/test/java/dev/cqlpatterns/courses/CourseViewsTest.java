@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.nullValue;
 
 import dev.cqlpatterns.clickstream.MovableClockProfile;
 import dev.cqlpatterns.testsupport.MovableClock;
+import dev.cqlpatterns.testsupport.Pages;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -88,21 +89,13 @@ class CourseViewsTest {
         clock.set(Instant.parse("2030-05-05T00:00:00Z"));
 
         List<String> read = new ArrayList<>();
-        String cursor = null;
-        int pages = 0;
-        do {
-            var request = given().queryParam("limit", 2);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            JsonPath page = request.when().get("/courses/{id}/views", course)
-                    .then().statusCode(200).body("items", hasSize(pages < 2 ? 2 : 1)).extract().jsonPath();
-            read.addAll(ids(page));
-            cursor = page.getString("next");
-            pages++;
-        } while (cursor != null && pages < 10);
+        var pages = Pages.all(10, request -> request.queryParam("limit", 2).get("/courses/{id}/views", course));
+        for (int i = 0; i < pages.size(); i++) {
+            assertThat(ids(pages.get(i).jsonPath())).hasSize(i < 2 ? 2 : 1);
+            read.addAll(ids(pages.get(i).jsonPath()));
+        }
 
-        assertThat(pages).isEqualTo(3);
+        assertThat(pages).hasSize(3);
         Collections.reverse(written);
         assertThat(read).containsExactlyElementsOf(written);
     }

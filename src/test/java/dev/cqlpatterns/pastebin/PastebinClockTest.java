@@ -10,11 +10,14 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
 import dev.cqlpatterns.testsupport.MovableClock;
+import dev.cqlpatterns.testsupport.Pages;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -99,5 +102,27 @@ class PastebinClockTest {
         // a tampered cursor is a 400
         given().queryParam("cursor", first.getString("next") + "x").when().get("/pastes")
                 .then().statusCode(400).contentType(PROBLEM);
+    }
+
+    @Test
+    void should_bound_the_reads_of_a_page_when_a_day_holds_many_expired_pastes() {
+        int year = ThreadLocalRandom.current().nextInt(2040, 2400);
+        clock.set(Instant.parse(year + "-06-01T10:00:00Z"));
+        PastebinTest.Created survivor = PastebinTest.createPublic("kept", null);
+        clock.set(Instant.parse(year + "-06-02T10:00:00Z"));
+        for (int i = 0; i < 10; i++) {
+            PastebinTest.createPublic("gone " + i, "PT1H");
+        }
+        // the ten rows stay (their TTL has an hour to run) but are expired on the service's clock
+        clock.set(Instant.parse(year + "-06-02T12:00:00Z"));
+
+        // limit 1 asks 2 rows a read: June 2nd alone takes 6 reads. No page may make more than 4
+        // (cql-patterns.paging.max-buckets here); a page cut short says where to go on.
+        List<String> seen = new ArrayList<>();
+        for (var page : Pages.all(10, request -> request.queryParam("limit", 1).get("/pastes"))) {
+            assertThat(Integer.parseInt(page.header("X-Partitions-Read"))).isLessThanOrEqualTo(1 + 4);
+            seen.addAll(page.jsonPath().getList("items.id"));
+        }
+        assertThat(seen).containsExactly(survivor.id());
     }
 }

@@ -13,6 +13,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
 import dev.cqlpatterns.testsupport.Concurrently;
+import dev.cqlpatterns.testsupport.Pages;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -288,25 +289,17 @@ class PastebinTest {
         }
         List<String> seen = new ArrayList<>();
         List<Instant> createdAts = new ArrayList<>();
-        String cursor = null;
-        int pages = 0;
-        do {
-            var request = given().queryParam("limit", 2);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            JsonPath json = request.when().get("/pastes").then().statusCode(200).extract().jsonPath();
-            List<Map<String, Object>> items = json.getList("items");
+        var pages = Pages.all(200, request -> request.queryParam("limit", 2).get("/pastes"));
+        for (var page : pages) {
+            List<Map<String, Object>> items = page.jsonPath().getList("items");
             items.forEach(item -> {
                 seen.add((String) item.get("id"));
                 createdAts.add(Instant.parse((String) item.get("createdAt")));
             });
-            cursor = json.getString("next");
             // every page but the last is full; the last one says there is no more
-            assertThat(items).hasSize(cursor == null ? items.size() : 2);
-            pages++;
-        } while (cursor != null && pages < 200);
-        assertThat(cursor).isNull();
+            assertThat(items).hasSize(page == pages.get(pages.size() - 1) ? items.size() : 2);
+        }
+        assertThat(pages.get(pages.size() - 1).jsonPath().getString("next")).isNull();
         assertThat(seen).doesNotHaveDuplicates();
         assertThat(seen.subList(0, 5)).containsExactlyElementsOf(mine);
         assertThat(createdAts).isSortedAccordingTo(java.util.Comparator.reverseOrder());

@@ -1,50 +1,56 @@
 package dev.cqlpatterns.platform.buckets;
 
-import dev.cqlpatterns.platform.time.TimeBuckets;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 
-/** How wide one bucket of a time series is; a bucket is keyed by an int (yyyymm or yyyymmdd). */
+/**
+ * How wide one bucket of a time series is. Buckets are UTC and keyed by an int that sorts like
+ * time: a month is yyyymm (2015-06 is 201506), a day yyyymmdd (2015-06-01 is 20150601). Anything
+ * that grows with time is partitioned by one of these, so a partition holds at most one bucket.
+ */
 public enum Granularity {
     DAY {
         @Override
         public int key(Instant at) {
-            return TimeBuckets.dayKey(TimeBuckets.day(at));
+            return dayKey(LocalDate.ofInstant(at, ZoneOffset.UTC));
         }
 
         @Override
         public Instant start(int key) {
-            return TimeBuckets.startOf(TimeBuckets.dayOfKey(key));
+            return dayOf(key).atStartOfDay(ZoneOffset.UTC).toInstant();
         }
 
         @Override
         public int next(int key) {
-            return TimeBuckets.dayKey(TimeBuckets.dayOfKey(key).plusDays(1));
+            return dayKey(dayOf(key).plusDays(1));
         }
 
         @Override
         public int previous(int key) {
-            return TimeBuckets.dayKey(TimeBuckets.dayOfKey(key).minusDays(1));
+            return dayKey(dayOf(key).minusDays(1));
         }
     },
     MONTH {
         @Override
         public int key(Instant at) {
-            return TimeBuckets.monthKey(TimeBuckets.month(at));
+            return monthKey(YearMonth.from(at.atZone(ZoneOffset.UTC)));
         }
 
         @Override
         public Instant start(int key) {
-            return TimeBuckets.startOf(TimeBuckets.monthOfKey(key));
+            return monthOf(key).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
         }
 
         @Override
         public int next(int key) {
-            return TimeBuckets.monthKey(TimeBuckets.monthOfKey(key).plusMonths(1));
+            return monthKey(monthOf(key).plusMonths(1));
         }
 
         @Override
         public int previous(int key) {
-            return TimeBuckets.monthKey(TimeBuckets.monthOfKey(key).minusMonths(1));
+            return monthKey(monthOf(key).minusMonths(1));
         }
     };
 
@@ -61,5 +67,23 @@ public enum Granularity {
     /** The first instant after a bucket. */
     public Instant end(int key) {
         return start(next(key));
+    }
+
+    /** A month as its bucket key: 2015-06 is 201506. */
+    public static int monthKey(YearMonth month) {
+        return month.getYear() * 100 + month.getMonthValue();
+    }
+
+    /** The month of a MONTH bucket key (for tables keyed by year and month, as the seed's clickstream). */
+    public static YearMonth monthOf(int key) {
+        return YearMonth.of(key / 100, key % 100);
+    }
+
+    private static int dayKey(LocalDate day) {
+        return day.getYear() * 10_000 + day.getMonthValue() * 100 + day.getDayOfMonth();
+    }
+
+    private static LocalDate dayOf(int key) {
+        return LocalDate.of(key / 10_000, (key / 100) % 100, key % 100);
     }
 }

@@ -22,6 +22,13 @@ public interface CassandraSettings {
     @WithDefault("PT5S")
     Duration sessionWait();
 
+    /**
+     * Attempts of one compare-and-set (see CompareAndSet) that keeps losing races to concurrent
+     * changes of the same row before it answers 409. Two writers at once need two.
+     */
+    @WithDefault("10")
+    int casAttempts();
+
     Migrations migrations();
 
     interface Replication {

@@ -1,11 +1,8 @@
 package dev.cqlpatterns.platform.idempotency;
 
-import com.datastax.oss.driver.api.core.DriverTimeoutException;
-import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
-import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
-import com.datastax.oss.driver.api.core.servererrors.WriteType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -47,8 +44,8 @@ import org.jboss.resteasy.reactive.RestResponse;
  * from the raw key, and the fingerprint is an HMAC under another derived key. So a key must be hard
  * to guess (a random UUID): whoever holds it can replay the answer, secret included.
  *
- * <p>A claim whose outcome is unknown (CAS timeout, "result is unknown", driver timeout) is resolved
- * by reading the key row at SERIAL, which finishes any Paxos round in flight: there, it is decided
+ * <p>A claim whose outcome is unknown (CompareAndSet.unknownOutcome: CAS timeout, "result is
+ * unknown", driver timeout) is resolved by reading the key row at SERIAL, which finishes any Paxos round in flight: there, it is decided
  * like a lost claim (ours when the stored plan is our own bytes); absent, the claim is sent once more.
  */
 @ApplicationScoped
@@ -147,7 +144,7 @@ public class IdempotencyKeys {
                 // A conditional write reads the partition it writes.
                 .chain(claim -> cql.execute(claim, 1))
                 .map(rs -> rs.wasApplied() ? null : rs.one())
-                .onFailure(IdempotencyKeys::unknownOutcome).recoverWithUni(failure ->
+                .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure ->
                         cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), rowKey).chain(rs -> {
                             Row row = rs.one();
                             if (row != null) {
@@ -157,15 +154,6 @@ public class IdempotencyKeys {
                             return firstTry ? claim(keys, fingerprint, sealed, expiresAt, false)
                                     : Uni.createFrom().failure(failure);
                         }));
-    }
-
-    /**
-     * Whether a conditional write may or may not have been applied. Private until the shared
-     * resolver of uncertain LWT outcomes (helper B's CompareAndSet.unknownOutcome) is in main.
-     */
-    private static boolean unknownOutcome(Throwable failure) {
-        return failure instanceof CASWriteUnknownException || failure instanceof DriverTimeoutException
-                || failure instanceof WriteTimeoutException timeout && timeout.getWriteType() == WriteType.CAS;
     }
 
     private int secondsUntil(Instant at) {

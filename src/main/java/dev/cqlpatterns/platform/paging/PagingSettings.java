@@ -16,6 +16,14 @@ public interface PagingSettings {
     int maxLimit();
 
     /**
+     * Bucket reads one page of a bucketed list makes at most (each is one partition read, a month of
+     * clicks one per shard): a page that has not filled by then ends short, with a cursor where it
+     * stopped. See platform.buckets.BucketWalk.
+     */
+    @WithDefault("31")
+    int maxBuckets();
+
+    /**
      * Key that signs cursors. All replicas must share it (a cursor from one must work on another);
      * without one, each process makes a random key and cursors do not survive a restart.
      */

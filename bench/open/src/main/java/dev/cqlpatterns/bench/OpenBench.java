@@ -1,0 +1,596 @@
+package dev.cqlpatterns.bench;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.uuid.Uuids;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+
+/**
+ * Open-model benchmark: each route of the service, and the same route's own prepared statements sent
+ * straight through the Java driver (the "driver floor"), at a fixed arrival rate, in the same run.
+ * Request i of a phase is due at start + i/rate whatever happened to the ones before it, and its
+ * latency runs from when it was due, so a slow answer delays nothing and queueing is counted (no
+ * coordinated omission). Prints a table per stage (rows in the tables), the service/floor ratios
+ * against the goals of issue 15, the service's RSS, and writes report.html (SVG plots) and results.tsv.
+ *
+ * <p>Rows are seeded through the driver, never over HTTP. The floor statements copy the service's
+ * (same text, same order, same dependencies between them); when a route's statements change, change
+ * its floor here too, or the ratio compares different work.
+ */
+public final class OpenBench {
+    private static final int PAGE = 50;
+    private static final String SUMMARY_ID = "00000000-0000-1000-8000-000000000000";
+
+    record Options(String baseUrl, String contactPoint, String datacenter, String keyspace, List<Integer> rates,
+            int seconds, int warmupSeconds, List<Integer> rows, int pid, Path out, String root, Set<String> routes) {
+        static Options parse(String[] args) {
+            Map<String, String> o = new TreeMap<>();
+            for (int a = 0; a < args.length; a++) {
+                if (args[a].equals("-h") || args[a].equals("--help")) {
+                    System.out.println("usage: bin/bench-open [--rates 200,600] [--duration 3] [--warmup 1] [--rows 1000,100000]"
+                            + " [--routes paste,history,latest,inbox,create-paste,send] [--out target/bench-open]");
+                    System.exit(0);
+                }
+                if (!args[a].startsWith("--") || a + 1 >= args.length) {
+                    fail("bad option " + args[a] + " (try --help)");
+                }
+                o.put(args[a].substring(2), args[++a]);
+            }
+            Set<String> known = Set.of("base-url", "cql", "datacenter", "keyspace", "rates", "duration", "warmup", "rows",
+                    "pid", "out", "root", "routes");
+            o.keySet().stream().filter(k -> !known.contains(k)).findAny().ifPresent(k -> fail("unknown option --" + k));
+            return new Options(o.getOrDefault("base-url", "http://localhost:8080").replaceAll("/+$", ""),
+                    o.getOrDefault("cql", "127.0.0.1:9042"), o.getOrDefault("datacenter", "datacenter1"),
+                    o.getOrDefault("keyspace", "cql_patterns"), ints(o.getOrDefault("rates", "200,600")),
+                    Integer.parseInt(o.getOrDefault("duration", "3")), Integer.parseInt(o.getOrDefault("warmup", "1")),
+                    ints(o.getOrDefault("rows", "1000,100000")), Integer.parseInt(o.getOrDefault("pid", "0")),
+                    Path.of(o.getOrDefault("out", "target/bench-open")), o.getOrDefault("root", "."),
+                    new TreeSet<>(List.of(o.getOrDefault("routes", String.join(",", ROUTE_KEYS)).split(","))));
+        }
+
+        private static List<Integer> ints(String csv) {
+            return Arrays.stream(csv.split(",")).map(String::strip).map(Integer::parseInt).sorted().toList();
+        }
+    }
+
+    static final List<String> ROUTE_KEYS = List.of("paste", "history", "latest", "inbox", "create-paste", "send");
+
+    /** One route: how to call the service, and the same work through the driver. */
+    record Route(String key, String name, boolean read, boolean sized, IntFunction<HttpRequest> http,
+            IntFunction<CompletionStage<?>> floor) {
+    }
+
+    /** Latencies (from when each request was due) and errors of one phase. */
+    record Result(String route, String target, int rate, int rows, int sent, int ok, double achieved, double p50,
+            double p90, double p99, double max, String errors) {
+        static Result of(String route, String target, int rate, int rows, long[] nanos, boolean[] okFlags, long spanNanos,
+                Map<String, LongAdder> errors) {
+            long[] ok = new long[nanos.length];
+            int n = 0;
+            for (int i = 0; i < nanos.length; i++) {
+                if (okFlags[i]) {
+                    ok[n++] = nanos[i];
+                }
+            }
+            long[] sorted = Arrays.copyOf(ok, n);
+            Arrays.sort(sorted);
+            StringBuilder e = new StringBuilder();
+            new TreeMap<>(errors).forEach((k, v) -> e.append(e.length() == 0 ? "" : " ").append(k).append('x').append(v.sum()));
+            return new Result(route, target, rate, rows, nanos.length, n, n / (spanNanos / 1e9), pct(sorted, .5),
+                    pct(sorted, .9), pct(sorted, .99), n == 0 ? Double.NaN : sorted[n - 1] / 1e6, e.length() == 0 ? "-" : e.toString());
+        }
+
+        private static double pct(long[] sorted, double p) {
+            if (sorted.length == 0) {
+                return Double.NaN;
+            }
+            return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1))] / 1e6;
+        }
+    }
+
+    private final Options options;
+    private final String run = randomId();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final CqlSession session;
+    private final List<Result> results = new ArrayList<>();
+    private final String alice;
+    private final String bob;
+    private final String aliceToken;
+    private final UUID history = Uuids.random();
+    private final UUID chat = Uuids.random();
+    private final List<UUID> pastes = new ArrayList<>();
+    private int seededRows;
+    private int measurements;
+    private final SecureRandom random = new SecureRandom();
+
+    private OpenBench(Options options) {
+        this.options = options;
+        String[] hp = options.contactPoint().split(":");
+        this.session = CqlSession.builder().addContactPoint(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])))
+                .withLocalDatacenter(options.datacenter())
+                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
+                        // Like the service: enough requests per connection that the floor never queues in the client.
+                        .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048).build())
+                .build();
+        this.alice = "bo" + run + "a";
+        this.bob = "bo" + run + "b";
+        this.aliceToken = token(alice);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        OpenBench bench = new OpenBench(options);
+        try {
+            bench.run();
+        } finally {
+            bench.session.close();
+        }
+        System.exit(0);
+    }
+
+    // ---- Statements: the service's own text (see each class named) --------------------------------
+
+    private PreparedStatement prepare(String cql) {
+        return session.prepare(cql.replace("{ks}", options.keyspace()));
+    }
+
+    private void run() throws Exception {
+        // PasteRow.READ
+        PreparedStatement readPaste = prepare("SELECT id, title, body, is_private, secret_hash, created_at, modified_at, "
+                + "expires_at, version FROM {ks}.pastes_by_id WHERE id = ?");
+        // Conversations.SELECT, BucketRegistry.NEWEST_FIRST, ConversationHistory.FROM_TOP
+        PreparedStatement conversation = prepare(
+                "SELECT id, members, title, direct, created_by, created_at FROM {ks}.conversations WHERE id = ?");
+        PreparedStatement buckets = prepare(
+                "SELECT bucket FROM {ks}.time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
+        PreparedStatement fromTop = prepare("SELECT conversation_id, message_id, sender, content, recipients, attachments, "
+                + "seen_by FROM {ks}.messages_by_conversation WHERE conversation_id = ? AND bucket = ? AND message_id <= ? "
+                + "AND message_id >= ? LIMIT ?");
+        // LatestPublicPastes.NEWEST
+        PreparedStatement newest = prepare(
+                "SELECT created_at, id, title, expires_at FROM {ks}.latest_public_pastes WHERE day = ? LIMIT ?");
+        // Inbox: its one SELECT
+        PreparedStatement inbox = prepare("SELECT kind, conversation_id, title, partner, direct, joined_at, last_message_id, "
+                + "last_sender, last_preview, count(*) AS n, min(message_id) AS first FROM {ks}.inbox_by_user "
+                + "WHERE username = ? GROUP BY kind, conversation_id");
+        // CreatePaste.CREATE, then PublicPasteList.SHOW and EXPIRES in one logged batch
+        PreparedStatement createPaste = prepare("UPDATE {ks}.pastes_by_id USING TTL ? SET title = ?, body = ?, is_private = ?, "
+                + "secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? WHERE id = ? IF version = null");
+        PreparedStatement show = prepare("INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title, expires_at) "
+                + "VALUES (?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+        PreparedStatement expires = prepare("INSERT INTO {ks}.public_paste_expiries (day, expires_at, id, listed_day, "
+                + "listed_created_at, listed_version) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+        // SendMessage: Conversations.SELECT, INSERT_MESSAGE, then the sender's SET_LAST_MESSAGE alongside an
+        // unlogged batch of MARK_UNREAD and SET_LAST_MESSAGE per recipient
+        PreparedStatement insertMessage = prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, "
+                + "message_id, sender, content, recipients, attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        PreparedStatement markUnread = prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id) "
+                + "VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
+        PreparedStatement setLast = prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
+                + "last_sender = ?, last_preview = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
+        UUID summaryId = UUID.fromString(SUMMARY_ID);
+
+        System.out.printf("cql-patterns open-model bench: %s, Cassandra %s, rates %s/s, %d s per phase (+%d s warm-up), "
+                        + "rows %s, run %s, %d cores, load average %s%n", options.baseUrl(), options.contactPoint(), options.rates(),
+                options.seconds(), options.warmupSeconds(), options.rows(), run, Runtime.getRuntime().availableProcessors(),
+                loadAverage());
+        seedConversations();
+
+        List<Route> routes = new ArrayList<>();
+        routes.add(new Route("paste", "GET /pastes/{id}", true, false,
+                i -> get("/pastes/" + pastes.get(i % Math.min(pastes.size(), 1000)), null),
+                i -> session.executeAsync(readPaste.bind(pastes.get(i % Math.min(pastes.size(), 1000))))));
+        routes.add(new Route("history", "GET /conversations/{id}/messages", true, true,
+                i -> get("/conversations/" + history + "/messages?limit=" + PAGE, aliceToken),
+                i -> session.executeAsync(conversation.bind(history))
+                        .thenCompose(c -> session.executeAsync(buckets.bind("messages", history.toString(), Integer.MAX_VALUE, 0,
+                                PAGE + 4)))
+                        .thenCompose(b -> session.executeAsync(fromTop.bind(history, b.one().getInt(0),
+                                Uuids.endOf(253402300799999L), Uuids.startOf(0), PAGE + 1)))));
+        routes.add(new Route("latest", "GET /pastes", true, true, i -> get("/pastes?limit=" + PAGE, null),
+                i -> session.executeAsync(buckets.bind("pastes", "", dayKey(Instant.now()), 0, 400))
+                        .thenCompose(b -> session.executeAsync(newest.bind(b.one().getInt(0), PAGE + 1)))));
+        routes.add(new Route("inbox", "GET /inbox", true, false, i -> get("/inbox", aliceToken),
+                i -> session.executeAsync(inbox.bind(alice))));
+        routes.add(new Route("create-paste", "POST /pastes", false, false,
+                i -> post("/pastes", null, "{\"title\":\"open " + run + " " + i + "\",\"body\":\"server { listen 80; } # " + i
+                        + "\",\"private\":false,\"expiresIn\":\"PT10M\"}"),
+                i -> {
+                    UUID id = Uuids.random();
+                    Instant now = Instant.now();
+                    Instant expiresAt = now.plusSeconds(600);
+                    int day = dayKey(now);
+                    return session.executeAsync(createPaste.bind(600, "open " + run + " " + i, "server { listen 80; } # " + i,
+                            false, java.nio.ByteBuffer.wrap(new byte[32]), now, now, expiresAt, 1L, id))
+                            .thenCompose(rs -> session.executeAsync(BatchStatement.newInstance(DefaultBatchType.LOGGED,
+                                    show.bind(day, now, id, "open", expiresAt, 600, 1L),
+                                    expires.bind(dayKey(expiresAt), expiresAt, id, day, now, 1L, 900, 1L))));
+                }));
+        routes.add(new Route("send", "POST /conversations/{id}/messages", false, false,
+                i -> post("/conversations/" + chat + "/messages", aliceToken, "{\"content\":\"Open bench " + i
+                        + ": are we still on for lunch?\"}"),
+                i -> session.executeAsync(conversation.bind(chat)).thenCompose(c -> {
+                    UUID messageId = Uuids.timeBased();
+                    long micros = Uuids.unixTimestamp(messageId) * 1000;
+                    String text = "Open bench " + i + ": are we still on for lunch?";
+                    return session.executeAsync(insertMessage.bind(chat, monthKey(Instant.now()), messageId, alice, text,
+                            Set.of(bob), Map.of())).thenCompose(m -> CompletableFuture.allOf(
+                                    session.executeAsync(setLast.bind(micros, messageId, alice, text, alice, chat, summaryId))
+                                            .toCompletableFuture(),
+                                    session.executeAsync(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
+                                            markUnread.bind(bob, chat, messageId, micros),
+                                            setLast.bind(micros, messageId, alice, text, bob, chat, summaryId)).setIdempotent(true))
+                                            .toCompletableFuture()));
+                })));
+        routes.removeIf(r -> !options.routes().contains(r.key()));
+
+        int stage = 0;
+        for (int rows : options.rows()) {
+            seedRows(rows);
+            // Every rate at the smallest size; one rate (the lowest) at the larger sizes, for the routes whose
+            // table grows with the rows (the others are printed at the first size only).
+            List<Integer> rates = stage == 0 ? options.rates() : List.of(options.rates().get(0));
+            System.out.printf("%n== %,d rows (history: messages in the conversation; GET /pastes: public pastes today, plus those of earlier runs today; "
+                    + "GET /pastes/{id}: always 1,000 pastes) ==%n", rows);
+            header();
+            // Reads first, so the writes' rows do not change what the reads of this stage find.
+            for (boolean reads : new boolean[] { true, false }) {
+                for (Route r : routes) {
+                    if (r.read() != reads || (stage > 0 && !r.sized())) {
+                        continue;
+                    }
+                    for (int rate : rates) {
+                        measure(r, rate, rows);
+                    }
+                }
+            }
+            stage++;
+        }
+        summary();
+    }
+
+    // ---- Measuring ---------------------------------------------------------------------------------
+
+    private void measure(Route route, int rate, int rows) throws InterruptedException {
+        // Warm both paths at this rate, then measure both, seconds apart; which goes first alternates from
+        // one measurement to the next, so a drift in the machine's load does not always favour the same one.
+        IntFunction<CompletionStage<?>> service = i -> sendHttp(route.http().apply(i));
+        phase(route.name(), "floor", rate, rows, options.warmupSeconds(), route.floor());
+        phase(route.name(), "service", rate, rows, options.warmupSeconds(), service);
+        boolean floorFirst = measurements++ % 2 == 0;
+        Result first = phase(route.name(), floorFirst ? "floor" : "service", rate, rows, options.seconds(),
+                floorFirst ? route.floor() : service);
+        Result second = phase(route.name(), floorFirst ? "service" : "floor", rate, rows, options.seconds(),
+                floorFirst ? service : route.floor());
+        Result floor = floorFirst ? first : second;
+        Result served = floorFirst ? second : first;
+        report(route, rate, floor, served);
+    }
+
+    private void report(Route route, int rate, Result floor, Result service) {
+        results.add(floor);
+        results.add(service);
+        double tput = service.achieved() / floor.achieved();
+        double tail = service.p99() / floor.p99();
+        boolean goal = route.read() ? tput >= 0.9 && tail <= 1.5 : tput >= 0.8;
+        System.out.printf("%-34s %6d %9.0f %7.2f %7.2f %8.1f %9.0f %7.2f %7.2f %8.1f %6.2f %6.2f  %-4s %s%n", route.name(),
+                rate, service.achieved(), service.p50(), service.p99(), service.max(), floor.achieved(), floor.p50(),
+                floor.p99(), floor.max(), tput, tail, goal ? "met" : "NOT", errors(service, floor));
+        System.out.flush();
+    }
+
+    private static void header() {
+        System.out.printf("%-34s %6s %9s %7s %7s %8s %9s %7s %7s %8s %6s %6s  %-4s %s%n", "route", "rate", "svc req/s", "p50 ms",
+                "p99 ms", "max ms", "flr req/s", "p50 ms", "p99 ms", "max ms", "tput", "p99", "goal", "errors (svc | floor)");
+    }
+
+    private static String errors(Result service, Result floor) {
+        return service.errors().equals("-") && floor.errors().equals("-") ? "" : service.errors() + " | " + floor.errors();
+    }
+
+    /**
+     * Sends rate * seconds calls, call i due at start + i / rate, from one scheduling thread that never
+     * waits for an answer. A call sent late (the scheduler itself fell behind) still counts from its due time.
+     */
+    private Result phase(String route, String target, int rate, int rows, int seconds, IntFunction<CompletionStage<?>> call)
+            throws InterruptedException {
+        int n = rate * seconds;
+        long[] nanos = new long[n];
+        boolean[] ok = new boolean[n];
+        Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+        CountDownLatch done = new CountDownLatch(n);
+        AtomicLong last = new AtomicLong();
+        double period = 1e9 / rate;
+        long start = System.nanoTime() + 1_000_000;
+        for (int i = 0; i < n; i++) {
+            long due = start + (long) (i * period);
+            long wait;
+            while ((wait = due - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            int slot = i;
+            CompletionStage<?> stage;
+            try {
+                stage = call.apply(i);
+            } catch (RuntimeException e) {
+                stage = CompletableFuture.failedFuture(e);
+            }
+            stage.whenComplete((value, failure) -> {
+                long now = System.nanoTime();
+                nanos[slot] = now - due;
+                last.accumulateAndGet(now, Math::max);
+                String error = failure != null ? failure.getClass().getSimpleName()
+                        : value instanceof HttpResponse<?> r && r.statusCode() / 100 != 2 ? String.valueOf(r.statusCode()) : null;
+                if (error == null) {
+                    ok[slot] = true;
+                } else {
+                    errors.computeIfAbsent(error, e -> new LongAdder()).increment();
+                }
+                done.countDown();
+            });
+        }
+        if (!done.await(seconds + 30L, TimeUnit.SECONDS)) {
+            errors.computeIfAbsent("unanswered", e -> new LongAdder()).add(done.getCount());
+        }
+        return Result.of(route, target, rate, rows, nanos, ok, Math.max(1, last.get() - start), errors);
+    }
+
+    private CompletionStage<HttpResponse<Void>> sendHttp(HttpRequest request) {
+        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding());
+    }
+
+    private HttpRequest get(String path, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(options.baseUrl() + path)).timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b.GET().build();
+    }
+
+    private HttpRequest post(String path, String token, String json) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(options.baseUrl() + path)).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json");
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b.POST(HttpRequest.BodyPublishers.ofString(json)).build();
+    }
+
+    // ---- Seeding, through the driver ---------------------------------------------------------------
+
+    /** The history conversation, the conversation sends go to, and Alice's inbox: 10 conversations, 5 unread. */
+    private void seedConversations() {
+        PreparedStatement conv = prepare("INSERT INTO {ks}.conversations (id, members, title, direct, created_by, created_at) "
+                + "VALUES (?, ?, ?, true, ?, ?)");
+        PreparedStatement summary = prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id, title, "
+                + "partner, direct, joined_at) VALUES (?, 0, ?, ?, null, ?, true, ?)");
+        PreparedStatement unread = prepare(
+                "INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?)");
+        Instant now = Instant.now();
+        UUID summaryId = UUID.fromString(SUMMARY_ID);
+        List<UUID> ids = new ArrayList<>(List.of(history, chat));
+        for (int k = 0; k < 8; k++) {
+            ids.add(Uuids.random());
+        }
+        for (UUID id : ids) {
+            session.execute(conv.bind(id, Set.of(alice, bob), null, alice, now));
+            session.execute(summary.bind(alice, id, summaryId, bob, now));
+            session.execute(summary.bind(bob, id, summaryId, alice, now));
+        }
+        for (int k = 0; k < 5; k++) {
+            session.execute(unread.bind(alice, ids.get(2), Uuids.timeBased()));
+        }
+    }
+
+    /** Tops the history conversation, today's public pastes and the pastes up to {@code rows} rows each. */
+    private void seedRows(int rows) throws InterruptedException {
+        long t0 = System.nanoTime();
+        PreparedStatement message = prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, message_id, "
+                + "sender, content, recipients) VALUES (?, ?, ?, ?, ?, ?)");
+        PreparedStatement paste = prepare("INSERT INTO {ks}.pastes_by_id (id, title, body, is_private, secret_hash, created_at, "
+                + "modified_at, version) VALUES (?, ?, ?, false, ?, ?, ?, 1)");
+        PreparedStatement listed = prepare(
+                "INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title) VALUES (?, ?, ?, ?)");
+        PreparedStatement bucket = prepare("INSERT INTO {ks}.time_buckets (series, entity, bucket) VALUES (?, ?, ?)");
+        Set<Integer> months = new TreeSet<>();
+        Set<Integer> days = new TreeSet<>();
+        // Few batches in flight: 64 of them (12,800 rows) at a time ran a 512 MB node out of heap at 10^6 rows.
+        Semaphore inFlight = new Semaphore(16);
+        LongAdder failed = new LongAdder();
+        java.util.function.BiConsumer<Object, Throwable> done = (r, e) -> {
+            if (e != null) {
+                failed.increment();
+            }
+            inFlight.release();
+        };
+        int from = seededRows;
+        long end = System.currentTimeMillis();
+        // Unlogged batches of 100 rows of one partition each (messages of the conversation, today's list):
+        // one mutation per batch, so 10^6 rows take seconds, not minutes. Only the first 1,000 pastes by id
+        // are read, and a read by key does not depend on the table's size, so no more are written.
+        for (int i = from; i < rows; i += 100) {
+            BatchStatement messages = BatchStatement.newInstance(DefaultBatchType.UNLOGGED);
+            BatchStatement list = BatchStatement.newInstance(DefaultBatchType.UNLOGGED);
+            for (int k = i; k < Math.min(rows, i + 100); k++) {
+                // A millisecond apart, ending now; a random timeuuid node part keeps ids distinct across stages.
+                Instant at = Instant.ofEpochMilli(end - (rows - k));
+                UUID id = Uuids.random();
+                months.add(monthKey(at));
+                days.add(dayKey(at));
+                messages = messages.add(message.bind(history, monthKey(at), timeuuid(at), bob, "Seeded message " + k, Set.of(alice)));
+                list = list.add(listed.bind(dayKey(at), at, id, "seeded " + k));
+                if (pastes.size() < 1000) {
+                    pastes.add(id);
+                    inFlight.acquire();
+                    session.executeAsync(paste.bind(id, "seeded " + k, "seeded body " + k, java.nio.ByteBuffer.wrap(new byte[32]),
+                            at, at)).whenComplete(done);
+                }
+            }
+            // Batches split by partition if the rows crossed a month or day boundary; both are single partition otherwise.
+            inFlight.acquire(2);
+            session.executeAsync(messages).whenComplete(done);
+            session.executeAsync(list).whenComplete(done);
+            if (failed.sum() > 0) {
+                break;
+            }
+        }
+        inFlight.acquire(16);
+        inFlight.release(16);
+        if (failed.sum() > 0) {
+            fail(failed.sum() + " seeding writes failed (the node's log says why; 10^6 rows need CASSANDRA_HEAP=1G or more)");
+        }
+        months.forEach(m -> session.execute(bucket.bind("messages", history.toString(), m)));
+        days.forEach(d -> session.execute(bucket.bind("pastes", "", d)));
+        System.err.printf("bench-open: seeded %,d rows into 2 tables through the driver in %.1f s%n", Math.max(0, rows - from),
+                (System.nanoTime() - t0) / 1e9);
+        seededRows = Math.max(seededRows, rows);
+    }
+
+    private UUID timeuuid(Instant at) {
+        // Time part of at, random clock sequence and node (variant bits kept).
+        long lsb = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(Uuids.startOf(at.toEpochMilli()).getMostSignificantBits(), lsb);
+    }
+
+    // ---- Output ------------------------------------------------------------------------------------
+
+    private void summary() throws IOException {
+        String rss = rss();
+        System.out.printf("%nservice memory after the run: %s; load average %s%n", rss, loadAverage());
+        System.out.println("goals (issue 15): reads >= 0.9x floor req/s and p99 <= 1.5x floor p99; writes >= 0.8x floor req/s.");
+        System.out.println("p50 of the service against rows (flat-with-data-size goal: within 1.2x):");
+        Map<String, Map<Integer, Double>> byRows = new LinkedHashMap<>();
+        int lowest = options.rates().get(0);
+        for (Result r : results) {
+            if (r.target().equals("service") && r.rate() == lowest) {
+                byRows.computeIfAbsent(r.route(), k -> new TreeMap<>()).put(r.rows(), r.p50());
+            }
+        }
+        byRows.forEach((route, m) -> {
+            if (m.size() > 1) {
+                double first = m.values().iterator().next();
+                StringBuilder s = new StringBuilder();
+                m.forEach((rows, p50) -> s.append(String.format("  %,d rows: %.2f ms", rows, p50)));
+                double lastP50 = ((TreeMap<Integer, Double>) m).lastEntry().getValue();
+                System.out.printf("  %-34s%s  (x%.2f)%n", route, s, lastP50 / first);
+            }
+        });
+        Files.createDirectories(options.out());
+        StringBuilder tsv = new StringBuilder("route\ttarget\trate\trows\tsent\tok\tachieved\tp50_ms\tp90_ms\tp99_ms\tmax_ms\terrors\n");
+        for (Result r : results) {
+            tsv.append(String.join("\t", r.route(), r.target(), "" + r.rate(), "" + r.rows(), "" + r.sent(), "" + r.ok(),
+                    String.format("%.1f", r.achieved()), f(r.p50()), f(r.p90()), f(r.p99()), f(r.max()), r.errors())).append('\n');
+        }
+        Files.writeString(options.out().resolve("results.tsv"), tsv);
+        Files.writeString(options.out().resolve("report.html"), Plot.html(results, options.rates(), options.rows(), rss,
+                loadAverage()));
+        System.out.println("written: " + options.out().resolve("report.html") + " (plots), " + options.out().resolve("results.tsv"));
+    }
+
+    private String rss() {
+        if (options.pid() <= 0) {
+            return "RSS unknown (no --pid)";
+        }
+        try {
+            String status = Files.readString(Path.of("/proc/" + options.pid() + "/status"));
+            String rss = status.lines().filter(l -> l.startsWith("VmRSS:")).findFirst().orElse("VmRSS: ?").substring(6).strip();
+            String hwm = status.lines().filter(l -> l.startsWith("VmHWM:")).findFirst().orElse("VmHWM: ?").substring(6).strip();
+            return "RSS " + rss + " (peak " + hwm + ", pid " + options.pid() + ")";
+        } catch (IOException e) {
+            return "RSS unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    private static String f(double d) {
+        return String.format("%.3f", d);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).substring(0, 14).strip();
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
+    private static int dayKey(Instant at) {
+        LocalDate d = LocalDate.ofInstant(at, ZoneOffset.UTC);
+        return d.getYear() * 10_000 + d.getMonthValue() * 100 + d.getDayOfMonth();
+    }
+
+    private static int monthKey(Instant at) {
+        YearMonth m = YearMonth.from(at.atZone(ZoneOffset.UTC));
+        return m.getYear() * 100 + m.getMonthValue();
+    }
+
+    private String token(String user) {
+        try {
+            Process p = new ProcessBuilder(options.root() + "/bin/token", user, "3600")
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String token = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+            if (p.waitFor() != 0 || token.isEmpty()) {
+                fail("bin/token " + user + " failed");
+            }
+            return token;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String randomId() {
+        SecureRandom random = new SecureRandom();
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < 6; i++) {
+            s.append(Character.forDigit(random.nextInt(36), 36));
+        }
+        return s.toString();
+    }
+
+    static void fail(String message) {
+        System.err.println("bench-open: " + message);
+        System.exit(2);
+    }
+}

@@ -1,0 +1,135 @@
+package dev.cqlpatterns.platform.cassandra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
+import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compare-and-set helper on a real table (users_by_username), with unknown outcomes injected
+ * through its test seam: a write that committed and then ended with CASWriteUnknownException is
+ * applied, one that never ran is retried, and a lost race ends in 409 after cas-attempts.
+ */
+@QuarkusTest
+class CompareAndSetTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final String TABLE = "users_by_username";
+    private static final Query CLAIM = Cql.query("INSERT INTO users_by_username (username, email, version) "
+            + "VALUES (?, ?, 0) IF NOT EXISTS");
+    private static final Query BUMP = Cql.query("UPDATE users_by_username SET email = ?, version = ? "
+            + "WHERE username = ? IF version = ?");
+    private static final Query READ = Cql.idempotent("SELECT email, version FROM users_by_username WHERE username = ?");
+
+    @Inject
+    CompareAndSet cas;
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    CassandraSettings settings;
+
+    @AfterEach
+    void clear() {
+        cas.clearFaults();
+    }
+
+    private static String name() {
+        return "cas" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private Uni<Boolean> holds(String username, String email) {
+        return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), username)
+                .map(rs -> {
+                    var row = rs.one();
+                    return row != null && email.equals(row.getString("email"));
+                });
+    }
+
+    /** Claims {@code user} for mine@example.com, the write ending "result is unknown". */
+    private CompareAndSet.Outcome claimUnknown(String user, boolean committed) {
+        cas.injectUnknownOutcome(TABLE, committed, 1);
+        return cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
+                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
+    }
+
+    @Test
+    void should_take_a_committed_write_with_an_unknown_outcome_as_applied() {
+        String user = name();
+        assertThat(claimUnknown(user, true).applied()).isTrue();
+        assertThat(holds(user, "mine@example.com").await().atMost(WAIT)).isTrue();
+    }
+
+    @Test
+    void should_take_a_write_that_did_not_commit_as_not_applied_and_retry_it() {
+        String user = name();
+        assertThat(claimUnknown(user, false).applied()).isFalse();
+
+        // The loop: the first claim never ran (unknown, then found not to hold), the second one lands.
+        cas.injectUnknownOutcome(TABLE, false, 1);
+        AtomicInteger reads = new AtomicInteger();
+        String result = cas.<Boolean, String>run(attempt -> {
+            reads.incrementAndGet();
+            return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), user).map(rs -> rs.one() != null);
+        }, exists -> exists ? CompareAndSet.Step.done(Uni.createFrom().item("taken"))
+                : CompareAndSet.Step.write(TABLE, cql.write(CLAIM, user, "mine@example.com"),
+                        () -> holds(user, "mine@example.com"), () -> Uni.createFrom().item("claimed")),
+                () -> ProblemException.conflict("busy")).await().atMost(WAIT);
+        assertThat(result).isEqualTo("claimed");
+        assertThat(reads).hasValue(2);
+    }
+
+    @Test
+    void should_not_take_someone_elses_write_as_ours() {
+        String user = name();
+        cql.write(CLAIM, user, "theirs@example.com").await().atMost(WAIT);
+        assertThat(claimUnknown(user, true).applied()).isFalse();
+    }
+
+    @Test
+    void should_answer_409_after_cas_attempts_lost_races() {
+        String user = name();
+        cql.write(CLAIM, user, "a@example.com").await().atMost(WAIT);
+        AtomicInteger writes = new AtomicInteger();
+        // Every write expects a version that is never there: each attempt loses.
+        Uni<String> loop = cas.<Long, String>run(attempt -> Uni.createFrom().item(-1L),
+                expected -> {
+                    writes.incrementAndGet();
+                    return CompareAndSet.Step.write(TABLE, cql.write(BUMP, "b@example.com", 1L, user, expected),
+                            () -> Uni.createFrom().item(false), () -> Uni.createFrom().item("applied"));
+                }, () -> ProblemException.conflict("busy"));
+        Assertions.assertThatThrownBy(() -> loop.await().atMost(WAIT)).isInstanceOf(ProblemException.class)
+                .hasMessageContaining("busy");
+        assertThat(writes).hasValue(settings.casAttempts());
+    }
+
+    @Test
+    void should_know_which_failures_leave_a_conditional_write_unknown() {
+        assertThat(CompareAndSet.unknownOutcome(new CASWriteUnknownException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2)))
+                .isTrue();
+        assertThat(CompareAndSet.unknownOutcome(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2,
+                DefaultWriteType.CAS))).isTrue();
+        assertThat(CompareAndSet.unknownOutcome(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2,
+                false))).isTrue();
+        // Refused before anything was written: a plain failure (503), nothing to learn.
+        assertThat(CompareAndSet.unknownOutcome(new UnavailableException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1)))
+                .isFalse();
+        assertThat(CompareAndSet.unknownOutcome(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 0, 2,
+                false))).isFalse();
+        assertThat(CompareAndSet.unknownOutcome(ProblemException.conflict("taken"))).isFalse();
+    }
+}

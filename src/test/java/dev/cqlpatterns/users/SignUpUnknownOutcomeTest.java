@@ -1,0 +1,90 @@
+package dev.cqlpatterns.users;
+
+import static dev.cqlpatterns.users.UsersTest.byEmail;
+import static dev.cqlpatterns.users.UsersTest.byUsername;
+import static dev.cqlpatterns.users.UsersTest.changeEmail;
+import static dev.cqlpatterns.users.UsersTest.create;
+import static dev.cqlpatterns.users.UsersTest.unique;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.testsupport.StoredRows;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Sign-ups and email moves whose conditional writes end "CAS operation result is unknown"
+ * (injected through CompareAndSet's test seam, after or instead of the write): the request
+ * succeeds, and the username and email claims are consistent (issue 14 point 2).
+ */
+@QuarkusTest
+class SignUpUnknownOutcomeTest {
+
+    @Inject
+    CompareAndSet cas;
+
+    @Inject
+    StoredRows rows;
+
+    @AfterEach
+    void clear() {
+        cas.clearFaults();
+    }
+
+    private static void assertHolds(String name, String email) {
+        byUsername(name, name).then().statusCode(200).body("email", equalTo(email));
+        byEmail(name, email).then().statusCode(200).body("username", equalTo(name));
+    }
+
+    /**
+     * A claim of the username or of the email ends "result is unknown", after it committed or
+     * without having run: the sign-up is created either way (no 503), both claims consistent.
+     */
+    @ParameterizedTest
+    @CsvSource({"users_by_username, true", "users_by_email, true", "users_by_username, false", "users_by_email, false"})
+    void should_create_the_user_when_a_claim_ends_with_an_unknown_outcome(String table, boolean committed) {
+        String name = unique("unk");
+        cas.injectUnknownOutcome(table, committed, 1);
+        create(name, name + "@example.com", 30).then().statusCode(201).body("username", equalTo(name));
+        assertHolds(name, name + "@example.com");
+    }
+
+    @Test
+    void should_let_the_same_callers_retry_finish_a_half_done_sign_up() {
+        // What a 503 between the two claims used to leave: the username claimed, no email row.
+        String name = unique("half");
+        rows.execute("INSERT INTO users_by_username (username, email, age, version) VALUES (?, ?, ?, 0)",
+                name, name + "@example.com", 41);
+        byEmail(name, name + "@example.com").then().statusCode(404);
+
+        create(name, name + "@example.com", 41).then().statusCode(200).body("username", equalTo(name))
+                .body("email", equalTo(name + "@example.com")).body("age", equalTo(41));
+        assertHolds(name, name + "@example.com");
+        // Another sign-up of that name is still refused.
+        create(name, unique("other") + "@example.com", 41).then().statusCode(409);
+        create(name, name + "@example.com", 42).then().statusCode(409);
+    }
+
+    @Test
+    void should_answer_a_repeated_sign_up_with_the_user() {
+        String name = unique("again");
+        create(name, name + "@example.com", 20).then().statusCode(201);
+        create(name, name.toUpperCase() + "@Example.com", 20).then().statusCode(200).body("username", equalTo(name))
+                .body("email", equalTo(name + "@example.com"));
+        assertHolds(name, name + "@example.com");
+    }
+
+    @Test
+    void should_move_the_email_and_release_the_old_one_when_the_move_committed_with_an_unknown_outcome() {
+        String name = unique("mov");
+        create(name, name + "@example.com", null).then().statusCode(201);
+        cas.injectUnknownOutcome(UserStore.USERS, true, 1);
+        changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
+        assertHolds(name, name + "@example.org");
+        byEmail(name, name + "@example.com").then().statusCode(404);
+    }
+}
