@@ -40,6 +40,11 @@ import org.jboss.resteasy.reactive.RestResponse;
  * email and age are private and no group answer shows them, so they are not copied (see
  * cql/044_group_members_without_private_fields.cql). Joining again rewrites those two rows from the
  * claim, which also repairs a join interrupted half-way.
+
+ *
+ * <p>After a 503 (e.g. the batch timed out at the batch log, which may still replay it), the same
+ * PUT again finishes the join: the batch is idempotent (Cql.loggedBatch lets the driver retry it)
+ * and a repeated join writes the same rows from the claim.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members/{username}")

@@ -28,6 +28,11 @@ import org.jboss.resteasy.reactive.RestResponse;
  * DELETE /groups/{group}/members/{username}: the caller leaves a group. The membership in
  * groups_by_user says which bucket and join day hold the caller's rows; all three rows go in one
  * logged batch.
+
+ *
+ * <p>After a 503 (e.g. the batch timed out at the batch log, which may still replay it), the same
+ * DELETE again finishes the leave: while the membership is there it writes the same idempotent
+ * batch again; once the batch has applied (atomically, all three rows) it answers 404, not a member.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members/{username}")

@@ -11,6 +11,12 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.security.Authenticated;
+import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.ws.rs.HeaderParam;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -43,6 +49,15 @@ import org.jboss.resteasy.reactive.RestResponse;
  * conversation whose id comes from the ordered pair (seed 001), created with IF NOT EXISTS so
  * concurrent creates agree; creating it again answers 200 with the same conversation. More
  * members make a group with a random id. Every member gets a summary row in their inbox.
+ *
+ * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the id and creation time are
+ * planned and kept with the key before anything is written. A group's logged batch is idempotent
+ * (same cells, same write timestamps for the same plan), so the driver may retry it, e.g. after its
+ * timeout at the batch log, and a retry of the request after a 503 (whose batch the batch log may
+ * still replay) writes it again under the same id instead of creating a second group. The retry
+ * skips the quota check: the first attempt passed it, and its own conversation must not count
+ * against it. A 1:1 conversation is idempotent by its derived id; the key only keeps its answer
+ * (201, not 200, for the request that created it).
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations")
@@ -76,6 +91,21 @@ public class CreateConversation {
     @Inject
     MessengerSettings settings;
 
+    @Inject
+    IdempotencyKeys idempotency;
+
+    public static final String OPERATION = "POST /conversations";
+
+    /** What a create writes, fixed before its first write (kept with its Idempotency-Key). */
+    @RegisterForReflection
+    public record Plan(UUID id, Instant createdAt) {
+    }
+
+    /** The request as the create understood it: its fingerprint under an Idempotency-Key. */
+    @RegisterForReflection
+    public record Fingerprint(Set<String> members, String title) {
+    }
+
     @Schema(name = "NewConversation")
     public record Request(
             @NotNull @Schema(description = "Usernames to talk with; the caller is added. The caller and one other "
@@ -95,16 +125,19 @@ public class CreateConversation {
                     + "conversations started; 409) and, for every other member, against that member's separate "
                     + "bound of conversations others put them in (2,000; 409 naming them), so nobody can use up "
                     + "another user's own cap.")
-    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
-            description = "Path of the new conversation, /conversations/{id}",
-            schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
     @APIResponse(responseCode = "200", description = "The 1:1 conversation of this pair already existed",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
     @APIResponse(responseCode = "409", description = "The caller started the most conversations allowed, or another "
             + "member was put in the most conversations by others allowed",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
-    public Uni<RestResponse<Conversations.View>> create(@Valid @NotNull Request request) {
+    @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
+            headers = {@Header(name = "Location", description = "Path of the new conversation, /conversations/{id}",
+                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
+    public Uni<RestResponse<Conversations.View>> create(
+            @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
+            @Valid @NotNull Request request) {
         String me = caller.username();
         Set<String> members = new TreeSet<>();
         // Which field named each member, for a 400 that points at an unknown user.
@@ -130,9 +163,41 @@ public class CreateConversation {
         if (title != null && title.codePointCount(0, title.length()) > settings.maxTitleLength()) {
             throw ProblemException.invalid("title", "at most " + settings.maxTitleLength() + " characters");
         }
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Uni<Void> admitted = quotas.admit(me, List.copyOf(members), fields);
-        return members.size() == 2 ? direct(me, members, title, now, admitted) : group(me, members, title, now, admitted);
+        boolean direct = members.size() == 2;
+        // The direct path's answer (201 or 200), known once its conditional insert ran.
+        AtomicReference<RestResponse<Conversations.View>> answer = new AtomicReference<>();
+        return idempotency.run(OPERATION, me, key, new Fingerprint(members, title), Plan.class, () -> plan(members),
+                        (plan, retry) -> direct
+                                ? direct(me, members, title, plan.createdAt(), admitted).invoke(answer::set).replaceWithVoid()
+                                : group(me, members, title, plan, retry ? Uni.createFrom().voidItem() : admitted))
+                .chain(done -> {
+                    if (answer.get() != null) {
+                        return Uni.createFrom().item(done.respond(RestResponse.ResponseBuilder.fromResponse(answer.get())));
+                    }
+                    if (!direct) {
+                        Conversations.Conversation c = group(me, members, title, done.plan());
+                        return Uni.createFrom().item(done.respond(created(c.id(), c.view())));
+                    }
+                    // A completed 1:1 create replayed: 201 if this key's request created it.
+                    return conversations.find(done.plan().id()).map(found -> {
+                        Conversations.Conversation c = found.orElseThrow(
+                                () -> ProblemException.notFound("No conversation " + done.plan().id()));
+                        boolean ours = c.createdBy().equals(me) && c.createdAt().equals(done.plan().createdAt());
+                        return done.respond(ours ? created(c.id(), c.view()) : RestResponse.ResponseBuilder.ok(c.view()));
+                    });
+                });
+    }
+
+    private Plan plan(Set<String> members) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        List<String> pair = List.copyOf(members);
+        UUID id = members.size() == 2 ? Conversations.directId(pair.get(0), pair.get(1)) : UUID.randomUUID();
+        return new Plan(id, now);
+    }
+
+    private static Conversations.Conversation group(String me, Set<String> members, String title, Plan plan) {
+        return new Conversations.Conversation(plan.id(), members, title, false, me, plan.createdAt());
     }
 
     private Uni<RestResponse<Conversations.View>> direct(String me, Set<String> members, String title, Instant now,
@@ -171,19 +236,19 @@ public class CreateConversation {
                 .map(done -> created ? created(c) : RestResponse.ok(c.view()));
     }
 
-    private Uni<RestResponse<Conversations.View>> group(String me, Set<String> members, String title, Instant now,
-            Uni<Void> admitted) {
-        Conversations.Conversation c = new Conversations.Conversation(UUID.randomUUID(), members, title, false, me, now);
+    private Uni<Void> group(String me, Set<String> members, String title, Plan plan, Uni<Void> admitted) {
+        Conversations.Conversation c = group(me, members, title, plan);
         // One logged batch: the conversation and every member's summary land together or not at
         // all. With at most 50 members and 100-character titles it stays below Cassandra's batch
-        // size limit (50 KB by default): about 30 KB at worst, 3 KB for a group of ten.
+        // size limit (50 KB by default): about 30 KB at worst, 3 KB for a group of ten. Every
+        // statement is idempotent, so the batch is (Cql.loggedBatch).
         List<Uni<BoundStatement>> writes = new ArrayList<>();
-        writes.add(cql.bind(INSERT_GROUP, c.id(), members, title, me, now));
-        members.forEach(m -> writes.addAll(memberRows(m, c, now)));
+        writes.add(cql.bind(INSERT_GROUP, c.id(), members, title, me, c.createdAt()));
+        members.forEach(m -> writes.addAll(memberRows(m, c, c.createdAt())));
         return admitted
                 .chain(() -> Uni.join().all(writes).andFailFast())
                 .chain(cql::loggedBatch)
-                .map(done -> created(c));
+                .replaceWithVoid();
     }
 
     /** A member's summary, and the charge to their "added by others" bound unless they created it. */
@@ -193,7 +258,10 @@ public class CreateConversation {
     }
 
     private static RestResponse<Conversations.View> created(Conversations.Conversation c) {
-        return RestResponse.ResponseBuilder.<Conversations.View>created(URI.create("/conversations/" + c.id()))
-                .entity(c.view()).build();
+        return created(c.id(), c.view()).build();
+    }
+
+    private static RestResponse.ResponseBuilder<Conversations.View> created(UUID id, Conversations.View view) {
+        return RestResponse.ResponseBuilder.<Conversations.View>created(URI.create("/conversations/" + id)).entity(view);
     }
 }

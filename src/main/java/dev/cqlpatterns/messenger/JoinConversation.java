@@ -37,6 +37,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * PUT /conversations/{id}/members/{username}: a member adds someone to a group (seed 000: people
  * join). Messages sent before keep their own recipients; the new member reads the history as every
  * member does. The set addition and the new member's inbox summary go in one logged batch.
+
+ *
+ * <p>After a 503 (e.g. the batch timed out at the batch log, which may still replay it), the same
+ * PUT again finishes the join: either the batch has applied (atomically) and the member is found,
+ * 200 with nothing written, or the idempotent batch is written again; a late replay of the first
+ * one writes the same cells at an older timestamp and changes nothing.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/members/{username}")

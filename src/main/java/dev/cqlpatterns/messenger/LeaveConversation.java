@@ -34,6 +34,11 @@ import org.jboss.resteasy.reactive.RestResponse;
  * DELETE /conversations/{id}/members/{username}: someone leaves a group (seed 000: people leave).
  * The messages they were sent keep them as recipients; from now on they are not sent any, and
  * the conversation leaves their inbox. Set removal and inbox deletes go in one logged batch.
+
+ *
+ * <p>After a 503 (e.g. the batch timed out at the batch log, which may still replay it), the same
+ * DELETE again finishes the leave: while the member is still listed it writes the idempotent batch
+ * again; once the batch has applied (atomically) it answers 404, nothing half done either way.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/members/{username}")

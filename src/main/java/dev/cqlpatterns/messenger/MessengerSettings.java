@@ -51,10 +51,6 @@ public interface MessengerSettings {
         return maxConversationsPerUser() + maxAddedConversationsPerUser();
     }
 
-    /** How long an Idempotency-Key is remembered. */
-    @WithDefault("PT24H")
-    Duration idempotencyTtl();
-
     /** Most unread messages one mark-read appends the caller to seenBy of (the newest ones). */
     @WithDefault("500")
     int markReadMaxMessages();

@@ -6,12 +6,14 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.http.WebUrls;
+import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
@@ -26,20 +28,15 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -61,16 +58,15 @@ import org.jboss.resteasy.reactive.RestResponse;
  * They are single-partition writes rather than one logged batch over every member's partition.
  * A recipient's summary also gets the message as last_unread_id (cql/013_unread_window.cql).
  *
- * <p>With an Idempotency-Key, the key is claimed first (LWT, with a TTL) for the id of the message
- * about to be written. A retry finds the claim and answers with the stored message, running its
- * idempotent writes again so that a first attempt which died midway is finished under the same id.
+ * <p>With an Idempotency-Key (platform.idempotency, shared by every create), the key is claimed first
+ * (LWT, with a TTL) with the plan of the send: the message id and its recipients. A retry finds the
+ * claim and, unless the send completed, runs the same idempotent writes again, so that a first
+ * attempt which died midway is finished under the same id; it answers the same message.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/messages")
 @Tag(name = "messenger")
 public class SendMessage {
-    static final String REPLAYED_HEADER = "Idempotent-Replayed";
-    private static final Pattern KEY = Pattern.compile("[\\x21-\\x7E]{1,200}");
 
     private static final Query INSERT_MESSAGE = Cql.idempotent(
             "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients, "
@@ -83,12 +79,6 @@ public class SendMessage {
     private static final Query SET_LAST_UNREAD = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
-    private static final Query CLAIM_KEY = Cql.query(
-            "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?) "
-                    + "IF NOT EXISTS USING TTL ?");
-    private static final Query SELECT_MESSAGE = Cql.idempotent(
-            "SELECT " + Messages.COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
-                    + "AND message_id = ?");
 
     @Inject
     Caller caller;
@@ -107,6 +97,19 @@ public class SendMessage {
 
     @Inject
     MessengerSettings settings;
+
+    @Inject
+    IdempotencyKeys idempotency;
+
+    /** What a send writes, fixed before its first write (kept with its Idempotency-Key). */
+    @RegisterForReflection
+    public record Plan(UUID messageId, List<String> recipients) {
+    }
+
+    /** The request as the send understood it: its fingerprint under an Idempotency-Key. */
+    @RegisterForReflection
+    public record Fingerprint(String content, Map<String, String> attachments) {
+    }
 
     @Schema(name = "NewMessage")
     public record Request(
@@ -145,16 +148,13 @@ public class SendMessage {
                     + "sender's own entry gets it as last message. With an Idempotency-Key, a retry with the same key "
                     + "(kept 24 hours) answers the same message and stores nothing twice.")
     @APIResponse(responseCode = "201", description = "Sent (or, with a reused Idempotency-Key, sent before)",
-            headers = @Header(name = REPLAYED_HEADER, description = "true when the answer is a message sent earlier with "
-                    + "the same Idempotency-Key", schema = @Schema(type = SchemaType.BOOLEAN)),
+            headers = @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Sent.class)))
     @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different message",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Sent>> send(
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
-            @Parameter(description = "Makes retries safe: the same key (1 to 200 visible ASCII characters) answers the "
-                    + "same message", example = "3f1c2b7e-send-1", schema = @Schema(type = SchemaType.STRING, minLength = 1,
-                            maxLength = 200, pattern = "^[\\x21-\\x7E]+$")) @HeaderParam("Idempotency-Key") String key,
+            @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull Request request) {
         String me = caller.username();
         return send(id, me, request, key, clock.instant());
@@ -164,60 +164,37 @@ public class SendMessage {
     Uni<RestResponse<Sent>> send(UUID id, String sender, Request request, String key, Instant at) {
         String content = validContent(request.content());
         Map<String, String> attachments = validAttachments(request.attachments());
-        if (key != null && !KEY.matcher(key).matches()) {
-            throw ProblemException.invalid("Idempotency-Key", "must be 1 to 200 visible ASCII characters");
-        }
-        return conversations.requireMember(id, sender).chain(c -> {
-            UUID messageId = TimeUuids.at(at);
-            if (key == null) {
-                return write(c, messageId, sender, content, attachments).map(SendMessage::created);
-            }
-            String fingerprint = fingerprint(content, attachments);
-            return cql.bind(CLAIM_KEY, id, sender, key, messageId, fingerprint, (int) settings.idempotencyTtl().toSeconds())
-                    .chain(claim -> cql.execute(claim, 1))
-                    .chain(rs -> {
-                        if (rs.wasApplied()) {
-                            return write(c, messageId, sender, content, attachments).map(SendMessage::created);
-                        }
-                        Row claimed = rs.one();
-                        if (!fingerprint.equals(claimed.getString("fingerprint"))) {
-                            throw ProblemException.conflict("Idempotency-Key " + key
-                                    + " was used for a different message in this conversation");
-                        }
-                        return replay(c, claimed.getUuid("message_id"), sender, content, attachments);
-                    });
-        });
+        return conversations.requireMember(id, sender).chain(c -> idempotency.run(operation(id), sender, key,
+                        new Fingerprint(content, attachments), Plan.class, () -> plan(c, sender, at),
+                        (plan, retry) -> write(c.id(), plan, sender, content, attachments))
+                .map(done -> done.respond(RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED,
+                        sent(id, sender, done.plan())))));
     }
 
-    private Uni<RestResponse<Sent>> replay(Conversations.Conversation c, UUID messageId, String sender, String content,
-            Map<String, String> attachments) {
-        return cql.read(SELECT_MESSAGE, 1, c.id(), Messages.bucket(messageId), messageId).chain(rs -> {
-            Row row = rs.one();
-            Uni<Sent> sent;
-            if (row == null) {
-                // The first attempt claimed the key and died before its message row: write it all.
-                sent = write(c, messageId, sender, content, attachments);
-            } else {
-                // The message is there; its inbox writes may not all be: they are idempotent, run them again.
-                Messages.Message message = Messages.view(row);
-                sent = deliver(c.id(), messageId, sender, content, Set.copyOf(message.recipients()))
-                        .map(done -> new Sent(message.id(), message.conversationId(), message.sentAt(), message.sender(),
-                                message.recipients()));
-            }
-            return sent.map(s -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, s)
-                    .header(REPLAYED_HEADER, "true").build());
-        });
+    /** The scope of a send's Idempotency-Key, with the sender: one conversation. */
+    static String operation(UUID conversationId) {
+        return "POST /conversations/" + conversationId + "/messages";
     }
 
-    private Uni<Sent> write(Conversations.Conversation c, UUID messageId, String sender, String content,
-            Map<String, String> attachments) {
+    private static Plan plan(Conversations.Conversation c, String sender, Instant at) {
         Set<String> recipients = new TreeSet<>(c.members());
         recipients.remove(sender);
-        Instant sentAt = TimeUuids.instant(messageId);
-        return buckets.record(Messages.SERIES, c.id().toString(), sentAt)
-                .chain(bucket -> cql.write(INSERT_MESSAGE, c.id(), bucket, messageId, sender, content, recipients, attachments))
-                .chain(() -> deliver(c.id(), messageId, sender, content, recipients))
-                .map(done -> new Sent(messageId.toString(), c.id().toString(), sentAt, sender, List.copyOf(recipients)));
+        return new Plan(TimeUuids.at(at), List.copyOf(recipients));
+    }
+
+    private static Sent sent(UUID conversationId, String sender, Plan plan) {
+        return new Sent(plan.messageId().toString(), conversationId.toString(), TimeUuids.instant(plan.messageId()),
+                sender, plan.recipients());
+    }
+
+    /** The writes of a send; run again for the same plan, they write the same cells. */
+    private Uni<Void> write(UUID conversationId, Plan plan, String sender, String content, Map<String, String> attachments) {
+        UUID messageId = plan.messageId();
+        Set<String> recipients = new TreeSet<>(plan.recipients());
+        return buckets.record(Messages.SERIES, conversationId.toString(), TimeUuids.instant(messageId))
+                .chain(bucket -> cql.write(INSERT_MESSAGE, conversationId, bucket, messageId, sender, content, recipients,
+                        attachments))
+                .chain(() -> deliver(conversationId, messageId, sender, content, recipients));
     }
 
     /**
@@ -243,10 +220,6 @@ public class SendMessage {
                             both.getItem1(), both.getItem2()).setIdempotent(true), 0)));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
-    }
-
-    private static RestResponse<Sent> created(Sent sent) {
-        return RestResponse.status(RestResponse.Status.CREATED, sent);
     }
 
     private String validContent(String content) {
@@ -289,21 +262,5 @@ public class SendMessage {
             return stripped;
         }
         return stripped.substring(0, stripped.offsetByCodePoints(0, max - 1)) + "…";
-    }
-
-    static String fingerprint(String content, Map<String, String> attachments) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(content.getBytes(StandardCharsets.UTF_8));
-            new TreeMap<>(attachments).forEach((name, url) -> {
-                digest.update((byte) 0);
-                digest.update(name.getBytes(StandardCharsets.UTF_8));
-                digest.update((byte) 0);
-                digest.update(url.getBytes(StandardCharsets.UTF_8));
-            });
-            return HexFormat.of().formatHex(digest.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -8,6 +8,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.ws.rs.HeaderParam;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -38,6 +43,13 @@ import org.jboss.resteasy.reactive.RestResponse;
  * <p>The paste row is written with a lightweight transaction (every write of pastes_by_id is
  * one, see cql/030_pastebin.cql) and a TTL from its expiry; a public paste is then listed in
  * latest_public_pastes at the same version. Partitions read: 1, the condition of the write.
+ *
+ * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the id, secret, times and version
+ * are planned before anything is written and kept (the secret encrypted) with the key. A retry after
+ * a 503 runs the same writes again, which are idempotent for the same plan: the conditional insert
+ * finds its own row (not applied, and that is fine on a retry) and the list's logged batch writes
+ * the same cells at the same timestamp. Without a key a 503 may still have created the paste (the
+ * batch log replays the list rows later): the client cannot learn its id or secret.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes")
@@ -87,16 +99,37 @@ public class CreatePaste {
                     description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z") Instant expiresAt) {
     }
 
+    /** What a create writes and answers, fixed before its first write (kept with its Idempotency-Key). */
+    @RegisterForReflection
+    public record Plan(UUID id, String secret, Instant createdAt, Instant expiresAt, long version) {
+    }
+
+    /** The request as the create understood it: its fingerprint under an Idempotency-Key. */
+    @RegisterForReflection
+    public record Fingerprint(String title, String body, boolean isPrivate, Duration expiresIn) {
+    }
+
+    public static final String OPERATION = "POST /pastes";
+
+    @Inject
+    IdempotencyKeys idempotency;
+
     @POST
     @ChargesBodyBytes
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a paste", description = "Answers the paste's id and its secret; the secret is shown "
             + "only here and is needed to change or delete the paste. Public pastes appear in GET /pastes.")
-    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
-            description = "Path of the new paste, /pastes/{id}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+    @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
+            headers = {@Header(name = "Location", description = "Path of the new paste, /pastes/{id}",
+                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Created.class)))
-    public Uni<RestResponse<Created>> create(@Valid Request request) {
+    @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different paste",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    public Uni<RestResponse<Created>> create(
+            @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
+            @Valid Request request) {
         if (request == null) {
             throw ProblemException.badRequest("A JSON body with at least 'body' and 'private' is required");
         }
@@ -106,24 +139,40 @@ public class CreatePaste {
         String title = input.title(request.title());
         String body = input.body(request.body());
         Optional<Duration> lifetime = input.expiresIn(request.expiresIn());
+        Fingerprint fingerprint = new Fingerprint(title, body, request.isPrivate(), lifetime.orElse(null));
+        return idempotency.run(OPERATION, "", key, fingerprint, Plan.class, () -> plan(lifetime),
+                (plan, retry) -> write(plan, fingerprint, retry))
+                .map(done -> {
+                    Plan plan = done.plan();
+                    return done.respond(RestResponse.ResponseBuilder
+                            .create(RestResponse.Status.CREATED, new Created(plan.id(), plan.secret(), plan.createdAt(),
+                                    plan.expiresAt()))
+                            .location(URI.create("/pastes/" + plan.id())));
+                });
+    }
+
+    private Plan plan(Optional<Duration> lifetime) {
         Instant now = PasteRow.millis(clock.instant());
         Instant expiresAt = lifetime.map(d -> PasteRow.millis(now.plus(d))).orElse(null);
-        String secret = PasteSecrets.newSecret();
-        PasteRow paste = new PasteRow(UUID.randomUUID(), title, body, request.isPrivate(), PasteSecrets.hash(secret),
-                now, now, expiresAt, PasteRow.microsNow());
+        return new Plan(UUID.randomUUID(), PasteSecrets.newSecret(), now, expiresAt, PasteRow.microsNow());
+    }
+
+    /** The writes of a plan; run again by a retry, they write the same cells. */
+    private Uni<Void> write(Plan plan, Fingerprint request, boolean retry) {
+        Instant now = PasteRow.millis(clock.instant());
+        PasteRow paste = new PasteRow(plan.id(), request.title(), request.body(), request.isPrivate(),
+                PasteSecrets.hash(plan.secret()), plan.createdAt(), plan.createdAt(), plan.expiresAt(), plan.version());
         return cql.bind(CREATE, paste.ttl(now), paste.title(), paste.body(), paste.isPrivate(),
                 ByteBuffer.wrap(paste.secretHash()), paste.createdAt(), paste.modifiedAt(), paste.expiresAt(),
                 paste.version(), paste.id())
                 .chain(create -> cql.execute(create, 1))
                 .invoke(rs -> {
-                    if (!rs.wasApplied()) {
-                        // 122 random bits collided: not expected in the lifetime of the universe.
+                    if (!rs.wasApplied() && !retry) {
+                        // 122 random bits collided: not expected in the lifetime of the universe. On a
+                        // retry, the row is the one the first attempt wrote.
                         throw new IllegalStateException("paste id taken");
                     }
                 })
-                .chain(ignored -> list.show(paste, now))
-                .map(ignored -> RestResponse.ResponseBuilder
-                        .create(RestResponse.Status.CREATED, new Created(paste.id(), secret, now, expiresAt))
-                        .location(URI.create("/pastes/" + paste.id())).build());
+                .chain(ignored -> list.show(paste, now));
     }
 }

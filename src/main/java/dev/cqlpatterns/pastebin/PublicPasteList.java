@@ -30,6 +30,10 @@ import java.util.UUID;
  * calls {@link #hide} before the paste's transaction; a version that may be listed is
  * {@link #show shown} after it. A writer that dies half way leaves the paste out of the list,
  * never listed in a state it does not have.
+
+ *
+ * <p>The list's logged batch is idempotent (same cells, USING TIMESTAMP the version), so the driver
+ * may retry it, and a retry of a create with its Idempotency-Key writes it again (CreatePaste).
  */
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped

@@ -15,6 +15,10 @@ import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
+import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -44,6 +48,10 @@ import org.jboss.resteasy.reactive.RestResponse;
  * that cap is what bounds the partition. A comment that loses the race to another one is tried again
  * on the count Cassandra answered (CompareAndSet, at most cql-patterns.cassandra.cas-attempts); an
  * unknown outcome is learnt by a serial read of the comment's own row.
+ *
+ * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the comment's id is planned and
+ * kept with the key first. The conditional update is not idempotent (it raises the count), so a
+ * retry first reads the comment at SERIAL and writes it only if the first attempt did not.
  */
 @IfBuildProperty(name = FunctionGroup.Property.POSTS, stringValue = "true", enableIfMissing = true)
 @Path("/posts/{id}/comments")
@@ -55,6 +63,14 @@ public class AddComment {
             + "comment_count = ? WHERE post_id = ? AND comment_time = ? IF comment_count = ?");
     private static final Query COMMENT = Cql.idempotent(
             "SELECT commenter FROM post_and_comments WHERE post_id = ? AND comment_time = ?");
+
+    @Inject
+    IdempotencyKeys idempotency;
+
+    /** What a comment writes, fixed before its first write (kept with its Idempotency-Key). */
+    @RegisterForReflection
+    public record Plan(UUID commentId) {
+    }
 
     @Inject
     Cql cql;
@@ -81,34 +97,52 @@ public class AddComment {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Comment on a post")
-    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
-            description = "Path of the post the comment is on, /posts/{id}; its id is the new comment's",
-            schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+    @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
+            headers = {@Header(name = "Location", description = "Path of the post the comment is on, /posts/{id}; its "
+                    + "id is the new comment's", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
             content = @Content(schema = @Schema(implementation = CreatePost.Created.class)))
-    @APIResponse(responseCode = "409", description = "The post has the maximum number of comments")
+    @APIResponse(responseCode = "409", description = "The post has the maximum number of comments, or the "
+            + "Idempotency-Key was used before for a different comment")
     public Uni<RestResponse<CreatePost.Created>> comment(
             @Parameter(description = PostIds.DESCRIPTION, example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
                     schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN)) @PathParam("id") String id,
+            @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull NewComment request) {
         String commenter = caller.username();
         UUID post = PostIds.parse(id);
-        UUID comment = TimeUuids.at(clock.instant());
+        return idempotency.run("POST /posts/" + post + "/comments", commenter, key, request, Plan.class,
+                        () -> new Plan(TimeUuids.at(clock.instant())),
+                        (plan, retry) -> retry ? finish(post, plan.commentId(), commenter, request.body())
+                                : write(post, plan.commentId(), commenter, request.body()))
+                .map(done -> done.respond(RestResponse.ResponseBuilder.<CreatePost.Created>created(URI.create("/posts/" + id))
+                        .entity(new CreatePost.Created(done.plan().commentId().toString()))));
+    }
+
+    /** A retry: writes the comment unless the first attempt did (a SERIAL read sees its conditional write). */
+    private Uni<Void> finish(UUID post, UUID comment, String commenter, String body) {
+        return written(post, comment).chain(there -> there ? Uni.createFrom().voidItem()
+                : write(post, comment, commenter, body));
+    }
+
+    private Uni<Boolean> written(UUID post, UUID comment) {
+        return cql.read(COMMENT, 1, b -> b.setConsistencyLevel(cql.serial()), post, comment).map(rs -> rs.one() != null);
+    }
+
+    private Uni<Void> write(UUID post, UUID comment, String commenter, String body) {
         return cas.<Integer, Void>run(attempt -> count(post, attempt), count -> {
             if (count == null) {
-                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No post " + id)));
+                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No post " + post)));
             }
             if (count >= settings.maxComments()) {
                 return Step.done(Uni.createFrom().failure(ProblemException.conflict(
                         "The post has " + settings.maxComments() + " comments, the most a post takes")));
             }
-            return Step.write("post_and_comments", cql.write(INSERT, commenter, request.body(), count + 1, post, comment, count),
+            return Step.write("post_and_comments", cql.write(INSERT, commenter, body, count + 1, post, comment, count),
                     // The comment's row (its own timeuuid) is there: our write holds.
-                    () -> cql.read(COMMENT, 1, b -> b.setConsistencyLevel(cql.serial()), post, comment)
-                            .map(rs -> rs.one() != null),
+                    () -> written(post, comment),
                     () -> Uni.createFrom().voidItem());
-        }, () -> ProblemException.conflict("Too many comments at once on this post; retry"))
-                .map(done -> RestResponse.ResponseBuilder.<CreatePost.Created>created(URI.create("/posts/" + id))
-                        .entity(new CreatePost.Created(comment.toString())).build());
+        }, () -> ProblemException.conflict("Too many comments at once on this post; retry"));
     }
 
     /** The post's comment count (null: no such post): lost to another comment, Cassandra answered it. */

@@ -11,6 +11,13 @@ import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
+import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.ws.rs.HeaderParam;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -34,6 +41,10 @@ import org.jboss.resteasy.reactive.RestResponse;
 /**
  * POST /posts: the caller writes a post. Only the static columns of a new post_and_comments
  * partition are written; the id is a timeuuid, so it also says when the post was written.
+ *
+ * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the id and the write timestamp
+ * are planned and kept with the key first, and the insert is written USING TIMESTAMP of the plan,
+ * so a retry that writes it again cannot reset a comment_count that comments have raised since.
  */
 @IfBuildProperty(name = FunctionGroup.Property.POSTS, stringValue = "true", enableIfMissing = true)
 @Path("/posts")
@@ -41,7 +52,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class CreatePost {
     static final int BODY_MAX = 10_000;
     private static final Query INSERT = Cql.idempotent(
-            "INSERT INTO post_and_comments (post_id, author, post_body, comment_count) VALUES (?, ?, ?, 0)");
+            "INSERT INTO post_and_comments (post_id, author, post_body, comment_count) VALUES (?, ?, ?, 0) USING TIMESTAMP ?");
+    public static final String OPERATION = "POST /posts";
 
     @Inject
     Cql cql;
@@ -61,18 +73,35 @@ public class CreatePost {
     public record Created(@Schema(format = "uuid", description = "The new resource's id", examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") String id) {
     }
 
+    @Inject
+    IdempotencyKeys idempotency;
+
+    /** What a create writes, fixed before its first write (kept with its Idempotency-Key). */
+    @RegisterForReflection
+    public record Plan(UUID id, long writtenAt) {
+    }
+
     @POST
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Write a post")
-    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
-            description = "Path of the new post, /posts/{id}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+    @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
+            headers = {@Header(name = "Location", description = "Path of the new post, /posts/{id}",
+                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
             content = @Content(schema = @Schema(implementation = Created.class)))
-    public Uni<RestResponse<Created>> create(@Valid @NotNull NewPost request) {
+    @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different post",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    public Uni<RestResponse<Created>> create(
+            @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
+            @Valid @NotNull NewPost request) {
         String author = caller.username();
-        UUID id = TimeUuids.at(clock.instant());
-        return cql.write(INSERT, id, author, request.body()).map(rs -> RestResponse.ResponseBuilder
-                .<Created>created(URI.create("/posts/" + id)).entity(new Created(id.toString())).build());
+        return idempotency.run(OPERATION, author, key, request, Plan.class,
+                        // Wall clock, not the service's Clock: write timestamps order writes.
+                        () -> new Plan(TimeUuids.at(clock.instant()), ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())),
+                        (plan, retry) -> cql.write(INSERT, plan.id(), author, request.body(), plan.writtenAt()).replaceWithVoid())
+                .map(done -> done.respond(RestResponse.ResponseBuilder.<Created>created(URI.create("/posts/" + done.plan().id()))
+                        .entity(new Created(done.plan().id().toString()))));
     }
 }

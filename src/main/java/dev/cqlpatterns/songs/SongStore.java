@@ -40,6 +40,10 @@ import java.util.function.UnaryOperator;
  * new set, a deletion for every tag removed now or by the previous change. Versions grow with each
  * change, so a late batch of an older change cannot undo a newer one.</li>
  * </ol>
+
+ * After a 503 between the conditional write and the batch, the same PUT again finds the tags already
+ * set and re-asserts the tag rows at the current version (the "nothing changes" path): it finishes
+ * the change. The batch is idempotent, so the driver may retry it too (Cql.loggedBatch).
  */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped

@@ -97,9 +97,10 @@ class GeneratedClientJourneyTest {
         // Alice starts a conversation with Bob; starting it again finds the same one.
         MessengerApi aliceChat = new MessengerApi(as(alice));
         MessengerApi bobChat = new MessengerApi(as(bob));
-        Conversation talk = aliceChat.createConversationCreate(new NewConversation().members(List.of(bob)));
+        Conversation talk = aliceChat.createConversationCreate(new NewConversation().members(List.of(bob)),
+                UUID.randomUUID().toString());
         assertThat(talk.getMembers()).containsExactlyInAnyOrder(alice, bob);
-        assertThat(bobChat.createConversationCreate(new NewConversation().members(List.of(alice))).getId())
+        assertThat(bobChat.createConversationCreate(new NewConversation().members(List.of(alice)), null).getId())
                 .isEqualTo(talk.getId());
         UUID talkId = talk.getId();
 
@@ -137,9 +138,13 @@ class GeneratedClientJourneyTest {
 
         // A paste: created public with a short life, listed, updated with its secret, then gone.
         PastebinApi pastes = new PastebinApi(client());
-        CreatedPaste created = pastes.createPasteCreate(new CreatePasteRequest()
+        // With an Idempotency-Key, a retry of the create answers the same paste and secret.
+        CreatePasteRequest newPaste = new CreatePasteRequest()
                 .title("notes " + day).body("SELECT * FROM inbox_by_user WHERE username = ?;")._private(false)
-                .expiresIn("PT3S"));
+                .expiresIn("PT3S");
+        String pasteKey = UUID.randomUUID().toString();
+        CreatedPaste created = pastes.createPasteCreate(newPaste, pasteKey);
+        assertThat(pastes.createPasteCreate(newPaste, pasteKey).getSecret()).isEqualTo(created.getSecret());
         UUID pasteId = created.getId();
         assertThat(pastes.latestPublicPastesLatest(null, 100).getItems()).extracting(ListedPaste::getId)
                 .contains(pasteId);

@@ -17,6 +17,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import dev.cqlpatterns.testsupport.KeyClaims;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -42,6 +43,9 @@ class MessagesTest {
     /** The blocking session: fine on a test thread, never on an event loop. */
     @Inject
     QuarkusCqlSession session;
+
+    @Inject
+    KeyClaims claims;
 
     @Test
     void should_send_and_read_back_newest_first_with_every_field() {
@@ -186,9 +190,8 @@ class MessagesTest {
         String bob = user("bob");
         UUID id = UUID.fromString(create(alice, List.of(bob), null));
         UUID claimed = TimeUuids.at(Instant.now());
-        session.execute(SimpleStatement.newInstance(
-                "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?)",
-                id, alice, "died", claimed, SendMessage.fingerprint("lost", Map.of())).setKeyspace(cql.keyspace()));
+        claims.leftBy(SendMessage.operation(id), alice, "died", new SendMessage.Fingerprint("lost", Map.of()),
+                new SendMessage.Plan(claimed, List.of(bob)));
 
         as(alice).header("Idempotency-Key", "died").contentType(ContentType.JSON).body(Map.of("content", "lost"))
                 .when().post("/conversations/{id}/messages", id)
@@ -199,9 +202,8 @@ class MessagesTest {
 
         // Died after its message row, before the inbox writes: the retry delivers it.
         UUID written = TimeUuids.at(Instant.now());
-        session.execute(SimpleStatement.newInstance(
-                "INSERT INTO message_idempotency (conversation_id, sender, key, message_id, fingerprint) VALUES (?, ?, ?, ?, ?)",
-                id, alice, "died-later", written, SendMessage.fingerprint("half", Map.of())).setKeyspace(cql.keyspace()));
+        claims.leftBy(SendMessage.operation(id), alice, "died-later", new SendMessage.Fingerprint("half", Map.of()),
+                new SendMessage.Plan(written, List.of(bob)));
         session.execute(SimpleStatement.newInstance(
                 "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
                         + "VALUES (?, ?, ?, ?, ?, ?)", id, Messages.bucket(written), written, alice, "half", java.util.Set.of(bob))

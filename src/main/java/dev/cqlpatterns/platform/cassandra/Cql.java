@@ -166,9 +166,16 @@ public class Cql {
         return bind(query, values).chain(stmt -> execute(stmt, 0));
     }
 
-    /** Several writes that must land together: one logged (atomic) batch. */
+    /**
+     * Several writes that must land together: one logged (atomic) batch. Idempotent when every
+     * statement in it is: a batch is not by default, and the driver then never retries it, e.g. its
+     * timeout at the batch log while a dead node is not yet marked down (issue 14), where a retry on
+     * another coordinator would have succeeded. A batch with a conditional or counter write is not.
+     */
     public Uni<AsyncResultSet> loggedBatch(List<BoundStatement> statements) {
-        return execute(BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(new BoundStatement[0])), 0);
+        boolean idempotent = statements.stream().allMatch(s -> Boolean.TRUE.equals(s.isIdempotent()));
+        return execute(BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(new BoundStatement[0]))
+                .setIdempotent(idempotent), 0);
     }
 
     /** Runs any statement; {@code partitions} is what it reads (0 for writes). */

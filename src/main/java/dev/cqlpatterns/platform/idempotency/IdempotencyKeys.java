@@ -1,0 +1,274 @@
+package dev.cqlpatterns.platform.idempotency;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.errors.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * The Idempotency-Key of every create (cql/003_idempotency_keys.cql): one mechanism for the whole API.
+ *
+ * <p>A create plans first (the new resource's id, its write timestamps, anything its answer needs),
+ * claims the key with that plan (LWT, with a TTL), then runs its writes, every one idempotent, and
+ * marks the key completed. A retry with the same key and the same request gets the stored plan
+ * back and, unless it was completed, runs the same writes again: a create that died half way (a
+ * 503 at the batch log, a crash) is finished under the same id, and both answers are the same. The
+ * same key with another request is a 409. Keys are scoped per operation and per caller.
+ *
+ * <p>Nothing a reader of the table could use is stored: the row key is a SHA-256 of the scope and
+ * the raw key, the plan (which may hold a paste's secret) is AES-GCM encrypted under a key derived
+ * from the raw key, and the fingerprint is an HMAC under another derived key. So a key must be hard
+ * to guess (a random UUID): whoever holds it can replay the answer, secret included.
+ *
+ * <p>A claim whose outcome is unknown (CompareAndSet.unknownOutcome: CAS timeout, "result is
+ * unknown", driver timeout) is resolved by reading the key row at SERIAL, which finishes any Paxos round in flight: there, it is decided
+ * like a lost claim (ours when the stored plan is our own bytes); absent, the claim is sent once more.
+ */
+@ApplicationScoped
+public class IdempotencyKeys {
+    public static final String HEADER = "Idempotency-Key";
+    /** Response header set to true on an answer replayed for a key seen before. */
+    public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+    private static final Query CLAIM = Cql.query("INSERT INTO idempotency_keys (key_hash, fingerprint, plan, "
+            + "expires_at) VALUES (?, ?, ?, ?) IF NOT EXISTS USING TTL ?");
+    private static final Query READ = Cql.idempotent(
+            "SELECT fingerprint, plan, expires_at, completed FROM idempotency_keys WHERE key_hash = ?");
+    private static final Query COMPLETE = Cql.idempotent(
+            "UPDATE idempotency_keys USING TTL ? SET completed = true WHERE key_hash = ?");
+    private static final int IV_BYTES = 12;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    IdempotencySettings settings;
+
+    /**
+     * What a create ran: its plan (the first attempt's, on a replay) and whether this answer
+     * replays one given before for the same key.
+     */
+    public record Done<P>(P plan, boolean replayed) {
+        /** The response, marked Idempotent-Replayed: true when it replays an earlier one. */
+        public <T> RestResponse<T> respond(RestResponse.ResponseBuilder<T> response) {
+            return replayed ? response.header(REPLAYED_HEADER, "true").build() : response.build();
+        }
+    }
+
+    /**
+     * Runs a create under {@code key} (null: no key, the writes just run once).
+     *
+     * @param operation names the create, e.g. "POST /pastes" or "POST /conversations/{id}/messages id";
+     *                  with the caller, the scope of the key
+     * @param caller    the caller's username, "" for anonymous creates
+     * @param request   the request as the create understood it (validated, normalized): its JSON is
+     *                  the fingerprint
+     * @param plan      the plan of a first attempt: ids and anything the answer needs
+     * @param writes    the create's writes for a plan, all idempotent; its second argument is true
+     *                  when the plan is an earlier attempt's (which may have written some or all)
+     */
+    public <P> Uni<Done<P>> run(String operation, String caller, String key, Object request, Class<P> type,
+            Supplier<P> plan, BiFunction<P, Boolean, Uni<Void>> writes) {
+        if (key == null) {
+            P planned = plan.get();
+            return writes.apply(planned, false).map(ignored -> new Done<>(planned, false));
+        }
+        Keys keys = Keys.of(operation, caller, key);
+        byte[] fingerprint = keys.fingerprint(bytes(request));
+        P planned = plan.get();
+        byte[] sealed = keys.seal(bytes(planned));
+        Instant expiresAt = clock.instant().plus(settings.ttl()).truncatedTo(ChronoUnit.MILLIS);
+        return claim(keys, fingerprint, sealed, expiresAt, true).chain(found -> {
+            if (found == null) {
+                return finish(keys, planned, false, expiresAt, writes);
+            }
+            if (!MessageDigest.isEqual(fingerprint, bytes(found, "fingerprint"))) {
+                throw ProblemException.conflict(HEADER + " " + key + " was used before for a different request to "
+                        + operation);
+            }
+            byte[] stored = bytes(found, "plan");
+            // Our own claim, seen through a SERIAL read after an unknown outcome: not a replay.
+            boolean ours = Arrays.equals(stored, sealed);
+            P earlier = ours ? planned : parse(keys.open(stored), type);
+            if (found.getBoolean("completed")) {
+                return Uni.createFrom().item(new Done<>(earlier, !ours));
+            }
+            Instant until = found.getInstant("expires_at");
+            return finish(keys, earlier, !ours, until == null ? expiresAt : until, writes);
+        });
+    }
+
+    private <P> Uni<Done<P>> finish(Keys keys, P plan, boolean replayed, Instant expiresAt,
+            BiFunction<P, Boolean, Uni<Void>> writes) {
+        return writes.apply(plan, replayed)
+                .chain(() -> cql.write(COMPLETE, secondsUntil(expiresAt), ByteBuffer.wrap(keys.rowKey())))
+                .map(ignored -> new Done<>(plan, replayed));
+    }
+
+    /** Claims the key: null when this call claimed it, else the row that holds it. */
+    private Uni<Row> claim(Keys keys, byte[] fingerprint, byte[] sealed, Instant expiresAt, boolean firstTry) {
+        ByteBuffer rowKey = ByteBuffer.wrap(keys.rowKey());
+        return cql.bind(CLAIM, rowKey, ByteBuffer.wrap(fingerprint), ByteBuffer.wrap(sealed), expiresAt,
+                        secondsUntil(expiresAt))
+                // A conditional write reads the partition it writes.
+                .chain(claim -> cql.execute(claim, 1))
+                .map(rs -> rs.wasApplied() ? null : rs.one())
+                .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure ->
+                        cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), rowKey).chain(rs -> {
+                            Row row = rs.one();
+                            if (row != null) {
+                                return Uni.createFrom().item(row);
+                            }
+                            // Not claimed, and a SERIAL read settled any round in flight: claim again, once.
+                            return firstTry ? claim(keys, fingerprint, sealed, expiresAt, false)
+                                    : Uni.createFrom().failure(failure);
+                        }));
+    }
+
+    private int secondsUntil(Instant at) {
+        long millis = Duration.between(clock.instant(), at).toMillis();
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
+    }
+
+    private byte[] bytes(Object value) {
+        try {
+            return json.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private <P> P parse(byte[] plan, Class<P> type) {
+        try {
+            return json.readValue(plan, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] bytes(Row row, String column) {
+        ByteBuffer buffer = row.getByteBuffer(column);
+        byte[] bytes = new byte[buffer == null ? 0 : buffer.remaining()];
+        if (buffer != null) {
+            buffer.duplicate().get(bytes);
+        }
+        return bytes;
+    }
+
+    /** The row key and the two keys derived from one raw Idempotency-Key in its scope. */
+    record Keys(byte[] rowKey, byte[] sealKey, byte[] fingerprintKey) {
+        static Keys of(String operation, String caller, String key) {
+            String scope = operation + "\n" + caller + "\n";
+            byte[] raw = key.getBytes(StandardCharsets.US_ASCII);
+            return new Keys(sha256(scope + key), hmac(raw, "seal\n" + scope), hmac(raw, "fingerprint\n" + scope));
+        }
+
+        /** The row key for a key in its scope, as stored: what a test looks rows up with. */
+        static byte[] rowKey(String operation, String caller, String key) {
+            return sha256(operation + "\n" + caller + "\n" + key);
+        }
+
+        byte[] fingerprint(byte[] request) {
+            return hmac(fingerprintKey, request);
+        }
+
+        /** AES-GCM with a random IV (stored first); the row key is its associated data. */
+        byte[] seal(byte[] plan) {
+            byte[] iv = new byte[IV_BYTES];
+            RANDOM.nextBytes(iv);
+            try {
+                Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+                cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(sealKey, "AES"), new GCMParameterSpec(128, iv));
+                cipher.updateAAD(rowKey);
+                byte[] sealed = cipher.doFinal(plan);
+                byte[] out = new byte[IV_BYTES + sealed.length];
+                System.arraycopy(iv, 0, out, 0, IV_BYTES);
+                System.arraycopy(sealed, 0, out, IV_BYTES, sealed.length);
+                return out;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        byte[] open(byte[] sealed) {
+            try {
+                Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+                cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(sealKey, "AES"),
+                        new GCMParameterSpec(128, sealed, 0, IV_BYTES));
+                cipher.updateAAD(rowKey);
+                return cipher.doFinal(sealed, IV_BYTES, sealed.length - IV_BYTES);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("The stored plan of an Idempotency-Key does not open", e);
+            }
+        }
+
+        private static byte[] sha256(String text) {
+            try {
+                return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** HMAC-SHA256: the derivation of a key from the raw key (HKDF's extract step) and the fingerprint. */
+        private static byte[] hmac(byte[] key, String text) {
+            return hmac(key, text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        private static byte[] hmac(byte[] key, byte[] data) {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(key, "HmacSHA256"));
+                return mac.doFinal(data);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** The stored row key of a key (tests read the row with it). */
+    public static byte[] rowKey(String operation, String caller, String key) {
+        return Keys.rowKey(operation, caller, key);
+    }
+
+    /** The plan as stored for a key (tests write a claim as a first attempt that died would leave it). */
+    public byte[] sealedPlan(String operation, String caller, String key, Object plan) {
+        return Keys.of(operation, caller, key).seal(bytes(plan));
+    }
+
+    /** The fingerprint stored for a request under a key (tests, as above). */
+    public byte[] fingerprint(String operation, String caller, String key, Object request) {
+        return Keys.of(operation, caller, key).fingerprint(bytes(request));
+    }
+}

@@ -1,0 +1,287 @@
+package dev.cqlpatterns.platform;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.messenger.CreateConversation;
+import dev.cqlpatterns.pastebin.CreatePaste;
+import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.posts.AddComment;
+import dev.cqlpatterns.posts.CreatePost;
+import dev.cqlpatterns.testsupport.KeyClaims;
+import dev.cqlpatterns.testsupport.RecordedSpans;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import dev.cqlpatterns.testsupport.SignUp;
+import dev.cqlpatterns.testsupport.StoredRows;
+import dev.cqlpatterns.testsupport.Tokens;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every create is safe to retry with an Idempotency-Key (platform.idempotency): the same key and
+ * request answer the same status and body and store one resource; the same key with another
+ * request is a 409; a first attempt that stopped right after claiming its key (a 503 at the batch
+ * log, a crash) is finished by the retry under the planned id.
+ */
+@QuarkusTest
+class IdempotentCreatesTest {
+    private static final String PROBLEM = "application/problem+json";
+    private static final String KEY = "Idempotency-Key";
+    private static final String REPLAYED = "Idempotent-Replayed";
+
+    @Inject
+    StoredRows rows;
+
+    @Inject
+    KeyClaims claims;
+
+    @Inject
+    RecordedSpans spans;
+
+    @BeforeAll
+    static void logFailures() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+    }
+
+    private static String key() {
+        return UUID.randomUUID().toString();
+    }
+
+    private static String user(String name) {
+        return SignUp.user(name + "-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    private static RequestSpecification as(String username) {
+        return given().header("Authorization", Tokens.bearer(username));
+    }
+
+    private static ExtractableResponse<Response> post(RequestSpecification request, String key, Object body, String path,
+            Object... params) {
+        return request.header(KEY, key).contentType(ContentType.JSON).body(body).when().post(path, params)
+                .then().extract();
+    }
+
+    private static void sameAnswer(ExtractableResponse<Response> first, ExtractableResponse<Response> retry) {
+        assertThat(first.header(REPLAYED)).isNull();
+        assertThat(retry.header(REPLAYED)).isEqualTo("true");
+        assertThat(retry.statusCode()).isEqualTo(first.statusCode());
+        assertThat(retry.jsonPath().getMap("")).isEqualTo(first.jsonPath().getMap(""));
+        assertThat(retry.header("Location")).isEqualTo(first.header("Location"));
+    }
+
+    private static void conflict(ExtractableResponse<Response> answer) {
+        assertThat(answer.statusCode()).isEqualTo(409);
+        assertThat(answer.contentType()).startsWith(PROBLEM);
+        assertThat(answer.jsonPath().getString("detail")).contains(KEY);
+    }
+
+    @Test
+    void should_replay_a_paste_with_its_secret_and_store_and_list_it_once() {
+        String key = key();
+        Map<String, Object> body = Map.of("body", "once " + key, "private", false, "expiresIn", "PT1H");
+        ExtractableResponse<Response> first = post(given(), key, body, "/pastes");
+        assertThat(first.statusCode()).isEqualTo(201);
+        ExtractableResponse<Response> retry = post(given(), key, body, "/pastes");
+        sameAnswer(first, retry);
+        String id = first.path("id");
+        String secret = first.path("secret");
+
+        assertThat(rows.execute("SELECT id FROM pastes_by_id WHERE id = ?", UUID.fromString(id))).hasSize(1);
+        Instant created = Instant.parse(first.path("createdAt"));
+        assertThat(rows.execute("SELECT id FROM latest_public_pastes WHERE day = ? AND created_at = ?",
+                Granularity.DAY.key(created), created)).extracting(r -> r.getUuid("id").toString()).containsExactly(id);
+        conflict(post(given(), key, Map.of("body", "another paste", "private", false), "/pastes"));
+
+        // The key row holds neither the key nor the secret in a form a reader of the table can use.
+        Row stored = claims.row(CreatePaste.OPERATION, "", key).orElseThrow();
+        String all = clear(stored.getByteBuffer("key_hash")) + clear(stored.getByteBuffer("plan"))
+                + clear(stored.getByteBuffer("fingerprint"));
+        assertThat(all).doesNotContain(secret).doesNotContain(key).doesNotContain(id).doesNotContain("once");
+        assertThat(stored.getBoolean("completed")).isTrue();
+        // The secret replayed is the paste's: it deletes it.
+        given().header("X-Paste-Secret", (String) retry.path("secret")).when().delete("/pastes/{id}", id)
+                .then().statusCode(204);
+    }
+
+    @Test
+    void should_finish_a_paste_whose_first_attempt_stopped_after_claiming_its_key() {
+        String key = key();
+        UUID id = UUID.randomUUID();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        claims.leftBy(CreatePaste.OPERATION, "", key,
+                new CreatePaste.Fingerprint(null, "half done", false, Duration.ofHours(1)),
+                new CreatePaste.Plan(id, "the-planned-secret", now, now.plus(Duration.ofHours(1)),
+                        ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())));
+
+        ExtractableResponse<Response> retry = post(given(), key,
+                Map.of("body", "half done", "private", false, "expiresIn", "PT1H"), "/pastes");
+        assertThat(retry.statusCode()).isEqualTo(201);
+        assertThat(retry.header(REPLAYED)).isEqualTo("true");
+        assertThat(retry.<String>path("id")).isEqualTo(id.toString());
+        assertThat(retry.<String>path("secret")).isEqualTo("the-planned-secret");
+        given().when().get("/pastes/{id}", id).then().statusCode(200).body("body", equalTo("half done"));
+        given().queryParam("limit", 500).when().get("/pastes").then().statusCode(200)
+                .body("items.findAll { it.id == '" + id + "' }.size()", equalTo(1));
+        given().header("X-Paste-Secret", "the-planned-secret").when().delete("/pastes/{id}", id).then().statusCode(204);
+    }
+
+    @Test
+    void should_replay_a_group_conversation_and_store_it_once() {
+        String alice = user("alice");
+        List<String> others = List.of(user("bob"), user("carol"));
+        String key = key();
+        Map<String, Object> body = Map.of("members", others, "title", "Trip");
+        ExtractableResponse<Response> first = post(as(alice), key, body, "/conversations");
+        assertThat(first.statusCode()).isEqualTo(201);
+        sameAnswer(first, post(as(alice), key, body, "/conversations"));
+        String id = first.path("id");
+        assertThat(rows.execute("SELECT id FROM conversations WHERE id = ?", UUID.fromString(id))).hasSize(1);
+        // One conversation in the creator's inbox, not two.
+        as(alice).when().get("/inbox").then().statusCode(200).body("items.size()", equalTo(1));
+        conflict(post(as(alice), key, Map.of("members", others, "title", "Another trip"), "/conversations"));
+        // Keys belong to their caller: bob's same key is another create.
+        ExtractableResponse<Response> bobs = post(as(others.get(0)), key, Map.of("members", List.of(alice, others.get(1))),
+                "/conversations");
+        assertThat(bobs.statusCode()).isEqualTo(201);
+        assertThat(bobs.header(REPLAYED)).isNull();
+        assertThat(bobs.<String>path("id")).isNotEqualTo(id);
+    }
+
+    @Test
+    void should_replay_a_direct_conversation_with_its_first_status() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String key = key();
+        Map<String, Object> body = Map.of("members", List.of(bob));
+        ExtractableResponse<Response> first = post(as(alice), key, body, "/conversations");
+        assertThat(first.statusCode()).isEqualTo(201);
+        sameAnswer(first, post(as(alice), key, body, "/conversations"));
+    }
+
+    @Test
+    void should_finish_a_group_conversation_whose_first_attempt_stopped_after_claiming_its_key() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String carol = user("carol");
+        String key = key();
+        UUID id = UUID.randomUUID();
+        Set<String> members = new TreeSet<>(List.of(alice, bob, carol));
+        claims.leftBy(CreateConversation.OPERATION, alice, key, new CreateConversation.Fingerprint(members, null),
+                new CreateConversation.Plan(id, Instant.now().truncatedTo(ChronoUnit.MILLIS)));
+
+        ExtractableResponse<Response> retry = post(as(alice), key, Map.of("members", List.of(bob, carol)), "/conversations");
+        assertThat(retry.statusCode()).isEqualTo(201);
+        assertThat(retry.header(REPLAYED)).isEqualTo("true");
+        assertThat(retry.<String>path("id")).isEqualTo(id.toString());
+        as(carol).when().get("/conversations/{id}", id).then().statusCode(200).body("members", equalTo(List.copyOf(members)));
+        as(bob).when().get("/inbox").then().statusCode(200).body("items.size()", equalTo(1))
+                .body("items[0].conversationId", equalTo(id.toString()));
+    }
+
+    @Test
+    void should_replay_a_post_and_a_comment_and_store_each_once() {
+        String alice = user("alice");
+        String key = key();
+        ExtractableResponse<Response> first = post(as(alice), key, Map.of("body", "Query first."), "/posts");
+        assertThat(first.statusCode()).isEqualTo(201);
+        sameAnswer(first, post(as(alice), key, Map.of("body", "Query first."), "/posts"));
+        conflict(post(as(alice), key, Map.of("body", "Tables second."), "/posts"));
+        String post = first.path("id");
+        assertThat(rows.execute("SELECT post_id FROM post_and_comments WHERE post_id = ? LIMIT 1", UUID.fromString(post)))
+                .hasSize(1);
+
+        String bob = user("bob");
+        ExtractableResponse<Response> comment = post(as(bob), key, Map.of("body", "Agreed."), "/posts/{id}/comments", post);
+        assertThat(comment.statusCode()).isEqualTo(201);
+        sameAnswer(comment, post(as(bob), key, Map.of("body", "Agreed."), "/posts/{id}/comments", post));
+        conflict(post(as(bob), key, Map.of("body", "Disagreed."), "/posts/{id}/comments", post));
+        given().when().get("/posts/{id}", post).then().statusCode(200).body("commentCount", equalTo(1))
+                .body("comments.items.size()", equalTo(1));
+    }
+
+    @Test
+    void should_finish_a_post_and_a_comment_whose_first_attempts_stopped_after_claiming_their_keys() {
+        String alice = user("alice");
+        String key = key();
+        UUID post = com.datastax.oss.driver.api.core.uuid.Uuids.timeBased();
+        claims.leftBy(CreatePost.OPERATION, alice, key, new CreatePost.NewPost("Half posted."),
+                new CreatePost.Plan(post, ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())));
+        ExtractableResponse<Response> retry = post(as(alice), key, Map.of("body", "Half posted."), "/posts");
+        assertThat(retry.statusCode()).isEqualTo(201);
+        assertThat(retry.header(REPLAYED)).isEqualTo("true");
+        assertThat(retry.<String>path("id")).isEqualTo(post.toString());
+
+        String bob = user("bob");
+        UUID comment = com.datastax.oss.driver.api.core.uuid.Uuids.timeBased();
+        claims.leftBy("POST /posts/" + post + "/comments", bob, key, new AddComment.NewComment("Half said."),
+                new AddComment.Plan(comment));
+        ExtractableResponse<Response> said = post(as(bob), key, Map.of("body", "Half said."), "/posts/{id}/comments", post);
+        assertThat(said.statusCode()).isEqualTo(201);
+        assertThat(said.<String>path("id")).isEqualTo(comment.toString());
+        // Once more: the comment is there now, and is not written (or counted) twice.
+        post(as(bob), key, Map.of("body", "Half said."), "/posts/{id}/comments", post);
+        given().when().get("/posts/{id}", post).then().statusCode(200).body("body", equalTo("Half posted."))
+                .body("commentCount", equalTo(1)).body("comments.items.size()", equalTo(1));
+    }
+
+    /**
+     * A logged batch of idempotent statements is idempotent: else the driver never retries it, e.g.
+     * its timeout at the batch log while a dead node is not yet marked down (issue 14).
+     */
+    @Test
+    void should_send_the_logged_batch_of_a_group_create_as_idempotent() throws Exception {
+        String alice = user("alice");
+        List<String> others = List.of(user("bob"), user("carol"));
+        String traceId = UUID.randomUUID().toString().replace("-", "");
+        as(alice).header("traceparent", "00-" + traceId + "-" + traceId.substring(0, 16) + "-01")
+                .contentType(ContentType.JSON).body(Map.of("members", others)).when().post("/conversations")
+                .then().statusCode(201);
+        List<SpanData> batches = List.of();
+        for (int i = 0; i < 100 && batches.isEmpty(); i++) {
+            Thread.sleep(50);
+            batches = spans.ofTrace(traceId).stream().filter(s -> s.getName().startsWith("BATCH")).toList();
+        }
+        assertThat(batches).hasSize(1);
+        assertThat(batches.get(0).getAttributes().get(AttributeKey.booleanKey("db.cassandra.idempotence"))).isTrue();
+    }
+
+    @Test
+    void should_create_twice_without_a_key() {
+        String alice = user("alice");
+        String one = as(alice).contentType(ContentType.JSON).body(Map.of("body", "same")).when().post("/posts")
+                .then().statusCode(201).header(REPLAYED, nullValue()).extract().path("id");
+        String two = as(alice).contentType(ContentType.JSON).body(Map.of("body", "same")).when().post("/posts")
+                .then().statusCode(201).extract().path("id");
+        assertThat(one).isNotEqualTo(two);
+    }
+
+    /** A blob as text, and as base64, so a test can look for a string in either form. */
+    private static String clear(ByteBuffer blob) {
+        byte[] bytes = new byte[blob.remaining()];
+        blob.duplicate().get(bytes);
+        return new String(bytes, StandardCharsets.ISO_8859_1) + Base64.getEncoder().encodeToString(bytes)
+                + Base64.getUrlEncoder().encodeToString(bytes);
+    }
+}
