@@ -140,7 +140,7 @@ public class SendMessage {
     }
 
     @POST
-    @Authenticated // on the route, not the class: tests call send(..., at) below directly
+    @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Send a message to a conversation (members only)",
@@ -156,12 +156,8 @@ public class SendMessage {
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull Request request) {
-        String me = caller.username();
-        return send(id, me, request, key, clock.instant());
-    }
-
-    /** The send itself, at a given instant (tests use it to write into past months). */
-    Uni<RestResponse<Sent>> send(UUID id, String sender, Request request, String key, Instant at) {
+        String sender = caller.username();
+        Instant at = clock.instant();
         String content = validContent(request.content());
         Map<String, String> attachments = validAttachments(request.attachments());
         return conversations.requireMember(id, sender).chain(c -> idempotency.run(operation(id), sender, key,

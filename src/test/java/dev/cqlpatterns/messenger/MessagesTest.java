@@ -22,7 +22,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -32,10 +31,6 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class MessagesTest {
-    private static final Duration WAIT = Duration.ofSeconds(10);
-
-    @Inject
-    SendMessage sendMessage;
 
     @Inject
     Cql cql;
@@ -106,53 +101,6 @@ class MessagesTest {
                 .body("items[2].recipients", equalTo(List.of(bob, carol).stream().sorted().toList()));
         send(carol, id, "let me back in").statusCode(404).contentType(PROBLEM);
         as(carol).when().get("/conversations/{id}/messages", id).then().statusCode(404).contentType(PROBLEM);
-    }
-
-    @Test
-    void should_walk_month_buckets_newest_first_and_slice_by_time() {
-        String alice = user("alice");
-        String bob = user("bob");
-        UUID id = UUID.fromString(create(alice, List.of(bob), null));
-        for (String at : List.of("2025-01-15T08:00:00Z", "2025-02-10T09:00:00Z", "2025-02-20T10:00:00Z", "2025-04-05T11:00:00Z")) {
-            sendMessage.send(id, alice, new SendMessage.Request("at " + at, null), null, Instant.parse(at))
-                    .await().atMost(WAIT);
-        }
-
-        String next = as(bob).queryParam("limit", 2).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
-                .body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z", "2025-02-20T10:00:00Z")))
-                // conversation + month list + April + February
-                .header("X-Partitions-Read", equalTo("4"))
-                .extract().path("next");
-        as(bob).queryParam("limit", 2).queryParam("cursor", next).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
-                .body("items.sentAt", equalTo(List.of("2025-02-10T09:00:00Z", "2025-01-15T08:00:00Z")))
-                .body("next", nullValue());
-
-        as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("to", "2025-02-28T23:59:59Z")
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
-                .body("items.sentAt", equalTo(List.of("2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")));
-        // Both ends are included, to the millisecond.
-        as(bob).queryParam("from", "2025-02-10T09:00:00Z").queryParam("to", "2025-04-05T11:00:00Z")
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
-                .body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z", "2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")));
-        as(bob).queryParam("to", "2025-01-31T23:59:59.999Z").when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
-                .body("items.sentAt", equalTo(List.of("2025-01-15T08:00:00Z")));
-        String sliced = as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("limit", 1)
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200).body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z")))
-                .extract().path("next");
-        as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("limit", 5).queryParam("cursor", sliced)
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
-                .body("items.sentAt", equalTo(List.of("2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")))
-                .body("next", nullValue());
-        // The same cursor with another slice is refused.
-        as(bob).queryParam("limit", 5).queryParam("cursor", sliced).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM);
     }
 
     @Test
