@@ -1,0 +1,526 @@
+package dev.cqlpatterns.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.testsupport.PackagedService;
+import dev.cqlpatterns.testsupport.PackagedService.Command;
+import dev.cqlpatterns.testsupport.TestCluster;
+import dev.cqlpatterns.testsupport.Tokens;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The packaged service on a 3-node cluster at RF 3 and LOCAL_QUORUM that the test starts itself,
+ * under a mixed load of 8 clients (keyed paste creates and message sends, sign-ups, paste and
+ * history reads), while one node is killed (-9), one is paused (SIGSTOP), and two are stopped.
+ * Clients do what the contract tells them: on 503 or no answer they retry the same request with
+ * the same Idempotency-Key after Retry-After. Afterwards every acknowledged paste, message and
+ * user is there exactly once, nothing a client was not told about is visible, unread counts are
+ * exact, and each email lookup points at its user.
+ *
+ * <p>Bounded for CI (about 5 minutes with the cluster's start); {@code -Dfaults.seconds=90} holds
+ * the killed node down and the load running longer.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterFaultsIT {
+    private static final int NODES = 3;
+    private static final int CLIENTS = 8;
+    /** How long the killed node stays down: longer than the ~17 s the others take to mark it down. */
+    private static final Duration KILLED_FOR = Duration.ofSeconds(Long.getLong("faults.seconds", 25));
+    private static final Duration PAUSED_FOR = Duration.ofSeconds(10);
+    private static final Duration QUORUM_LOST_FOR = Duration.ofSeconds(10);
+    /** A client gives up a write it retried this long (none should need it). */
+    private static final Duration GIVE_UP_AFTER = Duration.ofMinutes(3);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
+
+    private static TestCluster cluster;
+    private static Process service;
+    private static int port;
+
+    @BeforeAll
+    static void startClusterAndService() throws Exception {
+        cluster = new TestCluster(NODES);
+        cluster.start();
+        PackagedService jar = new PackagedService(Map.of(
+                "CQL_CONTACT_POINTS", cluster.contactPoints(),
+                "CQL_LOCAL_DATACENTER", "datacenter1",
+                "CQL_KEYSPACE", "cql_patterns_faults",
+                "CQL_REPLICATION_FACTOR", Integer.toString(NODES),
+                "CQL_CONSISTENCY", "LOCAL_QUORUM",
+                "CURSOR_SECRET", "cluster-faults-test-cursor-secret",
+                "RATE_LIMITS_ENABLED", "false",
+                "SCHEDULER_IN_PROCESS", "false"));
+        Command migrate = jar.command("migrate");
+        assertThat(migrate.exitCode()).as("migrate; output:%n%s", migrate.output()).isZero();
+        port = PackagedService.freePort();
+        long began = System.nanoTime();
+        service = jar.serve(PackagedService.JAR, port, PackagedService.ROOT.resolve("target/cluster-faults.log"), Map.of());
+        assertThat(PackagedService.firstAnswer(port, "/q/health/ready", began, Duration.ofSeconds(60))).isEqualTo(200);
+    }
+
+    @AfterAll
+    static void stopEverything() throws Exception {
+        if (service != null) {
+            PackagedService.stop(service);
+        }
+        if (cluster != null) {
+            cluster.stop();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void should_give_a_name_to_one_caller_when_sign_ups_race() throws Exception {
+        int pairs = 30;
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<int[]>> sameBody = new ArrayList<>();
+            List<Future<int[]>> otherBody = new ArrayList<>();
+            for (int i = 0; i < pairs; i++) {
+                String same = "twice-" + i + "-" + suffix();
+                sameBody.add(threads.submit(() -> race(same, same + "@example.com", same + "@example.com")));
+                String other = "race-" + i + "-" + suffix();
+                otherBody.add(threads.submit(() -> race(other, other + "-a@example.com", other + "-b@example.com")));
+            }
+            for (Future<int[]> f : sameBody) {
+                // a double submit of one body: both answers tell the caller they hold the name
+                assertThat(java.util.Arrays.stream(f.get()).boxed().toList()).as("statuses of a double submit").allMatch(s -> s == 200 || s == 201);
+            }
+            for (Future<int[]> f : otherBody) {
+                int[] statuses = f.get();
+                assertThat(statuses).as("statuses of two bodies for one name").containsExactlyInAnyOrder(201, 409);
+            }
+        } finally {
+            threads.shutdown();
+        }
+    }
+
+    /** Two sign-ups of {@code name} at once with the two emails; checks the claims after; returns both statuses. */
+    private static int[] race(String name, String email1, String email2) throws Exception {
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            Future<HttpResponse<String>> a = two.submit(() -> send("POST", "/users", name, null, signUpBody(name, email1)));
+            Future<HttpResponse<String>> b = two.submit(() -> send("POST", "/users", name, null, signUpBody(name, email2)));
+            int[] statuses = { a.get().statusCode(), b.get().statusCode() };
+            String held = JSON.readTree(send("GET", "/users/" + name, name, null, null).body()).path("email").asText();
+            assertThat(held).isIn(email1, email2);
+            assertThat(send("GET", "/users?email=" + enc(held), name, null, null).statusCode())
+                    .as("the email lookup of %s's email %s", name, held).isEqualTo(200);
+            if (!email1.equals(email2)) {
+                String other = held.equals(email1) ? email2 : email1;
+                assertThat(send("GET", "/users?email=" + enc(other), name, null, null).statusCode())
+                        .as("the email lookup of the losing email %s", other).isEqualTo(404);
+            }
+            return statuses;
+        } finally {
+            two.shutdown();
+        }
+    }
+
+    @Test
+    @Order(2)
+    void should_keep_every_acknowledged_write_exactly_once_through_node_faults() throws Exception {
+        Load load = new Load();
+        load.setUp();
+        load.start();
+        try {
+            load.phase("steady", Duration.ofSeconds(5));
+
+            cluster.node(3, "kill");
+            load.phase("one node killed", KILLED_FOR);
+            cluster.node(3, "start");
+            load.phase("killed node back", Duration.ofSeconds(5));
+
+            cluster.node(2, "pause");
+            load.phase("one node paused", PAUSED_FOR);
+            cluster.node(2, "resume");
+            load.phase("paused node back", Duration.ofSeconds(5));
+
+            cluster.node(3, "stop");
+            cluster.node(2, "stop");
+            load.phase("quorum lost", QUORUM_LOST_FOR);
+            cluster.node(2, "start");
+            long back = System.nanoTime();
+            load.phase("quorum back", Duration.ZERO);
+            Duration recovered = load.fullServiceSince(back, Duration.ofSeconds(60));
+            System.out.printf("cluster faults: full service %d ms after a second node answered CQL again%n",
+                    recovered.toMillis());
+            assertThat(recovered).as("time to full service after the quorum returned").isLessThanOrEqualTo(Duration.ofSeconds(30));
+            cluster.node(3, "start");
+            load.phase("all nodes back", Duration.ofSeconds(5));
+        } finally {
+            load.stop();
+        }
+        load.report();
+        load.verify();
+    }
+
+    /** The mixed load and what the clients were told. */
+    private static final class Load {
+        private final List<String> senders = new ArrayList<>();
+        private final List<String> readers = new ArrayList<>();
+        private final List<String> conversations = new ArrayList<>();
+        private final Map<String, Set<String>> acknowledgedMessages = new ConcurrentHashMap<>();
+        private final Set<String> acknowledgedPastes = ConcurrentHashMap.newKeySet();
+        private final List<String> pasteList = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final Map<String, String> acknowledgedUsers = new ConcurrentHashMap<>();
+        private final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
+        /** phase -> "operation first-attempt-status" -> count. */
+        private final Map<String, Map<String, AtomicLong>> answers = new ConcurrentHashMap<>();
+        private final List<String> phases = new ArrayList<>();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicLong lastWriteOk = new AtomicLong();
+        private final AtomicLong lastReadOk = new AtomicLong();
+        private volatile String phase = "setup";
+        private ExecutorService threads;
+
+        void setUp() throws Exception {
+            for (int c = 0; c < CLIENTS; c++) {
+                String sender = signedUp("sender-" + c + "-" + suffix());
+                String reader = signedUp("reader-" + c + "-" + suffix());
+                HttpResponse<String> created = send("POST", "/conversations", sender, null,
+                        Map.of("members", List.of(reader)));
+                assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+                String id = JSON.readTree(created.body()).path("id").asText();
+                senders.add(sender);
+                readers.add(reader);
+                conversations.add(id);
+                acknowledgedMessages.put(id, ConcurrentHashMap.newKeySet());
+            }
+        }
+
+        private String signedUp(String name) throws Exception {
+            HttpResponse<String> r = send("POST", "/users", name, null, signUpBody(name, name + "@example.com"));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+            acknowledgedUsers.put(name, name + "@example.com");
+            return name;
+        }
+
+        void start() {
+            threads = Executors.newFixedThreadPool(CLIENTS);
+            for (int c = 0; c < CLIENTS; c++) {
+                int client = c;
+                threads.submit(() -> {
+                    for (long n = 0; running.get(); n++) {
+                        try {
+                            step(client, n);
+                        } catch (InterruptedException e) {
+                            return;
+                        } catch (Exception e) {
+                            violations.add("client " + client + ": " + e);
+                        }
+                    }
+                });
+            }
+        }
+
+        void phase(String name, Duration hold) throws InterruptedException {
+            phase = name;
+            phases.add(name);
+            System.out.printf("cluster faults: %s%n", name);
+            Thread.sleep(hold.toMillis());
+        }
+
+        void stop() throws InterruptedException {
+            running.set(false);
+            threads.shutdown();
+            // a write in its retry loop finishes (or gives up) before the checks read
+            assertThat(threads.awaitTermination(GIVE_UP_AFTER.toSeconds() + 30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+
+        /** Time from {@code since} until a write and a read have both succeeded after it. */
+        Duration fullServiceSince(long since, Duration atMost) throws InterruptedException {
+            while (lastWriteOk.get() < since || lastReadOk.get() < since) {
+                assertThat(Duration.ofNanos(System.nanoTime() - since)).as("waiting for full service").isLessThan(atMost);
+                Thread.sleep(50);
+            }
+            return Duration.ofNanos(Math.max(lastWriteOk.get(), lastReadOk.get()) - since);
+        }
+
+        private void step(int client, long n) throws Exception {
+            String sender = senders.get(client);
+            String conversation = conversations.get(client);
+            switch ((int) (n % 6)) {
+                case 0 -> {
+                    String title = "paste " + suffix();
+                    JsonNode paste = write("create paste", null, "/pastes",
+                            Map.of("title", title, "body", "body of " + title, "private", false, "expiresIn", "P1D"));
+                    if (paste != null) {
+                        String id = paste.path("id").asText();
+                        if (!acknowledgedPastes.add(id)) {
+                            violations.add("two creates were answered with paste " + id);
+                        }
+                        pasteList.add(id);
+                    }
+                }
+                case 1, 3 -> {
+                    JsonNode message = write("send message", sender, "/conversations/" + conversation + "/messages",
+                            Map.of("content", "message " + suffix()));
+                    if (message != null && !acknowledgedMessages.get(conversation).add(message.path("id").asText())) {
+                        violations.add("two sends were answered with message " + message.path("id").asText());
+                    }
+                }
+                case 2 -> {
+                    if (!pasteList.isEmpty()) {
+                        String id = pasteList.get(ThreadLocalRandom.current().nextInt(pasteList.size()));
+                        read("read paste", null, "/pastes/" + id);
+                    }
+                }
+                case 4 -> read("read history", sender, "/conversations/" + conversation + "/messages?limit=20");
+                default -> {
+                    if (n % 12 == 5) {
+                        String name = "joiner-" + suffix();
+                        if (write("sign up", name, "/users", signUpBody(name, name + "@example.com")) != null) {
+                            acknowledgedUsers.put(name, name + "@example.com");
+                        }
+                    } else {
+                        read("read inbox", readers.get(client), "/inbox");
+                    }
+                }
+            }
+        }
+
+        /** A create as a client following the contract sends it: one key, retried on 503 or no answer. */
+        private JsonNode write(String operation, String as, String path, Object body) throws Exception {
+            String key = UUID.randomUUID().toString();
+            long began = System.nanoTime();
+            for (int attempt = 1;; attempt++) {
+                String phaseAtSend = phase;
+                HttpResponse<String> r;
+                try {
+                    r = send("POST", path, as, key, body);
+                } catch (IOException noAnswer) {
+                    count(phaseAtSend, operation, attempt, "no answer");
+                    r = null;
+                }
+                if (r != null) {
+                    count(phaseAtSend, operation, attempt, Integer.toString(r.statusCode()));
+                    checkProblem(operation, r);
+                    if (r.statusCode() == 200 || r.statusCode() == 201) {
+                        lastWriteOk.set(System.nanoTime());
+                        return JSON.readTree(r.body());
+                    }
+                    if (r.statusCode() != 503) {
+                        violations.add(operation + " answered " + r.statusCode() + " on attempt " + attempt + ": " + r.body());
+                        return null;
+                    }
+                }
+                if (System.nanoTime() - began > GIVE_UP_AFTER.toNanos()) {
+                    violations.add(operation + " still failing after " + GIVE_UP_AFTER + "; key " + key);
+                    return null;
+                }
+                Thread.sleep(retryAfterMillis(r));
+            }
+        }
+
+        private void read(String operation, String as, String path) throws Exception {
+            String phaseAtSend = phase;
+            try {
+                HttpResponse<String> r = send("GET", path, as, null, null);
+                count(phaseAtSend, operation, 1, Integer.toString(r.statusCode()));
+                checkProblem(operation, r);
+                if (r.statusCode() == 200) {
+                    lastReadOk.set(System.nanoTime());
+                }
+            } catch (IOException noAnswer) {
+                count(phaseAtSend, operation, 1, "no answer");
+            }
+        }
+
+        /** Every failure is a 503 problem+json with Retry-After; a 500 is never an answer. */
+        private void checkProblem(String operation, HttpResponse<String> r) {
+            if (r.statusCode() >= 500) {
+                boolean problem = r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json");
+                if (r.statusCode() != 503 || !problem || r.headers().firstValue("Retry-After").isEmpty()) {
+                    violations.add(operation + " answered " + r.statusCode() + " " + r.headers().map() + " " + r.body());
+                }
+            }
+        }
+
+        private void count(String phase, String operation, int attempt, String status) {
+            String key = operation + (attempt == 1 ? " " : " retry ") + status;
+            answers.computeIfAbsent(phase, p -> new ConcurrentHashMap<>())
+                    .computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
+        }
+
+        void report() {
+            for (String p : phases) {
+                System.out.printf("cluster faults, %s: %s%n", p, new TreeMap<>(answers.getOrDefault(p, Map.of())));
+            }
+            long messages = acknowledgedMessages.values().stream().mapToLong(Set::size).sum();
+            System.out.printf("cluster faults: acknowledged %d pastes, %d messages, %d users%n",
+                    acknowledgedPastes.size(), messages, acknowledgedUsers.size());
+        }
+
+        void verify() throws Exception {
+            List<String> problems = new ArrayList<>(violations);
+            if (answers.getOrDefault("quorum lost", Map.of()).keySet().stream().noneMatch(k -> k.endsWith(" 503"))) {
+                problems.add("no 503 while the quorum was lost: the fault did not happen");
+            }
+            // Reads while one node is down or paused: two replicas still hold every row, and a read
+            // is speculatively sent to a second one after 100 ms. The goal is none failed; measured,
+            // 0 and 1 (a 503 just after the paused node resumed) of about 1,200 in two runs, so
+            // more than 1 % fails the test and every failure is printed.
+            long reads = 0;
+            long failedReads = 0;
+            for (String p : List.of("one node killed", "killed node back", "one node paused", "paused node back")) {
+                for (Map.Entry<String, AtomicLong> answer : answers.getOrDefault(p, Map.of()).entrySet()) {
+                    if (answer.getKey().startsWith("read")) {
+                        reads += answer.getValue().get();
+                        if (!answer.getKey().endsWith(" 200")) {
+                            failedReads += answer.getValue().get();
+                            System.out.printf("cluster faults: %d x %s while %s%n", answer.getValue().get(), answer.getKey(), p);
+                        }
+                    }
+                }
+            }
+            System.out.printf("cluster faults: %d of %d reads failed while one node was down or paused%n", failedReads, reads);
+            if (failedReads * 100 > reads) {
+                problems.add(failedReads + " of " + reads + " reads failed while one node was down or paused");
+            }
+            // pastes: every acknowledged one readable and listed once; nothing else listed
+            Map<String, Integer> listed = new HashMap<>();
+            String cursor = null;
+            do {
+                String path = "/pastes?limit=500" + (cursor == null ? "" : "&cursor=" + enc(cursor));
+                JsonNode page = JSON.readTree(ok(send("GET", path, null, null, null)));
+                page.path("items").forEach(item -> listed.merge(item.path("id").asText(), 1, Integer::sum));
+                cursor = page.path("next").isTextual() ? page.path("next").asText() : null;
+            } while (cursor != null);
+            listed.forEach((id, times) -> {
+                if (times > 1) {
+                    problems.add("paste " + id + " listed " + times + " times");
+                }
+                if (!acknowledgedPastes.contains(id)) {
+                    problems.add("paste " + id + " listed, never acknowledged");
+                }
+            });
+            for (String id : acknowledgedPastes) {
+                if (!listed.containsKey(id)) {
+                    problems.add("acknowledged paste " + id + " not listed");
+                }
+                int status = send("GET", "/pastes/" + id, null, null, null).statusCode();
+                if (status != 200) {
+                    problems.add("acknowledged paste " + id + " answers " + status);
+                }
+            }
+            // messages: each conversation's history holds what was acknowledged, once; unread counts exact
+            for (int c = 0; c < CLIENTS; c++) {
+                String id = conversations.get(c);
+                Map<String, Integer> stored = new HashMap<>();
+                String next = null;
+                do {
+                    String path = "/conversations/" + id + "/messages?limit=100" + (next == null ? "" : "&cursor=" + enc(next));
+                    JsonNode page = JSON.readTree(ok(send("GET", path, senders.get(c), null, null)));
+                    page.path("items").forEach(m -> stored.merge(m.path("id").asText(), 1, Integer::sum));
+                    next = page.path("next").isTextual() ? page.path("next").asText() : null;
+                } while (next != null);
+                Set<String> acknowledged = acknowledgedMessages.get(id);
+                stored.forEach((m, times) -> {
+                    if (times > 1) {
+                        problems.add("message " + m + " stored " + times + " times");
+                    }
+                    if (!acknowledged.contains(m)) {
+                        problems.add("message " + m + " stored, never acknowledged");
+                    }
+                });
+                Set<String> lost = new HashSet<>(acknowledged);
+                lost.removeAll(stored.keySet());
+                lost.forEach(m -> problems.add("acknowledged message " + m + " lost"));
+                JsonNode inbox = JSON.readTree(ok(send("GET", "/inbox", readers.get(c), null, null)));
+                for (JsonNode entry : inbox.path("items")) {
+                    if (entry.path("conversationId").asText().equals(id)
+                            && entry.path("unreadCount").asLong() != acknowledged.size()) {
+                        problems.add("unread count " + entry.path("unreadCount") + " for " + acknowledged.size()
+                                + " messages in " + id);
+                    }
+                }
+            }
+            // users: each acknowledged sign-up holds its email, and the email lookup points at it
+            for (Map.Entry<String, String> user : acknowledgedUsers.entrySet()) {
+                String name = user.getKey();
+                JsonNode profile = JSON.readTree(ok(send("GET", "/users/" + name, name, null, null)));
+                if (!user.getValue().equals(profile.path("email").asText())) {
+                    problems.add("user " + name + " has email " + profile.path("email"));
+                }
+                int lookup = send("GET", "/users?email=" + enc(user.getValue()), name, null, null).statusCode();
+                if (lookup != 200) {
+                    problems.add("email lookup of " + name + " answers " + lookup);
+                }
+            }
+            assertThat(problems).as("what the clients were told against what is stored").isEmpty();
+        }
+    }
+
+    private static Map<String, Object> signUpBody(String name, String email) {
+        return Map.of("username", name, "email", email);
+    }
+
+    private static HttpResponse<String> send(String method, String path, String as, String key, Object body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (as != null) {
+            request.header("Authorization", TOKENS.computeIfAbsent(as, Tokens::bearer));
+        }
+        if (key != null) {
+            request.header("Idempotency-Key", key);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String ok(HttpResponse<String> r) {
+        assertThat(r.statusCode()).as("%s %s", r.uri(), r.body()).isEqualTo(200);
+        return r.body();
+    }
+
+    private static long retryAfterMillis(HttpResponse<String> r) {
+        long seconds = r == null ? 1 : r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L);
+        return Math.min(seconds, 2) * 1000;
+    }
+
+    private static String suffix() {
+        return UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static String enc(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}
