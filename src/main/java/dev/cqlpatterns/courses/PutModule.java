@@ -29,7 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * PUT /courses/{courseId}/modules/{moduleId}: creates or renames a module. It writes the module's
- * row only, so the course name "remains the same" (seed 002).
+ * row only, so the course name "remains the same" (seed 002, cql/SEEDS.md).
  *
  * <p>The course must exist and belong to the caller: its static name and owner are read first (404
  * when there is no course, 403 when someone else owns it; see KnownCourses). A read then a write is

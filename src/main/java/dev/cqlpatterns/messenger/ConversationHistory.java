@@ -29,8 +29,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * GET /conversations/{id}/messages: history newest first, optionally sliced in time (seed 000's
- * {@code message_id > minTimeuuid(..) AND message_id < maxTimeuuid(..)}).
+ * GET /conversations/{id}/messages: history newest first, optionally sliced in time (as seed 000,
+ * cql/SEEDS.md, does with {@code message_id > minTimeuuid(..) AND message_id < maxTimeuuid(..)}).
  *
  * <p>Reads the conversation row (membership), then walks the months that hold messages newest
  * first with platform.buckets.BucketWalk (the list of months is one partition of time_buckets,

@@ -88,7 +88,7 @@ public class Conversations {
         return ProblemException.notFound("No conversation " + id + " that you are a member of");
     }
 
-    /** Seed 001's row key "$smaller:$bigger" as a name-based uuid: the same pair, the same id. */
+    /** The row key of seed 001 (cql/SEEDS.md), "$smaller:$bigger" as a name-based uuid: the same pair, the same id. */
     static UUID directId(String one, String other) {
         String smaller = one.compareTo(other) <= 0 ? one : other;
         String bigger = one.compareTo(other) <= 0 ? other : one;

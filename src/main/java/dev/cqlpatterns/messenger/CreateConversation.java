@@ -46,7 +46,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * POST /conversations: starts a conversation. Two members (the caller and one other) make a 1:1
- * conversation whose id comes from the ordered pair (seed 001), created with IF NOT EXISTS so
+ * conversation whose id comes from the ordered pair (seed 001, cql/SEEDS.md), created with IF NOT EXISTS so
  * concurrent creates agree; creating it again answers 200 with the same conversation. More
  * members make a group with a random id. Every member gets a summary row in their inbox.
  *

@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** GET /conversations/{id}: the current members (seed 000's recipients set) and title. One partition. */
+/** GET /conversations/{id}: the current members (the recipients set of seed 000, cql/SEEDS.md) and title. One partition. */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}")
 @Tag(name = "messenger")

@@ -32,7 +32,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * GET /inbox: seed 001's view loaded on every page: each conversation of the caller with its last
+ * GET /inbox: the view of seed 001 (cql/SEEDS.md) loaded on every page: each conversation of the caller with its last
  * message, unread count and first unread time. Reads one partition of inbox_by_user: the summary
  * rows (the handler sorts them by last activity, as the partition is bounded by the user's
  * conversations, at most 3,000), then, for the conversations of the page that got a message from

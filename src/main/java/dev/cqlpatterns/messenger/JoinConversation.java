@@ -34,7 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * PUT /conversations/{id}/members/{username}: a member adds someone to a group (seed 000: people
+ * PUT /conversations/{id}/members/{username}: a member adds someone to a group (seed 000 in cql/SEEDS.md: people
  * join). Messages sent before keep their own recipients; the new member reads the history as every
  * member does. The set addition and the new member's inbox summary go in one logged batch.
 

@@ -31,7 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * DELETE /conversations/{id}/members/{username}: someone leaves a group (seed 000: people leave).
+ * DELETE /conversations/{id}/members/{username}: someone leaves a group (seed 000 in cql/SEEDS.md: people leave).
  * The messages they were sent keep them as recipients; from now on they are not sent any, and
  * the conversation leaves their inbox. Set removal and inbox deletes go in one logged batch.
 

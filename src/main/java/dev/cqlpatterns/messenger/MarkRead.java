@@ -34,8 +34,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * POST /conversations/{id}/read: the caller has read everything up to now (seed 001's "mark read",
- * without its read-modify-write of a JSON blob).
+ * POST /conversations/{id}/read: the caller has read everything up to now ("mark read" of seed 001,
+ * cql/SEEDS.md, without its read-modify-write of a JSON blob).
  *
  * <p>The caller's unread markers are the exact list of messages to add them to seenBy: read the
  * newest of them (at most markReadMaxMessages, 500), write the caller's own entry of those messages'

@@ -36,7 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * GET /messages?sender=: a sender's messages that the caller may read: ones sent to the caller (they
  * were among the recipients) or by the caller, in conversations the caller is still a member of.
  *
- * <p>Seed 000 answers "messages by sender" with a secondary index. Here two SAI indexes of
+ * <p>Seed 000 (cql/SEEDS.md) answers "messages by sender" with a secondary index. Here two SAI indexes of
  * messages_by_conversation (sender, and the values of recipients) answer {@code sender = ? AND
  * recipients CONTAINS ?} together, so the index does the filtering. The query names no partition:
  * it is a scatter-gather over the token ring (every node's local index is asked, in rounds, until

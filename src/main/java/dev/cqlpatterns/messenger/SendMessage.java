@@ -48,7 +48,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * POST /conversations/{id}/messages: sends a message (seed 000's row, seed 001's "send message").
+ * POST /conversations/{id}/messages: sends a message (the row of seed 000 and "send message" of seed 001, cql/SEEDS.md).
  *
  * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
  * its month bucket (listed in time_buckets first); then, for every other member, an unread marker

@@ -26,8 +26,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * GET /ring: the cluster's nodes and the token ranges each owns (seed 004's A/B/C/D diagram as
- * data). Answered from the driver's token map, which it keeps from the cluster's own system
+ * GET /ring: the cluster's nodes and the token ranges each owns (the A/B/C/D diagram of seed 004,
+ * cql/SEEDS.md, as data). Answered from the driver's token map, which it keeps from the cluster's own system
  * tables; no query runs for it.
  */
 @IfBuildProperty(name = FunctionGroup.Property.RING, stringValue = "true", enableIfMissing = true)
