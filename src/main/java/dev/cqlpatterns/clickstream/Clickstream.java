@@ -149,8 +149,8 @@ public class Clickstream {
         List<Uni<AsyncResultSet>> shards = new ArrayList<>(settings.shards());
         for (int shard = 0; shard < settings.shards(); shard++) {
             shards.add(before == null
-                    ? cql.read(IN_SHARD, 1, month.getYear(), month.getMonthValue(), shard, need)
-                    : cql.read(IN_SHARD_AFTER, 1, month.getYear(), month.getMonthValue(), shard, before, need));
+                    ? cql.read(IN_SHARD, month.getYear(), month.getMonthValue(), shard, need)
+                    : cql.read(IN_SHARD_AFTER, month.getYear(), month.getMonthValue(), shard, before, need));
         }
         return Uni.combine().all().unis(shards).with(results -> {
             List<Found> merged = new ArrayList<>();

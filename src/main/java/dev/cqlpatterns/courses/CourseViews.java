@@ -119,8 +119,8 @@ public class CourseViews {
             }
             return walk.page(series, id, newestDay, oldestDay, after, size, walk.budget(), Function.<UUID>identity(),
                             (day, last, need) -> (last == null
-                                    ? cql.read(IN_DAY, 1, id, day, lower, upper, need)
-                                    : cql.read(IN_DAY_AFTER, 1, id, day, lower, last, need))
+                                    ? cql.read(IN_DAY, id, day, lower, upper, need)
+                                    : cql.read(IN_DAY_AFTER, id, day, lower, last, need))
                                     .map(rs -> Cql.rows(rs).stream().map(row -> row.getUuid(0)).toList())
                                     .map(found -> BucketWalk.Chunk.of(found, need, Function.<UUID>identity())))
                     .map(page -> Page.of(page.items().stream().map(CourseView::of).toList(), page.next() == null ? null

@@ -61,7 +61,7 @@ public class GetCourse {
         String id = CourseIds.courseId(courseId);
         // Module ids are bounded, so the whole partition fits one page.
         int pageSize = settings.maxModuleId() + 1;
-        return cql.read(COURSE, 1, b -> b.setPageSize(pageSize), id).map(rs -> {
+        return cql.read(COURSE, b -> b.setPageSize(pageSize), id).map(rs -> {
             List<Row> rows = Cql.rows(rs);
             if (rows.isEmpty()) {
                 throw ProblemException.notFound("No course " + id);

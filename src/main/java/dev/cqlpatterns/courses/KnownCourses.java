@@ -47,7 +47,7 @@ public class KnownCourses {
         if (known.contains(courseId)) {
             return Uni.createFrom().voidItem();
         }
-        return cql.read(NAME_AND_OWNER, 1, courseId).map(rs -> {
+        return cql.read(NAME_AND_OWNER, courseId).map(rs -> {
             Row row = rs.one();
             if (row == null || row.isNull("name")) {
                 throw ProblemException.notFound("No course " + courseId);
@@ -82,7 +82,7 @@ public class KnownCourses {
             Ownership.require(seen, caller, what);
             return Uni.createFrom().item(false);
         }
-        return cql.read(NAME_AND_OWNER, 1, courseId).chain(rs -> {
+        return cql.read(NAME_AND_OWNER, courseId).chain(rs -> {
             Row row = rs.one();
             boolean exists = row != null && !row.isNull("name");
             if (!exists && nameIfNew == null) {

@@ -69,7 +69,7 @@ public class GroupMembers {
         String after = cursors.decode(scope, cursor, Position.class).map(Position::after).orElse("");
         return groups.buckets(group)
                 .chain(buckets -> Uni.join().all(IntStream.range(0, buckets)
-                        .mapToObj(bucket -> cql.read(PAGE, 1, group, bucket, after, size + 1)
+                        .mapToObj(bucket -> cql.read(PAGE, group, bucket, after, size + 1)
                                 .map(rs -> Cql.rows(rs).stream().map(Member::of).toList()))
                         .toList()).andFailFast())
                 .map(perBucket -> {

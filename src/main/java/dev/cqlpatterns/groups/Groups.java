@@ -54,7 +54,7 @@ public class Groups {
 
     /** The group's bucket count; 404 when there is no such group. One partition read. */
     Uni<Integer> buckets(String group) {
-        return cql.read(BUCKETS, 1, group).map(rs -> {
+        return cql.read(BUCKETS, group).map(rs -> {
             Row row = rs.one();
             if (row == null) {
                 throw ProblemException.notFound("No group " + group);
@@ -65,7 +65,7 @@ public class Groups {
 
     /** The group's bucket count, creating the group on its first join. */
     Uni<Integer> bucketsCreatingGroup(String group) {
-        return cql.read(BUCKETS, 1, group).chain(rs -> {
+        return cql.read(BUCKETS, group).chain(rs -> {
             Row row = rs.one();
             if (row != null) {
                 return Uni.createFrom().item(row.getInt("buckets"));

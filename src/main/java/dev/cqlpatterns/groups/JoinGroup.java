@@ -114,12 +114,12 @@ public class JoinGroup {
 
     /** The existing membership, or a new one claimed now. */
     private Uni<Membership> membership(String group, String username, Instant now) {
-        return cql.read(MEMBERSHIP, 1, username, group).chain(rs -> {
+        return cql.read(MEMBERSHIP, username, group).chain(rs -> {
             Row existing = rs.one();
             if (existing != null) {
                 return Uni.createFrom().item(new Membership(existing.getInt("bucket"), existing.getUuid("joined"), false));
             }
-            return cql.read(COUNT_GROUPS, 1, username).chain(count -> {
+            return cql.read(COUNT_GROUPS, username).chain(count -> {
                 if (count.one().getLong(0) >= settings.maxGroupsPerUser()) {
                     return Uni.createFrom().failure(ProblemException.conflict(
                             "A user may be in at most " + settings.maxGroupsPerUser() + " groups"));

@@ -83,8 +83,8 @@ public class LatestJoiners {
         return groups.buckets(group)
                 .chain(buckets -> walk.page(Groups.JOINS, group, Integer.MAX_VALUE, 0, from, size, settings.latestMaxDays(),
                         Joiner::joined, (day, after, n) -> (after == null
-                                ? cql.read(DAY, 1, group, day, n)
-                                : cql.read(DAY_BEFORE, 1, group, day, after, n))
+                                ? cql.read(DAY, group, day, n)
+                                : cql.read(DAY_BEFORE, group, day, after, n))
                                 .map(rs -> Cql.rows(rs).stream().map(row -> new Joiner(row.getUuid("joined"), Member.of(row))).toList())
                                 .map(found -> BucketWalk.Chunk.of(found, n, Joiner::joined))))
                 .map(page -> Page.of(page.items().stream().map(Joiner::member).toList(), page.next() == null ? null

@@ -64,7 +64,7 @@ public class LeaveGroup {
             @Parameter(description = "Username; must be the caller", example = "alice")
             @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
         caller.requireSelf(username);
-        return cql.read(MEMBERSHIP, 1, username, group).chain(rs -> {
+        return cql.read(MEMBERSHIP, username, group).chain(rs -> {
             Row membership = rs.one();
             if (membership == null) {
                 return Uni.createFrom().failure(ProblemException.notFound(username + " is not a member of group " + group));

@@ -103,8 +103,8 @@ public class ConversationHistory {
                 .chain(c -> walk.page(Messages.SERIES, id.toString(), newest, oldest, mark, size, walk.budget(),
                         ConversationHistory::key,
                         (month, after, n) -> (after == null
-                                ? cql.read(FROM_TOP, 1, id, month, upper, lower, n)
-                                : cql.read(AFTER, 1, id, month, after, lower, n))
+                                ? cql.read(FROM_TOP, id, month, upper, lower, n)
+                                : cql.read(AFTER, id, month, after, lower, n))
                                 .map(rs -> Cql.rows(rs).stream().map(Messages::view).toList())
                                 .map(found -> BucketWalk.Chunk.of(found, n, ConversationHistory::key))))
                 .map(page -> Page.of(page.items(), page.next() == null ? null

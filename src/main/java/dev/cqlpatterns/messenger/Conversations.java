@@ -75,7 +75,7 @@ public class Conversations {
 
     /** The conversation, if it exists. One partition read. */
     Uni<Optional<Conversation>> find(UUID id) {
-        return cql.read(SELECT, 1, id).map(rs -> Optional.ofNullable(rs.one()).map(Conversation::of));
+        return cql.read(SELECT, id).map(rs -> Optional.ofNullable(rs.one()).map(Conversation::of));
     }
 
     /** The conversation when {@code username} is a member; 404 otherwise, whether it exists or not. */

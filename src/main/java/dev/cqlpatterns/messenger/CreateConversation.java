@@ -211,7 +211,7 @@ public class CreateConversation {
             return admitted
                     .chain(() -> cql.bind(INSERT_DIRECT, id, members, title, me, now))
                     // A conditional write reads the partition it writes.
-                    .chain(insert -> cql.execute(insert, 1))
+                    .chain(insert -> cql.execute(insert))
                     .chain(rs -> {
                         boolean created = rs.wasApplied();
                         Conversations.Conversation c = created
@@ -232,7 +232,7 @@ public class CreateConversation {
         List<Uni<BoundStatement>> writes = new ArrayList<>();
         c.members().forEach(m -> writes.addAll(memberRows(m, c, c.createdAt())));
         return Uni.join().all(writes).andFailFast()
-                .chain(statements -> Uni.join().all(statements.stream().map(s -> cql.execute(s, 0)).toList()).andFailFast())
+                .chain(statements -> Uni.join().all(statements.stream().map(s -> cql.execute(s)).toList()).andFailFast())
                 .map(done -> created ? created(c) : RestResponse.ok(c.view()));
     }
 

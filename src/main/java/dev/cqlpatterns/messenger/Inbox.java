@@ -118,7 +118,7 @@ public class Inbox {
         Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
         // Every summary in one page: the partition is bounded by the user's conversations.
         int pageSize = settings.maxInboxConversations() + 100;
-        return cql.read(SELECT, 1, b -> b.setPageSize(pageSize), me)
+        return cql.read(SELECT, b -> b.setPageSize(pageSize), me)
                 .chain(rs -> all(rs, new ArrayList<>()))
                 .chain(rows -> {
                     List<Summary> summaries = summaries(rows);
@@ -160,7 +160,7 @@ public class Inbox {
                 return Uni.createFrom().item(entry(s, 0, null));
             }
             UUID readUpTo = s.row().getUuid("read_up_to");
-            return cql.read(UNREAD, 1, me, s.id(), readUpTo == null ? NEVER_READ : readUpTo, cap + 1).map(rs -> {
+            return cql.read(UNREAD, me, s.id(), readUpTo == null ? NEVER_READ : readUpTo, cap + 1).map(rs -> {
                 List<Row> markers = Cql.rows(rs);
                 return entry(s, markers.size(), markers.isEmpty() ? null : TimeUuids.instant(markers.get(0).getUuid(0)));
             });

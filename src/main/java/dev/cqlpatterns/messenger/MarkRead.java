@@ -107,7 +107,7 @@ public class MarkRead {
 
     private Uni<Receipt> read(UUID id, String me, Instant now) {
         UUID upTo = TimeUuids.endOf(now);
-        return cql.read(UNREAD, 1, me, id, upTo, settings.markReadMaxMessages())
+        return cql.read(UNREAD, me, id, upTo, settings.markReadMaxMessages())
                 .chain(rs -> {
                     Map<Integer, List<UUID>> byMonth = new TreeMap<>();
                     Cql.rows(rs).forEach(row -> {
@@ -135,7 +135,7 @@ public class MarkRead {
             for (int from = 0; from < statements.size(); from += WRITES_PER_BATCH) {
                 List<BoundStatement> chunk = statements.subList(from, Math.min(statements.size(), from + WRITES_PER_BATCH));
                 batches.add(cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                        chunk.toArray(new BoundStatement[0])).setIdempotent(true), 0));
+                        chunk.toArray(new BoundStatement[0])).setIdempotent(true)));
             }
             return Uni.join().all(batches).andFailFast().map(done -> statements.size());
         });

@@ -46,7 +46,7 @@ public class MemberQuotas {
     }
 
     private Uni<Void> requireUser(String username, String field) {
-        return cql.read(USER_EXISTS, 1, username).invoke(rs -> {
+        return cql.read(USER_EXISTS, username).invoke(rs -> {
             if (rs.one() == null) {
                 String message = "no signed-up user is named " + username;
                 throw field == null ? ProblemException.notFound("No user " + username + ": " + message)
@@ -76,6 +76,6 @@ public class MemberQuotas {
     }
 
     private Uni<Long> count(Query query, String username) {
-        return cql.read(query, 1, username).map(rs -> rs.one().getLong(0));
+        return cql.read(query, username).map(rs -> rs.one().getLong(0));
     }
 }

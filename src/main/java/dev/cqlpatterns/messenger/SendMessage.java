@@ -213,7 +213,7 @@ public class SendMessage {
                             InboxRows.SUMMARY))
                     .asTuple()
                     .chain(both -> cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                            both.getItem1(), both.getItem2()).setIdempotent(true), 0)));
+                            both.getItem1(), both.getItem2()).setIdempotent(true))));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }

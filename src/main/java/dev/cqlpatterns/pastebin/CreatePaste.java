@@ -165,7 +165,7 @@ public class CreatePaste {
         return cql.bind(CREATE, paste.ttl(now), paste.title(), paste.body(), paste.isPrivate(),
                 ByteBuffer.wrap(paste.secretHash()), paste.createdAt(), paste.modifiedAt(), paste.expiresAt(),
                 paste.version(), paste.id())
-                .chain(create -> cql.execute(create, 1))
+                .chain(create -> cql.execute(create))
                 .invoke(rs -> {
                     if (!rs.wasApplied() && !retry) {
                         // 122 random bits collided: not expected in the lifetime of the universe. On a

@@ -68,7 +68,7 @@ public class DeletePaste {
             floor.set(version);
             Uni<Void> unlist = before.isPrivate() ? Uni.createFrom().voidItem() : list.hide(before, version - 1);
             return Step.write("pastes_by_id", unlist.chain(() -> cql.bind(DELETE, id, before.version()))
-                    .chain(statement -> cql.execute(statement, 1)),
+                    .chain(statement -> cql.execute(statement)),
                     // Gone (ours or another delete: the same outcome), or still there.
                     () -> PasteRow.readLive(cql, id, seen.now(), true).replaceWith(false)
                             .onFailure(ProblemException.class).recoverWithItem(true),

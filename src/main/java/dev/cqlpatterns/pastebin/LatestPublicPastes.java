@@ -124,7 +124,7 @@ public class LatestPublicPastes {
      * the day is exhausted when fewer than {@code n} rows came back.
      */
     private Uni<BucketWalk.Chunk<Listed, Key>> readDay(int day, Key after, int n, Instant now) {
-        return (after == null ? cql.read(NEWEST, 1, day, n) : cql.read(OLDER_THAN, 1, day, after.createdAt(), after.id(), n))
+        return (after == null ? cql.read(NEWEST, day, n) : cql.read(OLDER_THAN, day, after.createdAt(), after.id(), n))
                 .map(rs -> {
                     List<Row> rows = Cql.rows(rs);
                     List<Listed> live = new ArrayList<>();

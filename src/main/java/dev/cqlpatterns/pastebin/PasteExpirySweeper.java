@@ -89,7 +89,7 @@ public class PasteExpirySweeper {
     }
 
     private Uni<Integer> sweepDay(int day, Instant from, Instant to, ByteBuffer pagingState) {
-        return cql.read(DUE, 1, b -> b.setPageSize(PAGE_SIZE).setPagingState(pagingState), day, from, to)
+        return cql.read(DUE, b -> b.setPageSize(PAGE_SIZE).setPagingState(pagingState), day, from, to)
                 .chain(rs -> unlist(Cql.rows(rs)).chain(n -> more(rs)
                         ? sweepDay(day, from, to, rs.getExecutionInfo().getPagingState()).map(m -> n + m)
                         : Uni.createFrom().item(n)));

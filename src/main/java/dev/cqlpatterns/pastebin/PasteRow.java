@@ -30,7 +30,7 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
      * through Paxos: after a lost compare-and-set, it sees the version that won.
      */
     static Uni<PasteRow> readLive(Cql cql, UUID id, Instant now, boolean serial) {
-        return cql.read(READ, 1, b -> serial ? b.setConsistencyLevel(cql.serial()) : b, id)
+        return cql.read(READ, b -> serial ? b.setConsistencyLevel(cql.serial()) : b, id)
                 .map(rs -> Optional.ofNullable(rs.one()).flatMap(PasteRow::of)
                         .filter(row -> !row.expired(now))
                         .orElseThrow(() -> ProblemException.notFound("No paste " + id)));

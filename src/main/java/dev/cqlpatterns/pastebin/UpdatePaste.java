@@ -159,6 +159,6 @@ public class UpdatePaste {
         return cql.bind(REPLACE, after.ttl(now), after.title(), after.body(), after.isPrivate(),
                 ByteBuffer.wrap(after.secretHash()), after.createdAt(), after.modifiedAt(), after.expiresAt(),
                 after.version(), after.id(), before.version())
-                .chain(statement -> cql.execute(statement, 1));
+                .chain(statement -> cql.execute(statement));
     }
 }

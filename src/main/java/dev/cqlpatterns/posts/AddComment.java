@@ -126,7 +126,7 @@ public class AddComment {
     }
 
     private Uni<Boolean> written(UUID post, UUID comment) {
-        return cql.read(COMMENT, 1, b -> b.setConsistencyLevel(cql.serial()), post, comment).map(rs -> rs.one() != null);
+        return cql.read(COMMENT, b -> b.setConsistencyLevel(cql.serial()), post, comment).map(rs -> rs.one() != null);
     }
 
     private Uni<Void> write(UUID post, UUID comment, String commenter, String body) {
@@ -150,7 +150,7 @@ public class AddComment {
         if (attempt.lost() != null) {
             return Uni.createFrom().item(attempt.lost().one().getInt("comment_count"));
         }
-        return cql.read(COUNT, 1, b -> attempt.retry() ? b.setConsistencyLevel(cql.serial()) : b, post).map(rs -> {
+        return cql.read(COUNT, b -> attempt.retry() ? b.setConsistencyLevel(cql.serial()) : b, post).map(rs -> {
             Row row = rs.one();
             return row == null ? null : row.getInt("comment_count");
         });

@@ -84,8 +84,8 @@ public class ReadPost {
         int size = cursors.limit(limit);
         String scope = "post-comments:" + post;
         Uni<AsyncResultSet> read = cursors.decode(scope, cursor, Position.class)
-                .map(p -> cql.read(BEFORE, 1, post, p.before(), size + 1))
-                .orElseGet(() -> cql.read(FIRST, 1, post, size + 1));
+                .map(p -> cql.read(BEFORE, post, p.before(), size + 1))
+                .orElseGet(() -> cql.read(FIRST, post, size + 1));
         return read.map(rs -> {
             List<Row> rows = Cql.rows(rs);
             if (rows.isEmpty()) {

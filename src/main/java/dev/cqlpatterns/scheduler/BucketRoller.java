@@ -126,7 +126,7 @@ public class BucketRoller {
         int current = g.key(now);
         int next = g.next(current);
         int previous = g.previous(current);
-        return cql.read(AROUND, 1, series.name(), TimeSeries.GLOBAL, next, previous).chain(rs -> {
+        return cql.read(AROUND, series.name(), TimeSeries.GLOBAL, next, previous).chain(rs -> {
             Map<Integer, State> known = new HashMap<>();
             for (Row row : Cql.rows(rs)) {
                 known.put(row.getInt("bucket"), new State(row.getInstant("opened_at"),
@@ -158,7 +158,7 @@ public class BucketRoller {
             return Uni.createFrom().item(0);
         }
         int oldestKept = series.oldestKept(now);
-        return cql.read(ANY_OLDER, 1, series.name(), TimeSeries.GLOBAL, oldestKept).chain(rs -> {
+        return cql.read(ANY_OLDER, series.name(), TimeSeries.GLOBAL, oldestKept).chain(rs -> {
             if (rs.one() == null) {
                 return Uni.createFrom().item(0);
             }

@@ -128,14 +128,14 @@ public class SongStore {
 
     /** The song as of every acknowledged conditional write (a serial read); one partition. */
     private Uni<Optional<Current>> latest(Key key) {
-        return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song())
+        return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song())
                 .map(rs -> Optional.ofNullable(rs.one()).map(row -> new Current(new TreeSet<>(row.get("tags", CqlTypes.SET_OF_TEXT)),
                         new TreeSet<>(row.get("last_removed", CqlTypes.SET_OF_TEXT)), row.getLong("version"), row.getString("owner"))));
     }
 
     /** The song with its tags and owner, or null when there is no such song. One partition read. */
     Uni<Song> find(Key key) {
-        return cql.read(READ, 1, key.artist(), key.album(), key.song())
+        return cql.read(READ, key.artist(), key.album(), key.song())
                 .map(rs -> {
                     Row row = rs.one();
                     return row == null ? null : song(key, row.get("tags", CqlTypes.SET_OF_TEXT), row.getString("owner"));

@@ -65,8 +65,8 @@ public class SongsByTag {
         int size = cursors.limit(limit);
         String scope = "songs-by-tag:" + normalized;
         Uni<AsyncResultSet> read = cursors.decode(scope, cursor, Position.class)
-                .map(p -> cql.read(AFTER, 1, normalized, p.artist(), p.album(), p.song(), size + 1))
-                .orElseGet(() -> cql.read(FIRST, 1, normalized, size + 1));
+                .map(p -> cql.read(AFTER, normalized, p.artist(), p.album(), p.song(), size + 1))
+                .orElseGet(() -> cql.read(FIRST, normalized, size + 1));
         return read.map(rs -> {
             List<TaggedSong> songs = Cql.rows(rs).stream().map(SongsByTag::song).toList();
             if (songs.size() <= size) {

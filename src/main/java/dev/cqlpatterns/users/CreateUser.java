@@ -87,7 +87,7 @@ public class CreateUser {
                 // as far as it lets us. A repeat of a sign-up keeps what the first one made.
                 .onFailure().call(failure -> !created ? Uni.createFrom().voidItem()
                         : failure instanceof ProblemException
-                                ? store.call(1, d -> d.releaseUsername(user.username(), user.email())).replaceWithVoid()
+                                ? store.call(d -> d.releaseUsername(user.username(), user.email())).replaceWithVoid()
                                 : undo(user))
                 .chain(() -> created
                         ? Uni.createFrom().item(RestResponse.ResponseBuilder
@@ -105,7 +105,7 @@ public class CreateUser {
     /** Best effort: release the email if it became ours, then the username. */
     private Uni<Void> undo(UserRow user) {
         return store.releaseEmail(user.email(), user.username())
-                .chain(() -> store.call(1, d -> d.releaseUsername(user.username(), user.email())))
+                .chain(() -> store.call(d -> d.releaseUsername(user.username(), user.email())))
                 .replaceWithVoid().onFailure().recoverWithNull();
     }
 }

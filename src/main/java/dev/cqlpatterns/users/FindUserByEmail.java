@@ -61,7 +61,7 @@ public class FindUserByEmail {
             @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE) String email) {
         String me = caller.username();
         String normalized = UserRules.normalizeEmail(email);
-        return store.call(1, d -> d.byEmail(normalized, UnaryOperator.identity())).map(row -> {
+        return store.call(d -> d.byEmail(normalized, UnaryOperator.identity())).map(row -> {
             // Someone else's email reads exactly like a free one: no enumeration oracle.
             if (row == null || !me.equals(row.username())) {
                 throw ProblemException.notFound("You hold no email " + normalized);

@@ -21,6 +21,9 @@ import java.util.function.UnaryOperator;
 @DefaultNullSavingStrategy(NullSavingStrategy.SET_TO_NULL)
 public interface UserDao {
 
+    /** Partitions each statement here reads: a SELECT by key or a conditional write. Keep it so. */
+    int READS = 1;
+
     /** SELECT * FROM users_by_username WHERE username = ?; the adjuster may make it a serial read. */
     @Select
     CompletionStage<UserRow> byUsername(String username, UnaryOperator<BoundStatementBuilder> adjust);

@@ -36,26 +36,26 @@ public class UserStore {
     private volatile CompletionStage<UserDao> dao;
 
     /**
-     * Runs one DAO call that reads {@code partitions} partitions: 0 for a plain write, 1 for a
-     * conditional one (its Paxos round reads the partition it writes, as elsewhere in the service).
+     * Runs one DAO call, counted as {@link UserDao#READS}: the mapper makes the statement's text, so
+     * its cost is declared with the DAO rather than derived from the text as a Query's is.
      */
-    public <T> Uni<T> call(int partitions, Function<UserDao, CompletionStage<T>> call) {
-        return dao().chain(d -> cql.call(partitions, () -> call.apply(d)));
+    public <T> Uni<T> call(Function<UserDao, CompletionStage<T>> call) {
+        return dao().chain(d -> cql.call(UserDao.READS, () -> call.apply(d)));
     }
 
     /** The user, or null; one partition read. */
     public Uni<UserRow> find(String username) {
-        return call(1, d -> d.byUsername(username, UnaryOperator.identity()));
+        return call(d -> d.byUsername(username, UnaryOperator.identity()));
     }
 
     /** The user as of every write acknowledged so far (a serial read), or null; one partition. */
     Uni<UserRow> findLatest(String username) {
-        return call(1, d -> d.byUsername(username, b -> b.setConsistencyLevel(cql.serial())));
+        return call(d -> d.byUsername(username, b -> b.setConsistencyLevel(cql.serial())));
     }
 
     /** The email's claim as of every write acknowledged so far (a serial read), or null; one partition. */
     Uni<EmailRow> findEmailLatest(String email) {
-        return call(1, d -> d.byEmail(email, b -> b.setConsistencyLevel(cql.serial())));
+        return call(d -> d.byEmail(email, b -> b.setConsistencyLevel(cql.serial())));
     }
 
     /**
@@ -80,7 +80,7 @@ public class UserStore {
 
     /** The conditional write of the next version of a user (IF version = the one read). */
     Uni<AsyncResultSet> updateIfVersion(UserRow next, UserRow current) {
-        return call(1, d -> d.updateIfVersion(next, current.versionOrZero()));
+        return call(d -> d.updateIfVersion(next, current.versionOrZero()));
     }
 
     /** Whether {@code proposed} is the state of the user that holds now (a serial read). */
@@ -103,7 +103,7 @@ public class UserStore {
                 attempt -> attempt.retry() ? findLatest(user.username()) : Uni.createFrom().nullItem(),
                 held -> {
                     if (held == null) {
-                        return Step.write(USERS, call(1, d -> d.claimUsername(user)),
+                        return Step.write(USERS, call(d -> d.claimUsername(user)),
                                 () -> findLatest(user.username()).map(row -> row != null && user.sameSignUp(row)),
                                 () -> Uni.createFrom().item(true));
                     }
@@ -126,7 +126,7 @@ public class UserStore {
                         : Uni.createFrom().nullItem(),
                 holder -> {
                     if (holder == null) {
-                        return Step.write(EMAILS, call(1, d -> d.claimEmail(copy)),
+                        return Step.write(EMAILS, call(d -> d.claimEmail(copy)),
                                 () -> findEmailLatest(copy.email()).map(row -> row != null && copy.username().equals(row.username())),
                                 () -> Uni.createFrom().voidItem());
                     }
@@ -142,7 +142,7 @@ public class UserStore {
      * unknown outcome is done when the owner no longer holds it.
      */
     Uni<Void> releaseEmail(String email, String owner) {
-        return cas.conditional(EMAILS, call(1, d -> d.releaseEmail(email, owner)),
+        return cas.conditional(EMAILS, call(d -> d.releaseEmail(email, owner)),
                 () -> findEmailLatest(email).map(row -> row == null || !owner.equals(row.username()))).replaceWithVoid();
     }
 
@@ -152,7 +152,7 @@ public class UserStore {
      * unknown outcome is learnt by a serial read of the copy.
      */
     Uni<Void> refreshCopy(UserRow user) {
-        return cas.conditional(EMAILS, call(1, d -> d.refreshCopy(user.emailCopy(), user.username(), user.versionOrZero())),
+        return cas.conditional(EMAILS, call(d -> d.refreshCopy(user.emailCopy(), user.username(), user.versionOrZero())),
                 () -> findEmailLatest(user.email()).map(row -> row == null || !user.username().equals(row.username())
                         || row.version() != null && row.version() >= user.versionOrZero()))
                 .replaceWithVoid();

@@ -69,7 +69,7 @@ public class ProbeResource {
     @GET
     @Path("/read")
     public Uni<Map<String, Object>> read() {
-        return cql.read(LEASE, 1, "nobody").chain(first -> cql.read(LEASE, 1, "nobody-either"))
+        return cql.read(LEASE, "nobody").chain(first -> cql.read(LEASE, "nobody-either"))
                 .map(rs -> Map.of("rows", Cql.rows(rs).size()));
     }
 }

@@ -85,7 +85,7 @@ public class BucketRegistry {
      * keys), newest first, at most {@code limit}. One partition read.
      */
     public Uni<List<Integer>> newestFirst(TimeSeries series, String entity, int newest, int oldest, int limit) {
-        return cql.read(NEWEST_FIRST, 1, series.name(), entity, newest, oldest, limit)
+        return cql.read(NEWEST_FIRST, series.name(), entity, newest, oldest, limit)
                 .map(rs -> Cql.rows(rs).stream().map(row -> row.getInt(0)).toList());
     }
 

@@ -37,7 +37,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -91,6 +90,8 @@ public class Cql {
     private volatile QuarkusCqlSession connected;
     /** The CQL of every statement this process prepared (a function group prepares only its own). */
     private final Set<String> preparedCql = ConcurrentHashMap.newKeySet();
+    /** The partitions each prepared text reads, as its Query declared: a bound statement knows only its text. */
+    private final Map<String, Integer> declaredReads = new ConcurrentHashMap<>();
 
     /** Starts connecting while the rest of start-up goes on; nothing waits for it here. */
     void connectEarly(@Observes StartupEvent event) {
@@ -149,21 +150,20 @@ public class Cql {
         return prepared(query).map(ps -> ps.boundStatementBuilder(values).setIdempotence(query.idempotent).build());
     }
 
-    /** Runs a read that touches {@code partitions} partitions. Reads are always idempotent. */
-    public Uni<AsyncResultSet> read(Query query, int partitions, Object... values) {
-        return read(query, partitions, UnaryOperator.identity(), values);
+    /** Runs a read. Reads are always idempotent. */
+    public Uni<AsyncResultSet> read(Query query, Object... values) {
+        return read(query, UnaryOperator.identity(), values);
     }
 
     /** A read whose statement is adjusted first, e.g. page size and paging state. */
-    public Uni<AsyncResultSet> read(Query query, int partitions, UnaryOperator<BoundStatementBuilder> adjust,
-            Object... values) {
+    public Uni<AsyncResultSet> read(Query query, UnaryOperator<BoundStatementBuilder> adjust, Object... values) {
         return prepared(query).chain(ps -> execute(
-                adjust.apply(ps.boundStatementBuilder(values).setIdempotence(true)).build(), partitions));
+                adjust.apply(ps.boundStatementBuilder(values).setIdempotence(true)).build(), query.reads));
     }
 
-    /** Runs a write (reads no partition). */
+    /** Runs a write; a conditional one reads the partition it writes (see {@link Query#readsOf}). */
     public Uni<AsyncResultSet> write(Query query, Object... values) {
-        return bind(query, values).chain(stmt -> execute(stmt, 0));
+        return bind(query, values).chain(stmt -> execute(stmt, query.reads));
     }
 
     /**
@@ -175,16 +175,42 @@ public class Cql {
     public Uni<AsyncResultSet> loggedBatch(List<BoundStatement> statements) {
         boolean idempotent = statements.stream().allMatch(s -> Boolean.TRUE.equals(s.isIdempotent()));
         return execute(BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(new BoundStatement[0]))
-                .setIdempotent(idempotent), 0);
+                .setIdempotent(idempotent));
     }
 
-    /** Runs any statement; {@code partitions} is what it reads (0 for writes). */
-    public Uni<AsyncResultSet> execute(Statement<?> statement, int partitions) {
+    /** Runs a statement bound here (or a batch of them), counted as its queries declared. */
+    public Uni<AsyncResultSet> execute(Statement<?> statement) {
+        return execute(statement, readsOf(statement));
+    }
+
+    private Uni<AsyncResultSet> execute(Statement<?> statement, int partitions) {
         return session().chain(session -> call(cqlOf(statement), statement.isIdempotent(), partitions,
                 () -> session.executeAsync(statement)));
     }
 
-    /** Runs a driver call that returns a future, e.g. a mapper DAO method or the next page of a read. */
+    /**
+     * The partitions a statement reads: its query's declared cost, found by its prepared text; a
+     * batch's is the largest of its statements' (a conditional batch is on one partition).
+     */
+    int readsOf(Statement<?> statement) {
+        if (statement instanceof BoundStatement bound) {
+            return declaredReads.computeIfAbsent(bound.getPreparedStatement().getQuery(), Query::readsOf);
+        }
+        if (statement instanceof BatchStatement batch) {
+            int reads = 0;
+            for (var inner : batch) {
+                reads = Math.max(reads, readsOf(inner));
+            }
+            return reads;
+        }
+        String cql = cqlOf(statement);
+        return cql == null ? 0 : Query.readsOf(cql);
+    }
+
+    /**
+     * Runs a driver call that returns a future and reads {@code partitions} partitions: a mapper DAO
+     * method or the next page of a read, whose statement text is not at hand here.
+     */
     public <T> Uni<T> call(int partitions, Supplier<CompletionStage<T>> call) {
         return call(null, null, partitions, call);
     }
@@ -313,7 +339,10 @@ public class Cql {
         return session().chain(session -> {
             CompletionStage<PreparedStatement> stage = query.prepared;
             if (stage == null) {
-                stage = session.prepareAsync(qualified(query.cql, keyspace()));
+                String text = qualified(query.cql, keyspace());
+                // Before preparing: an execution can follow only once the statement is prepared.
+                declaredReads.put(text, query.reads);
+                stage = session.prepareAsync(text);
                 query.prepared = stage;
                 preparedCql.add(query.cql);
                 // A failed prepare (node down) must not stick: the next call prepares again.

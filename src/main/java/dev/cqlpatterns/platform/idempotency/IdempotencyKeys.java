@@ -142,10 +142,10 @@ public class IdempotencyKeys {
         return cql.bind(CLAIM, rowKey, ByteBuffer.wrap(fingerprint), ByteBuffer.wrap(sealed), expiresAt,
                         secondsUntil(expiresAt))
                 // A conditional write reads the partition it writes.
-                .chain(claim -> cql.execute(claim, 1))
+                .chain(claim -> cql.execute(claim))
                 .map(rs -> rs.wasApplied() ? null : rs.one())
                 .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure ->
-                        cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), rowKey).chain(rs -> {
+                        cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), rowKey).chain(rs -> {
                             Row row = rs.one();
                             if (row != null) {
                                 return Uni.createFrom().item(row);

@@ -53,7 +53,7 @@ class CompareAndSetTest {
     }
 
     private Uni<Boolean> holds(String username, String email) {
-        return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), username)
+        return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), username)
                 .map(rs -> {
                     var row = rs.one();
                     return row != null && email.equals(row.getString("email"));
@@ -84,7 +84,7 @@ class CompareAndSetTest {
         AtomicInteger reads = new AtomicInteger();
         String result = cas.<Boolean, String>run(attempt -> {
             reads.incrementAndGet();
-            return cql.read(READ, 1, b -> b.setConsistencyLevel(cql.serial()), user).map(rs -> rs.one() != null);
+            return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), user).map(rs -> rs.one() != null);
         }, exists -> exists ? CompareAndSet.Step.done(Uni.createFrom().item("taken"))
                 : CompareAndSet.Step.write(TABLE, cql.write(CLAIM, user, "mine@example.com"),
                         () -> holds(user, "mine@example.com"), () -> Uni.createFrom().item("claimed")),
