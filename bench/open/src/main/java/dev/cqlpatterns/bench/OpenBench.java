@@ -57,6 +57,10 @@ import java.util.function.IntFunction;
  */
 public final class OpenBench {
     private static final int PAGE = 50;
+    /** Buckets a walk lists: cql-patterns.paging.max-buckets (31) + 1, as BucketWalk does. */
+    private static final int WALKED_BUCKETS = 32;
+    /** cql-patterns.messenger.unread-count-cap: the inbox reads at most this + 1 markers per conversation. */
+    private static final int UNREAD_CAP = 999;
     private static final String SUMMARY_ID = "00000000-0000-1000-8000-000000000000";
 
     record Options(String baseUrl, String contactPoint, String datacenter, String keyspace, List<Integer> rates,
@@ -184,15 +188,16 @@ public final class OpenBench {
         PreparedStatement buckets = prepare(
                 "SELECT bucket FROM {ks}.time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
         PreparedStatement fromTop = prepare("SELECT conversation_id, message_id, sender, content, recipients, attachments, "
-                + "seen_by FROM {ks}.messages_by_conversation WHERE conversation_id = ? AND bucket = ? AND message_id <= ? "
+                + "seen_by, seen_at FROM {ks}.messages_by_conversation WHERE conversation_id = ? AND bucket = ? AND message_id <= ? "
                 + "AND message_id >= ? LIMIT ?");
         // LatestPublicPastes.NEWEST
         PreparedStatement newest = prepare(
                 "SELECT created_at, id, title, expires_at FROM {ks}.latest_public_pastes WHERE day = ? LIMIT ?");
-        // Inbox: its one SELECT
-        PreparedStatement inbox = prepare("SELECT kind, conversation_id, title, partner, direct, joined_at, last_message_id, "
-                + "last_sender, last_preview, count(*) AS n, min(message_id) AS first FROM {ks}.inbox_by_user "
-                + "WHERE username = ? GROUP BY kind, conversation_id");
+        // Inbox.SELECT (the summaries), then Inbox.UNREAD for each conversation with a message after read_up_to
+        PreparedStatement inbox = prepare("SELECT conversation_id, title, partner, direct, joined_at, last_message_id, "
+                + "last_sender, last_preview, last_unread_id, read_up_to FROM {ks}.inbox_by_user WHERE username = ? AND kind = 0");
+        PreparedStatement unreadMarkers = prepare("SELECT message_id FROM {ks}.inbox_by_user WHERE username = ? AND kind = 1 "
+                + "AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
         // CreatePaste.CREATE, then PublicPasteList.SHOW and EXPIRES in one logged batch
         PreparedStatement createPaste = prepare("UPDATE {ks}.pastes_by_id USING TTL ? SET title = ?, body = ?, is_private = ?, "
                 + "secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? WHERE id = ? IF version = null");
@@ -201,13 +206,16 @@ public final class OpenBench {
         PreparedStatement expires = prepare("INSERT INTO {ks}.public_paste_expiries (day, expires_at, id, listed_day, "
                 + "listed_created_at, listed_version) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
         // SendMessage: Conversations.SELECT, INSERT_MESSAGE, then the sender's SET_LAST_MESSAGE alongside an
-        // unlogged batch of MARK_UNREAD and SET_LAST_MESSAGE per recipient
+        // unlogged batch of MARK_UNREAD and SET_LAST_UNREAD per recipient
         PreparedStatement insertMessage = prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, "
                 + "message_id, sender, content, recipients, attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
         PreparedStatement markUnread = prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id) "
                 + "VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
         PreparedStatement setLast = prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
                 + "last_sender = ?, last_preview = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
+        PreparedStatement setLastUnread = prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
+                + "last_sender = ?, last_preview = ?, last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? "
+                + "AND message_id = ?");
         UUID summaryId = UUID.fromString(SUMMARY_ID);
 
         System.out.printf("cql-patterns open-model bench: %s, Cassandra %s, rates %s/s, %d s per phase (+%d s warm-up), "
@@ -224,14 +232,23 @@ public final class OpenBench {
                 i -> get("/conversations/" + history + "/messages?limit=" + PAGE, aliceToken),
                 i -> session.executeAsync(conversation.bind(history))
                         .thenCompose(c -> session.executeAsync(buckets.bind("messages", history.toString(), Integer.MAX_VALUE, 0,
-                                PAGE + 4)))
+                                WALKED_BUCKETS)))
                         .thenCompose(b -> session.executeAsync(fromTop.bind(history, b.one().getInt(0),
                                 Uuids.endOf(253402300799999L), Uuids.startOf(0), PAGE + 1)))));
         routes.add(new Route("latest", "GET /pastes", true, true, i -> get("/pastes?limit=" + PAGE, null),
-                i -> session.executeAsync(buckets.bind("pastes", "", dayKey(Instant.now()), 0, 400))
+                i -> session.executeAsync(buckets.bind("pastes", "", dayKey(Instant.now()), 0, WALKED_BUCKETS))
                         .thenCompose(b -> session.executeAsync(newest.bind(b.one().getInt(0), PAGE + 1)))));
         routes.add(new Route("inbox", "GET /inbox", true, false, i -> get("/inbox", aliceToken),
-                i -> session.executeAsync(inbox.bind(alice))));
+                i -> session.executeAsync(inbox.bind(alice)).thenCompose(rs -> {
+                    List<CompletableFuture<?>> counts = new ArrayList<>();
+                    for (com.datastax.oss.driver.api.core.cql.Row row : rs.currentPage()) {
+                        if (row.getUuid("last_unread_id") != null && row.getUuid("read_up_to") == null) {
+                            counts.add(session.executeAsync(unreadMarkers.bind(alice, row.getUuid("conversation_id"),
+                                    Uuids.startOf(0), UNREAD_CAP + 1)).toCompletableFuture());
+                        }
+                    }
+                    return CompletableFuture.allOf(counts.toArray(new CompletableFuture<?>[0]));
+                })));
         routes.add(new Route("create-paste", "POST /pastes", false, false,
                 i -> post("/pastes", null, "{\"title\":\"open " + run + " " + i + "\",\"body\":\"server { listen 80; } # " + i
                         + "\",\"private\":false,\"expiresIn\":\"PT10M\"}"),
@@ -259,7 +276,8 @@ public final class OpenBench {
                                             .toCompletableFuture(),
                                     session.executeAsync(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
                                             markUnread.bind(bob, chat, messageId, micros),
-                                            setLast.bind(micros, messageId, alice, text, bob, chat, summaryId)).setIdempotent(true))
+                                            setLastUnread.bind(micros, messageId, alice, text, messageId, bob, chat, summaryId))
+                                            .setIdempotent(true))
                                             .toCompletableFuture()));
                 })));
         routes.removeIf(r -> !options.routes().contains(r.key()));
@@ -417,9 +435,15 @@ public final class OpenBench {
             session.execute(summary.bind(alice, id, summaryId, bob, now));
             session.execute(summary.bind(bob, id, summaryId, alice, now));
         }
+        PreparedStatement lastUnread = prepare("UPDATE {ks}.inbox_by_user SET last_sender = ?, last_unread_id = ? "
+                + "WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
+        UUID last = null;
         for (int k = 0; k < 5; k++) {
-            session.execute(unread.bind(alice, ids.get(2), Uuids.timeBased()));
+            last = Uuids.timeBased();
+            session.execute(unread.bind(alice, ids.get(2), last));
         }
+        // as a send leaves the summary: its last unread message, so GET /inbox counts the markers
+        session.execute(lastUnread.bind(bob, last, alice, ids.get(2), summaryId));
     }
 
     /** Tops the history conversation, today's public pastes and the pastes up to {@code rows} rows each. */
