@@ -47,9 +47,9 @@ import org.jboss.resteasy.reactive.RestResponse;
  * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the id, secret, times and version
  * are planned before anything is written and kept (the secret encrypted) with the key. A retry after
  * a 503 runs the same writes again, which are idempotent for the same plan: the conditional insert
- * finds its own row (not applied, and that is fine on a retry) and the list's logged batch writes
- * the same cells at the same timestamp. Without a key a 503 may still have created the paste (the
- * batch log replays the list rows later): the client cannot learn its id or secret.
+ * finds its own row (not applied, and that is fine on a retry) and the list's writes write the same
+ * cells at the same timestamp. Without a key a 503 may still have created the paste (listed or not):
+ * the client cannot learn its id or secret.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @Path("/pastes")

@@ -27,7 +27,7 @@ import java.util.List;
  * brought forward, so the list holds no expired paste even between TTL and compaction.
  *
  * <p>It does not scan the list: public_paste_expiries holds, by day of expiry, one row per listed
- * row that expires (written in the same batch as the list row), and a run reads the slice of the
+ * row that expires (written before the list row), and a run reads the slice of the
  * last {@code lookback} (one or two day partitions). Each list row is deleted USING TIMESTAMP of
  * the version that was listed with that expiry: a newer version of the paste (an extended expiry,
  * say) is written at a higher timestamp and survives. GET /pastes also skips expired rows itself;

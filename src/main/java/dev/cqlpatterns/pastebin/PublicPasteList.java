@@ -16,8 +16,6 @@ import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -32,8 +30,8 @@ import java.util.UUID;
  * never listed in a state it does not have.
 
  *
- * <p>The list's logged batch is idempotent (same cells, USING TIMESTAMP the version), so the driver
- * may retry it, and a retry of a create with its Idempotency-Key writes it again (CreatePaste).
+ * <p>The list's writes are idempotent (same cells, USING TIMESTAMP the version), so the driver may
+ * retry them, and a retry of a create with its Idempotency-Key writes them again (CreatePaste).
  */
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -103,16 +101,17 @@ public class PublicPasteList {
         }
         int day = day(paste.createdAt());
         return registry.record(series, TimeSeries.GLOBAL, paste.createdAt()).chain(bucket -> {
-            List<Uni<com.datastax.oss.driver.api.core.cql.BoundStatement>> statements = new ArrayList<>();
-            statements.add(cql.bind(SHOW, day, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(), ttl,
-                    paste.version()));
-            if (paste.expiresAt() != null) {
-                int expiryTtl = PasteRow.secondsUntil(paste.expiresAt(), now) + EXPIRY_ROW_GRACE_SECONDS;
-                statements.add(cql.bind(EXPIRES, day(paste.expiresAt()), paste.expiresAt(), paste.id(), day,
-                        paste.createdAt(), paste.version(), expiryTtl, paste.version()));
-            }
-            // One logged batch: the sweeper must learn of every listed row that expires.
-            return Uni.join().all(statements).andFailFast().chain(cql::loggedBatch);
+            // The expiry row first, then the list row: the sweeper learns of every listed row that
+            // expires, and a writer that dies between the two leaves nothing listed. Two idempotent
+            // writes rather than a logged batch: a batch's log goes to two other nodes picked at
+            // random, so for the ~17 s before a dead node is marked down every logged batch that picks
+            // it times out (503), while these are retried and speculatively sent to live replicas.
+            Uni<Void> expiry = paste.expiresAt() == null ? Uni.createFrom().voidItem()
+                    : cql.write(EXPIRES, day(paste.expiresAt()), paste.expiresAt(), paste.id(), day, paste.createdAt(),
+                            paste.version(), PasteRow.secondsUntil(paste.expiresAt(), now) + EXPIRY_ROW_GRACE_SECONDS,
+                            paste.version()).replaceWithVoid();
+            return expiry.chain(() -> cql.write(SHOW, day, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(),
+                    ttl, paste.version()));
         }).replaceWithVoid();
     }
 
