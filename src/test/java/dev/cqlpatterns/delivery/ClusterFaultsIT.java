@@ -168,6 +168,8 @@ class ClusterFaultsIT {
             cluster.node(2, "resume");
             load.phase("paused node back", Duration.ofSeconds(5));
 
+            // SIGTERM drains a node for 8-14 s: the quorum goes while these run, not after.
+            load.phase("stopping two nodes", Duration.ZERO);
             cluster.node(3, "stop");
             cluster.node(2, "stop");
             load.phase("quorum lost", QUORUM_LOST_FOR);
@@ -386,13 +388,14 @@ class ClusterFaultsIT {
 
         void verify() throws Exception {
             List<String> problems = new ArrayList<>(violations);
-            if (answers.getOrDefault("quorum lost", Map.of()).keySet().stream().noneMatch(k -> k.endsWith(" 503"))) {
+            if (answers.getOrDefault("quorum lost", Map.of()).keySet().stream().noneMatch(k -> k.endsWith(" 503"))
+                    && answers.getOrDefault("stopping two nodes", Map.of()).keySet().stream().noneMatch(k -> k.endsWith(" 503"))) {
                 problems.add("no 503 while the quorum was lost: the fault did not happen");
             }
             // Reads while one node is down or paused: two replicas still hold every row, and a read
-            // is speculatively sent to a second one after 100 ms. The goal is none failed; measured,
-            // 0 and 1 (a 503 just after the paused node resumed) of about 1,200 in two runs, so
-            // more than 1 % fails the test and every failure is printed.
+            // is speculatively sent to a second one after 100 ms. The goal is none failed: none did
+            // in four runs (1,250 to 3,939 reads) once two nodes stopping got a phase of its own
+            // (its 503s were counted here before). More than 1 % fails the test; each is printed.
             long reads = 0;
             long failedReads = 0;
             for (String p : List.of("one node killed", "killed node back", "one node paused", "paused node back")) {
