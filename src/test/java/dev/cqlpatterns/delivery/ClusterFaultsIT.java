@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.PackagedService;
 import dev.cqlpatterns.testsupport.PackagedService.Command;
 import dev.cqlpatterns.testsupport.TestCluster;
@@ -127,26 +128,25 @@ class ClusterFaultsIT {
         }
     }
 
-    /** Two sign-ups of {@code name} at once with the two emails; checks the claims after; returns both statuses. */
+    /** Two sign-ups of {@code name} at the same moment with the two emails; checks the claims after; returns both statuses. */
     private static int[] race(String name, String email1, String email2) throws Exception {
-        ExecutorService two = Executors.newFixedThreadPool(2);
-        try {
-            Future<HttpResponse<String>> a = two.submit(() -> send("POST", "/users", name, null, signUpBody(name, email1)));
-            Future<HttpResponse<String>> b = two.submit(() -> send("POST", "/users", name, null, signUpBody(name, email2)));
-            int[] statuses = { a.get().statusCode(), b.get().statusCode() };
-            String held = JSON.readTree(send("GET", "/users/" + name, name, null, null).body()).path("email").asText();
-            assertThat(held).isIn(email1, email2);
-            assertThat(send("GET", "/users?email=" + enc(held), name, null, null).statusCode())
-                    .as("the email lookup of %s's email %s", name, held).isEqualTo(200);
-            if (!email1.equals(email2)) {
-                String other = held.equals(email1) ? email2 : email1;
-                assertThat(send("GET", "/users?email=" + enc(other), name, null, null).statusCode())
-                        .as("the email lookup of the losing email %s", other).isEqualTo(404);
+        int[] statuses = Concurrently.run(List.of(email1, email2), email -> {
+            try {
+                return send("POST", "/users", name, null, signUpBody(name, email)).statusCode();
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
             }
-            return statuses;
-        } finally {
-            two.shutdown();
+        }).stream().mapToInt(Integer::intValue).toArray();
+        String held = JSON.readTree(send("GET", "/users/" + name, name, null, null).body()).path("email").asText();
+        assertThat(held).isIn(email1, email2);
+        assertThat(send("GET", "/users?email=" + enc(held), name, null, null).statusCode())
+                .as("the email lookup of %s's email %s", name, held).isEqualTo(200);
+        if (!email1.equals(email2)) {
+            String other = held.equals(email1) ? email2 : email1;
+            assertThat(send("GET", "/users?email=" + enc(other), name, null, null).statusCode())
+                    .as("the email lookup of the losing email %s", other).isEqualTo(404);
         }
+        return statuses;
     }
 
     @Test
