@@ -58,7 +58,7 @@ public class CreatePaste {
     // An UPDATE, not an INSERT ... IF NOT EXISTS: an INSERT also writes a row marker, which the
     // later UPDATEs of a changed expiry cannot give the new TTL, so the row would outlive the
     // paste. "IF version = null" is the same condition: no paste with this id yet.
-    private static final Query CREATE = Cql.query("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
+    private static final Query CREATE = Cql.conditional("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
             + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
             + "WHERE id = ? IF version = null");
 
@@ -167,9 +167,11 @@ public class CreatePaste {
                 paste.version(), paste.id())
                 .chain(create -> cql.execute(create))
                 .invoke(rs -> {
-                    if (!rs.wasApplied() && !retry) {
-                        // 122 random bits collided: not expected in the lifetime of the universe. On a
-                        // retry, the row is the one the first attempt wrote.
+                    // Not applied: the row is the one an earlier run of this plan wrote (a retry, or
+                    // the driver's second coordinator, Cql.conditional), which Cassandra's answer
+                    // shows by the plan's version; else 122 random bits collided, which is not
+                    // expected in the lifetime of the universe.
+                    if (!rs.wasApplied() && !retry && rs.one().getLong("version") != paste.version()) {
                         throw new IllegalStateException("paste id taken");
                     }
                 })

@@ -35,7 +35,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/pastes/{id}")
 @Tag(name = "pastebin")
 public class DeletePaste {
-    private static final Query DELETE = Cql.query("DELETE FROM pastes_by_id WHERE id = ? IF version = ?");
+    private static final Query DELETE = Cql.conditional("DELETE FROM pastes_by_id WHERE id = ? IF version = ?");
 
     @Inject
     Cql cql;

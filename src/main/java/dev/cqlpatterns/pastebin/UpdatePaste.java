@@ -59,7 +59,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/pastes/{id}")
 @Tag(name = "pastebin")
 public class UpdatePaste {
-    private static final Query REPLACE = Cql.query("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
+    private static final Query REPLACE = Cql.conditional("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
             + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
             + "WHERE id = ? IF version = ?");
 

@@ -59,7 +59,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class AddComment {
     static final int BODY_MAX = 2_000;
     private static final Query COUNT = Cql.idempotent("SELECT comment_count FROM post_and_comments WHERE post_id = ? LIMIT 1");
-    private static final Query INSERT = Cql.query("UPDATE post_and_comments SET commenter = ?, comment_body = ?, "
+    private static final Query INSERT = Cql.conditional("UPDATE post_and_comments SET commenter = ?, comment_body = ?, "
             + "comment_count = ? WHERE post_id = ? AND comment_time = ? IF comment_count = ?");
     private static final Query COMMENT = Cql.idempotent(
             "SELECT commenter FROM post_and_comments WHERE post_id = ? AND comment_time = ?");

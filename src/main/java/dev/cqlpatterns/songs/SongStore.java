@@ -50,10 +50,10 @@ import java.util.function.UnaryOperator;
 public class SongStore {
     private static final Query READ = Cql.idempotent(
             "SELECT tags, last_removed, version, owner FROM songs WHERE artist = ? AND album = ? AND song = ?");
-    private static final Query CREATE = Cql.query("INSERT INTO songs (artist, album, song, tags, last_removed, version, owner) "
+    private static final Query CREATE = Cql.conditional("INSERT INTO songs (artist, album, song, tags, last_removed, version, owner) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS");
     // owner = ? is the owner the serial read saw: the caller, or null for a song claimed now.
-    private static final Query UPDATE = Cql.query("UPDATE songs SET tags = ?, last_removed = ?, version = ?, owner = ? "
+    private static final Query UPDATE = Cql.conditional("UPDATE songs SET tags = ?, last_removed = ?, version = ?, owner = ? "
             + "WHERE artist = ? AND album = ? AND song = ? IF version = ? AND owner = ?");
     private static final Query TAG = Cql.idempotent(
             "INSERT INTO songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");

@@ -7,15 +7,19 @@ import com.datastax.oss.driver.api.mapper.annotations.DefaultNullSavingStrategy;
 import com.datastax.oss.driver.api.mapper.annotations.Delete;
 import com.datastax.oss.driver.api.mapper.annotations.Insert;
 import com.datastax.oss.driver.api.mapper.annotations.Select;
+import com.datastax.oss.driver.api.mapper.annotations.StatementAttributes;
 import com.datastax.oss.driver.api.mapper.annotations.Update;
 import com.datastax.oss.driver.api.mapper.entity.saving.NullSavingStrategy;
+import dev.cqlpatterns.platform.cassandra.Cql;
 import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 
 /**
  * The statements on users_by_username and users_by_email, made by the object mapper. Conditional
  * writes answer the raw result so callers read the outcome from {@code wasApplied()} and, when
- * it was not applied, the current values Cassandra sends back.
+ * it was not applied, the current values Cassandra sends back. Those run through CompareAndSet,
+ * which tells its own outcome from a "not applied", are Cql.conditional statements: idempotent, in
+ * the driver profile that sends them to a second coordinator when the first one is stuck.
  */
 @Dao
 @DefaultNullSavingStrategy(NullSavingStrategy.SET_TO_NULL)
@@ -33,22 +37,27 @@ public interface UserDao {
     CompletionStage<EmailRow> byEmail(String email, UnaryOperator<BoundStatementBuilder> adjust);
 
     /** Claims a username: INSERT ... IF NOT EXISTS. */
+    @StatementAttributes(executionProfileName = Cql.CONDITIONAL_PROFILE, idempotence = true)
     @Insert(ifNotExists = true)
     CompletionStage<AsyncResultSet> claimUsername(UserRow user);
 
     /** Claims an email with a copy of its user: INSERT ... IF NOT EXISTS. */
+    @StatementAttributes(executionProfileName = Cql.CONDITIONAL_PROFILE, idempotence = true)
     @Insert(ifNotExists = true)
     CompletionStage<AsyncResultSet> claimEmail(EmailRow copy);
 
     /** Writes the next version of a user if nobody changed it since it was read. */
+    @StatementAttributes(executionProfileName = Cql.CONDITIONAL_PROFILE, idempotence = true)
     @Update(customIfClause = "version = :expected")
     CompletionStage<AsyncResultSet> updateIfVersion(UserRow user, long expected);
 
     /** Refreshes the email copy, unless the email moved to someone else or the copy is as new. */
+    @StatementAttributes(executionProfileName = Cql.CONDITIONAL_PROFILE, idempotence = true)
     @Update(customIfClause = "username = :owner AND version < :newer")
     CompletionStage<AsyncResultSet> refreshCopy(EmailRow copy, String owner, long newer);
 
     /** Releases an email, only if {@code owner} still holds it. */
+    @StatementAttributes(executionProfileName = Cql.CONDITIONAL_PROFILE, idempotence = true)
     @Delete(entityClass = EmailRow.class, customIfClause = "username = :owner")
     CompletionStage<AsyncResultSet> releaseEmail(String email, String owner);
 

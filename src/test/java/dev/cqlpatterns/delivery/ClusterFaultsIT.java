@@ -392,26 +392,30 @@ class ClusterFaultsIT {
                     && answers.getOrDefault("stopping two nodes", Map.of()).keySet().stream().noneMatch(k -> k.endsWith(" 503"))) {
                 problems.add("no 503 while the quorum was lost: the fault did not happen");
             }
-            // Reads while one node is down or paused: two replicas still hold every row, and a read
-            // is speculatively sent to a second one after 100 ms. The goal is none failed: none did
-            // in four runs (1,250 to 3,939 reads) once two nodes stopping got a phase of its own
-            // (its 503s were counted here before). More than 1 % fails the test; each is printed.
-            long reads = 0;
-            long failedReads = 0;
+            // While one node is down or paused, two replicas still hold every row and form a quorum:
+            // the goal is no request failing, reads and writes, on its first attempt. A stuck
+            // coordinator is bypassed by a speculative execution (after 100 ms; after 500 ms for the
+            // conditional writes of Cql.conditional), and no route waits on a batch log, which
+            // needs the other two nodes. Each failure is printed.
+            long requests = 0;
+            long failed = 0;
             for (String p : List.of("one node killed", "killed node back", "one node paused", "paused node back")) {
                 for (Map.Entry<String, AtomicLong> answer : answers.getOrDefault(p, Map.of()).entrySet()) {
-                    if (answer.getKey().startsWith("read")) {
-                        reads += answer.getValue().get();
-                        if (!answer.getKey().endsWith(" 200")) {
-                            failedReads += answer.getValue().get();
-                            System.out.printf("cluster faults: %d x %s while %s%n", answer.getValue().get(), answer.getKey(), p);
-                        }
+                    if (answer.getKey().contains(" retry ")) {
+                        continue;
+                    }
+                    requests += answer.getValue().get();
+                    if (!answer.getKey().endsWith(" 200") && !answer.getKey().endsWith(" 201")) {
+                        failed += answer.getValue().get();
+                        System.out.printf("cluster faults: %d x %s while %s%n", answer.getValue().get(), answer.getKey(), p);
                     }
                 }
             }
-            System.out.printf("cluster faults: %d of %d reads failed while one node was down or paused%n", failedReads, reads);
-            if (failedReads * 100 > reads) {
-                problems.add(failedReads + " of " + reads + " reads failed while one node was down or paused");
+            System.out.printf("cluster faults: %d of %d requests failed on their first attempt while one node was down "
+                    + "or paused%n", failed, requests);
+            if (failed > 0) {
+                problems.add(failed + " of " + requests + " requests failed on their first attempt while one node was "
+                        + "down or paused");
             }
             // pastes: every acknowledged one readable and listed once; nothing else listed
             Map<String, Integer> listed = new HashMap<>();

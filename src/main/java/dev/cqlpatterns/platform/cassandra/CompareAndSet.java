@@ -25,7 +25,8 @@ import org.jboss.logging.Logger;
  * <p>A conditional write may end without an answer: CASWriteUnknownException ("CAS operation
  * result is unknown"), a write timeout of write type CAS, a read timeout at SERIAL/LOCAL_SERIAL or
  * a client-side timeout. It may or may not have committed, and a later Paxos round may still
- * commit it. Such an outcome is not reported as a failure: a read at the serial level (which
+ * commit it. So may a "not applied" answer after the driver sent the write to two coordinators
+ * ({@link Cql#conditional}): one run's answer may be about the other's write. Such an outcome is not reported as a failure: a read at the serial level (which
  * finishes any round in flight) tells whether the state that holds is the one this write
  * proposed, and the loop goes on as applied or as lost. Each caller says what "ours" means, by the
  * values it proposed (a version, a token, its own row); two proposals with the same values are the
@@ -119,12 +120,24 @@ public class CompareAndSet {
      */
     public Uni<Outcome> conditional(String table, Uni<AsyncResultSet> write, Supplier<Uni<Boolean>> ours) {
         return inject(table, write)
-                .map(rs -> new Outcome(rs.wasApplied(), rs))
+                .chain(rs -> rs.wasApplied() || !sentTwice(rs) ? Uni.createFrom().item(new Outcome(rs.wasApplied(), rs))
+                        // "Not applied" from one coordinator may be our own write landed by the other.
+                        : ours.get().map(held -> new Outcome(held, held ? null : rs)))
                 .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure -> {
                     LOG.debugf("Conditional write on %s ended with an unknown outcome (%s); reading it back",
                             table, failure.getMessage());
                     return ours.get().map(held -> new Outcome(held, null));
                 });
+    }
+
+    /**
+     * True when the driver sent the write to more than one coordinator (a speculative execution
+     * of a {@link Cql#conditional} statement, or a retry after a coordinator failed): the answer
+     * then may be one run's "not applied" after the other run applied it.
+     */
+    static boolean sentTwice(AsyncResultSet answer) {
+        var info = answer.getExecutionInfo();
+        return info.getSpeculativeExecutionCount() > 0 || !info.getErrors().isEmpty();
     }
 
     /**

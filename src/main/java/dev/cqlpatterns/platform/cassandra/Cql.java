@@ -105,13 +105,30 @@ public class Cql {
 
     /** A statement that is not safe to retry on its own (counters, LWT, appends). */
     public static Query query(String cql) {
-        return new Query(cql, false);
+        return new Query(cql, false, null);
     }
 
     /** A statement that may be retried and speculatively executed: same effect if run twice. */
     public static Query idempotent(String cql) {
-        return new Query(cql, true);
+        return new Query(cql, true, null);
     }
+
+    /**
+     * A conditional write (LWT) whose caller tells its own outcome from a "not applied" answer:
+     * through {@link CompareAndSet} (a serial read of what it proposed) or by the values Cassandra
+     * sends back. Sent twice, the second run finds the first one's row and is not applied, which
+     * the caller takes as applied; so it may go to a second coordinator when the first one is
+     * paused (issue 14: a SIGSTOPped node held every LWT it coordinated for the whole timeout). It
+     * runs in the driver profile {@value #CONDITIONAL_PROFILE} (application.conf), whose
+     * speculative delay is longer than a Paxos round's usual time, so two coordinators seldom
+     * contend for one partition.
+     */
+    public static Query conditional(String cql) {
+        return new Query(cql, true, CONDITIONAL_PROFILE);
+    }
+
+    /** The driver execution profile of {@link #conditional} statements (and of the mapper's, by annotation). */
+    public static final String CONDITIONAL_PROFILE = "conditional";
 
     /** The session, on the caller's context; 503 (a driver timeout) if it is not connected in time. */
     public Uni<QuarkusCqlSession> session() {
@@ -147,7 +164,10 @@ public class Cql {
 
     /** Binds values to a query, preparing it on first use. */
     public Uni<BoundStatement> bind(Query query, Object... values) {
-        return prepared(query).map(ps -> ps.boundStatementBuilder(values).setIdempotence(query.idempotent).build());
+        return prepared(query).map(ps -> {
+            BoundStatementBuilder builder = ps.boundStatementBuilder(values).setIdempotence(query.idempotent);
+            return (query.profile == null ? builder : builder.setExecutionProfileName(query.profile)).build();
+        });
     }
 
     /** Runs a read. Reads are always idempotent. */

@@ -14,25 +14,28 @@ public final class Query {
 
     final String cql;
     final boolean idempotent;
+    /** The driver execution profile it runs in; null for the default one. */
+    final String profile;
     /** Partitions one execution reads; derived from the text unless declared by {@link #reads(int)}. */
     final int reads;
     volatile CompletionStage<PreparedStatement> prepared;
     /** The prepared statement once preparing succeeded: the fast path, no future per execution. */
     volatile PreparedStatement ready;
 
-    Query(String cql, boolean idempotent) {
-        this(cql, idempotent, readsOf(cql));
+    Query(String cql, boolean idempotent, String profile) {
+        this(cql, idempotent, profile, readsOf(cql));
     }
 
-    private Query(String cql, boolean idempotent, int reads) {
+    private Query(String cql, boolean idempotent, String profile, int reads) {
         this.cql = cql;
         this.idempotent = idempotent;
+        this.profile = profile;
         this.reads = reads;
     }
 
     /** This statement, reading {@code partitions} partitions whatever its text says. */
     public Query reads(int partitions) {
-        return new Query(cql, idempotent, partitions);
+        return new Query(cql, idempotent, profile, partitions);
     }
 
     /**

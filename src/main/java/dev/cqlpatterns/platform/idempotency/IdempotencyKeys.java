@@ -54,7 +54,7 @@ public class IdempotencyKeys {
     /** Response header set to true on an answer replayed for a key seen before. */
     public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
-    private static final Query CLAIM = Cql.query("INSERT INTO idempotency_keys (key_hash, fingerprint, plan, "
+    private static final Query CLAIM = Cql.conditional("INSERT INTO idempotency_keys (key_hash, fingerprint, plan, "
             + "expires_at) VALUES (?, ?, ?, ?) IF NOT EXISTS USING TTL ?");
     private static final Query READ = Cql.idempotent(
             "SELECT fingerprint, plan, expires_at, completed FROM idempotency_keys WHERE key_hash = ?");

@@ -3,6 +3,9 @@ package dev.cqlpatterns.platform.cassandra;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.config.DriverExecutionProfile;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.ExecutionInfo;
 import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
 import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
@@ -12,6 +15,9 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,6 +38,8 @@ class CompareAndSetTest {
             + "VALUES (?, ?, 0) IF NOT EXISTS");
     private static final Query BUMP = Cql.query("UPDATE users_by_username SET email = ?, version = ? "
             + "WHERE username = ? IF version = ?");
+    private static final Query CONDITIONAL_CLAIM = Cql.conditional("INSERT INTO users_by_username (username, email, "
+            + "version) VALUES (?, ?, 0) IF NOT EXISTS");
     private static final Query READ = Cql.idempotent("SELECT email, version FROM users_by_username WHERE username = ?");
 
     @Inject
@@ -91,6 +99,64 @@ class CompareAndSetTest {
                 () -> ProblemException.conflict("busy")).await().atMost(WAIT);
         assertThat(result).isEqualTo("claimed");
         assertThat(reads).hasValue(2);
+    }
+
+    /**
+     * The driver sent a {@link Cql#conditional} write to two coordinators (the first one paused):
+     * the run that answered found the other run's row, "not applied". That is our write.
+     */
+    @Test
+    void should_take_not_applied_after_a_second_execution_of_our_own_write_as_applied() {
+        String user = name();
+        cql.write(CLAIM, user, "mine@example.com").await().atMost(WAIT);
+        Uni<AsyncResultSet> secondRun = cql.write(CLAIM, user, "mine@example.com").map(CompareAndSetTest::answeredBySecondExecution);
+        CompareAndSet.Outcome outcome = cas.conditional(TABLE, secondRun, () -> holds(user, "mine@example.com"))
+                .await().atMost(WAIT);
+        assertThat(outcome.applied()).isTrue();
+    }
+
+    @Test
+    void should_take_not_applied_after_a_second_execution_as_lost_when_the_row_is_someone_elses() {
+        String user = name();
+        cql.write(CLAIM, user, "theirs@example.com").await().atMost(WAIT);
+        Uni<AsyncResultSet> secondRun = cql.write(CLAIM, user, "mine@example.com").map(CompareAndSetTest::answeredBySecondExecution);
+        CompareAndSet.Outcome outcome = cas.conditional(TABLE, secondRun, () -> holds(user, "mine@example.com"))
+                .await().atMost(WAIT);
+        assertThat(outcome.applied()).isFalse();
+        assertThat(outcome.answer().one().getString("email")).isEqualTo("theirs@example.com");
+    }
+
+    @Test
+    void should_run_conditional_statements_in_a_profile_that_speculates_later_than_plain_ones() {
+        var context = cql.session().await().atMost(WAIT).getContext();
+        var conditional = context.getSpeculativeExecutionPolicy(Cql.CONDITIONAL_PROFILE);
+        var plain = context.getSpeculativeExecutionPolicy(DriverExecutionProfile.DEFAULT_NAME);
+        var statement = cql.bind(CONDITIONAL_CLAIM, name(), "x@example.com").await().atMost(WAIT);
+        assertThat(statement.getExecutionProfileName()).isEqualTo(Cql.CONDITIONAL_PROFILE);
+        assertThat(statement.isIdempotent()).isTrue();
+        long conditionalDelay = conditional.nextExecution(null, null, statement, 1);
+        long plainDelay = plain.nextExecution(null, null, statement, 1);
+        assertThat(conditionalDelay).isGreaterThan(plainDelay).isPositive();
+        assertThat(plainDelay).isPositive();
+    }
+
+    /** The answer as the driver gives it when a speculative execution was started. */
+    private static AsyncResultSet answeredBySecondExecution(AsyncResultSet answer) {
+        ExecutionInfo info = answer.getExecutionInfo();
+        ExecutionInfo twice = (ExecutionInfo) Proxy.newProxyInstance(ExecutionInfo.class.getClassLoader(),
+                new Class<?>[] { ExecutionInfo.class }, (proxy, method, args) ->
+                        method.getName().equals("getSpeculativeExecutionCount") ? 1 : invoke(method, info, args));
+        return (AsyncResultSet) Proxy.newProxyInstance(AsyncResultSet.class.getClassLoader(),
+                new Class<?>[] { AsyncResultSet.class }, (proxy, method, args) ->
+                        method.getName().equals("getExecutionInfo") ? twice : invoke(method, answer, args));
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     @Test
