@@ -16,7 +16,6 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -26,13 +25,19 @@ import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * DELETE /groups/{group}/members/{username}: the caller leaves a group. The membership in
- * groups_by_user says which bucket and join day hold the caller's rows; all three rows go in one
- * logged batch.
-
+ * groups_by_user says which bucket and join day hold the caller's rows.
  *
- * <p>After a 503 (e.g. the batch timed out at the batch log, which may still replay it), the same
- * DELETE again finishes the leave: while the membership is there it writes the same idempotent
- * batch again; once the batch has applied (atomically, all three rows) it answers 404, not a member.
+ * <p>Ordered idempotent writes, no logged batch (issue 14, see JoinGroup): first the member row and
+ * the joiner row (together: they are two lists, neither decides anything), then the membership
+ * last. The membership is the authoritative row, but deleting it first would leave a leave that
+ * stopped half way unfinishable: the retry would find no membership, answer 404 and never learn
+ * which bucket and day still list the member. A reader between the writes sees the member gone from
+ * the lists while groups_by_user still counts the group among the caller's: on the safe side, the
+ * caller is only ever listed while a member.
+ *
+ * <p>After a 503 half way, the same DELETE again finds the membership and deletes all three rows
+ * again (idempotent), answering 204 as the first would have; once the membership is gone it answers
+ * 404, not a member.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members/{username}")
@@ -72,11 +77,11 @@ public class LeaveGroup {
             int bucket = membership.getInt("bucket");
             UUID joined = membership.getUuid("joined");
             int day = Groups.JOINS.granularity().key(TimeUuids.instant(joined));
-            return Uni.combine().all().unis(
-                    cql.bind(DELETE_CLAIM, username, group),
-                    cql.bind(DELETE_MEMBER, group, bucket, username),
-                    cql.bind(DELETE_JOINER, group, day, joined))
-                    .asTuple().chain(t -> cql.loggedBatch(List.of(t.getItem1(), t.getItem2(), t.getItem3())))
+            return Uni.join().all(
+                    cql.write(DELETE_MEMBER, group, bucket, username),
+                    cql.write(DELETE_JOINER, group, day, joined))
+                    .andFailFast()
+                    .chain(() -> cql.write(DELETE_CLAIM, username, group))
                     .map(done -> RestResponse.<Void>noContent());
         });
     }

@@ -51,13 +51,18 @@ import org.jboss.resteasy.reactive.RestResponse;
  * members make a group with a random id. Every member gets a summary row in their inbox.
  *
  * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the id and creation time are
- * planned and kept with the key before anything is written. A group's logged batch is idempotent
- * (same cells, same write timestamps for the same plan), so the driver may retry it, e.g. after its
- * timeout at the batch log, and a retry of the request after a 503 (whose batch the batch log may
- * still replay) writes it again under the same id instead of creating a second group. The retry
- * skips the quota check: the first attempt passed it, and its own conversation must not count
- * against it. A 1:1 conversation is idempotent by its derived id; the key only keeps its answer
- * (201, not 200, for the request that created it).
+ * planned and kept with the key before anything is written. A group is written by ordered idempotent
+ * writes, no logged batch (issue 14: a logged batch's log goes to two other nodes, so while a killed
+ * node is not yet marked down every batch whose log picks it fails): first every member's inbox
+ * summary and "added by others" charge, then the conversation row last. The row is what makes the
+ * group exist (every conversation route reads it); a reader between the writes may see the group in
+ * an inbox a moment before it opens (404), never a group whose member has no inbox row. Every write
+ * carries the plan's creation time as write timestamp, so a retry of the request after a 503 writes
+ * the same cells again under the same id (no second group) and cannot undo what members did since:
+ * someone added or removed after the first attempt, or a member who left, stays so. The retry skips
+ * the quota check: the first attempt passed it, and its own conversation must not count against it.
+ * A 1:1 conversation is idempotent by its derived id; the key only keeps its answer (201, not 200,
+ * for the request that created it).
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations")
@@ -68,7 +73,8 @@ public class CreateConversation {
             "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, true, ?, ?) "
                     + "IF NOT EXISTS");
     private static final Query INSERT_GROUP = Cql.idempotent(
-            "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, false, ?, ?)");
+            "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, false, ?, ?) "
+                    + "USING TIMESTAMP ?");
 
     @Inject
     Caller caller;
@@ -229,32 +235,32 @@ public class CreateConversation {
      * these writes.
      */
     private Uni<RestResponse<Conversations.View>> settle(Conversations.Conversation c, boolean created) {
-        List<Uni<BoundStatement>> writes = new ArrayList<>();
-        c.members().forEach(m -> writes.addAll(memberRows(m, c, c.createdAt())));
-        return Uni.join().all(writes).andFailFast()
-                .chain(statements -> Uni.join().all(statements.stream().map(s -> cql.execute(s)).toList()).andFailFast())
-                .map(done -> created ? created(c) : RestResponse.ok(c.view()));
+        return memberRows(c).map(done -> created ? created(c) : RestResponse.ok(c.view()));
     }
 
     private Uni<Void> group(String me, Set<String> members, String title, Plan plan, Uni<Void> admitted) {
         Conversations.Conversation c = group(me, members, title, plan);
-        // One logged batch: the conversation and every member's summary land together or not at
-        // all. With at most 50 members and 100-character titles it stays below Cassandra's batch
-        // size limit (50 KB by default): about 30 KB at worst, 3 KB for a group of ten. Every
-        // statement is idempotent, so the batch is (Cql.loggedBatch).
-        List<Uni<BoundStatement>> writes = new ArrayList<>();
-        writes.add(cql.bind(INSERT_GROUP, c.id(), members, title, me, c.createdAt()));
-        members.forEach(m -> writes.addAll(memberRows(m, c, c.createdAt())));
         return admitted
-                .chain(() -> Uni.join().all(writes).andFailFast())
-                .chain(cql::loggedBatch)
+                .chain(() -> memberRows(c))
+                .chain(() -> cql.write(INSERT_GROUP, c.id(), members, title, me, c.createdAt(), InboxRows.micros(c.createdAt())))
                 .replaceWithVoid();
     }
 
-    /** A member's summary, and the charge to their "added by others" bound unless they created it. */
-    private List<Uni<BoundStatement>> memberRows(String member, Conversations.Conversation c, Instant at) {
-        return member.equals(c.createdBy()) ? List.of(inbox.summary(member, c, at))
-                : List.of(inbox.summary(member, c, at), inbox.addedBy(member, c.id(), c.createdBy(), at));
+    /**
+     * Every member's summary, and the charge to their "added by others" bound unless they created
+     * it, at the creation time: idempotent writes, in parallel.
+     */
+    private Uni<Void> memberRows(Conversations.Conversation c) {
+        Instant at = c.createdAt();
+        List<Uni<BoundStatement>> rows = new ArrayList<>();
+        for (String member : c.members()) {
+            rows.add(inbox.summary(member, c, at));
+            if (!member.equals(c.createdBy())) {
+                rows.add(inbox.addedBy(member, c.id(), c.createdBy(), at));
+            }
+        }
+        return Uni.join().all(rows.stream().map(row -> row.chain(statement -> cql.execute(statement))).toList())
+                .andFailFast().replaceWithVoid();
     }
 
     private static RestResponse<Conversations.View> created(Conversations.Conversation c) {

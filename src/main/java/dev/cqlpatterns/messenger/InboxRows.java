@@ -2,7 +2,9 @@ package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -57,11 +59,31 @@ public class InboxRows {
         return cql.bind(INSERT_ADDED, username, conversationId, adder, at, micros(at));
     }
 
-    /** Forgets a conversation in {@code username}'s inbox: its summary, unread markers and charge. */
-    List<Uni<BoundStatement>> forget(String username, UUID conversationId, Instant at) {
-        return List.of(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
-                clearUnread(username, conversationId, at),
-                cql.bind(DELETE_ADDED, micros(at), username, conversationId));
+    /**
+     * Forgets a conversation in {@code username}'s inbox: its summary and unread markers (one
+     * partition, one unlogged batch) and, beside it, its charge. Idempotent writes, no logged batch.
+     */
+    Uni<Void> forget(String username, UUID conversationId, Instant at) {
+        return Uni.join().all(
+                inOnePartition(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
+                        clearUnread(username, conversationId, at)),
+                cql.bind(DELETE_ADDED, micros(at), username, conversationId).chain(delete -> cql.execute(delete)).replaceWithVoid())
+                .andFailFast().replaceWithVoid();
+    }
+
+    /**
+     * Writes of one partition of inbox_by_user as one unlogged batch: applied together (one
+     * mutation, atomic and isolated on each replica) without the batch log a logged batch writes to
+     * two other nodes (issue 14); idempotent when every write is (a batch is not by default), so
+     * the driver retries it.
+     */
+    @SafeVarargs
+    final Uni<Void> inOnePartition(Uni<BoundStatement>... writes) {
+        return Uni.join().all(List.of(writes)).andFailFast()
+                .chain(statements -> cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
+                        statements.toArray(new BoundStatement[0])).setIdempotent(
+                                statements.stream().allMatch(s -> Boolean.TRUE.equals(s.isIdempotent())))))
+                .replaceWithVoid();
     }
 
     /**

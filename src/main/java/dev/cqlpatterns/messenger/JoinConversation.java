@@ -2,7 +2,6 @@ package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -20,7 +19,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,13 +34,21 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * PUT /conversations/{id}/members/{username}: a member adds someone to a group (seed 000 in cql/SEEDS.md: people
  * join). Messages sent before keep their own recipients; the new member reads the history as every
- * member does. The set addition and the new member's inbox summary go in one logged batch.
-
+ * member does.
  *
- * <p>After a 503 (e.g. the batch timed out at the batch log, which may still replay it), the same
- * PUT again finishes the join: either the batch has applied (atomically) and the member is found,
- * 200 with nothing written, or the idempotent batch is written again; a late replay of the first
- * one writes the same cells at an older timestamp and changes nothing.
+ * <p>Ordered idempotent writes, no logged batch (issue 14: a logged batch's log goes to two other
+ * nodes, so while a killed node is not yet marked down every batch whose log picks it fails): first
+ * the new member's inbox summary (with the clearing of old unread markers, one unlogged batch of
+ * their one partition) and the "added by others" charge, then the set addition last. The member set
+ * is the authoritative row: it lets them read the conversation and be sent its messages, and it is
+ * what a retry reads to decide whether anything is left to do. Added first, a join that stopped
+ * half way would be answered "already a member" with no inbox row, for good. Between the two, the
+ * conversation shows in the new member's inbox while opening it is still a 404: a moment early,
+ * never a member without their inbox.
+ *
+ * <p>After a 503 half way, the same PUT again finds the user not yet a member and writes everything
+ * again (idempotent; the inbox rows get the retry's time), answering 200 with the members as the
+ * first would have; once the addition has landed it answers the same, writing nothing.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/members/{username}")
@@ -106,15 +112,13 @@ public class JoinConversation {
             members.add(username);
             Conversations.Conversation joined = new Conversations.Conversation(c.id(), members, c.title(), false,
                     c.createdBy(), c.createdAt());
-            List<Uni<BoundStatement>> writes = new ArrayList<>();
-            writes.add(cql.bind(ADD_MEMBER, Set.of(username), id));
-            // Markers a send racing an earlier leave may have left behind.
-            writes.add(inbox.clearUnread(username, id, now));
-            writes.add(inbox.summary(username, joined, now));
-            writes.add(inbox.addedBy(username, id, me, now));
             return quotas.admit(me, List.of(username), Map.of())
-                    .chain(() -> Uni.join().all(writes).andFailFast())
-                    .chain(cql::loggedBatch)
+                    .chain(() -> Uni.join().all(
+                            // Markers a send racing an earlier leave may have left behind, and the summary.
+                            inbox.inOnePartition(inbox.clearUnread(username, id, now), inbox.summary(username, joined, now)),
+                            inbox.addedBy(username, id, me, now).chain(charge -> cql.execute(charge)).replaceWithVoid())
+                            .andFailFast())
+                    .chain(() -> cql.write(ADD_MEMBER, Set.of(username), id))
                     .map(done -> joined.view());
         });
     }

@@ -3,7 +3,6 @@ package dev.cqlpatterns.songs;
 import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
@@ -36,14 +35,24 @@ import java.util.function.UnaryOperator;
  * after the other, each to the set the previous one left, and a claim lost to another caller ends
  * in 403 (the loop is {@link CompareAndSet}: at most cql-patterns.cassandra.cas-attempts, and a write
  * whose outcome is unknown is learnt by a serial read: the song holds the version it proposed);</li>
- * <li>one logged batch on songs_by_tag, USING TIMESTAMP the new version: a row for every tag of the
- * new set, a deletion for every tag removed now or by the previous change. Versions grow with each
- * change, so a late batch of an older change cannot undo a newer one.</li>
+ * <li>the songs_by_tag writes, USING TIMESTAMP the new version: a row for every tag of the new set,
+ * a deletion for every tag removed now or by the previous change. Versions grow with each change, so
+ * a late write of an older change cannot undo a newer one.</li>
  * </ol>
-
- * After a 503 between the conditional write and the batch, the same PUT again finds the tags already
- * set and re-asserts the tag rows at the current version (the "nothing changes" path): it finishes
- * the change. The batch is idempotent, so the driver may retry it too (Cql.loggedBatch).
+ *
+ * <p>Ordered idempotent writes, no logged batch (issue 14: a logged batch's log goes to two other
+ * nodes, so while a killed node is not yet marked down every batch whose log picks it fails, and no
+ * retry helps). The song row goes first: it is the authoritative one, it fixes the version the tag
+ * rows are written at, and it is what a retry reads to finish the change. The tag rows (each in its
+ * own tag's partition) then go in parallel: each carries the version as its timestamp, so the order
+ * they land in changes nothing, and a reader of songs?tag= between two of them sees the index a
+ * moment behind the song, as an index built beside its table may be, never a state the song did not
+ * have at some version.
+ *
+ * <p>After a 503 between the conditional write and the tag rows, or half way through them, the same
+ * request again finds the tags already set and re-asserts every tag row, and the deletions of
+ * last_removed, at the current version (the "nothing changes" path): it finishes the change. Each
+ * tag write is idempotent, so the driver may retry it too.
  */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -147,13 +156,13 @@ public class SongStore {
     }
 
     private Uni<Void> syncTags(Key key, Set<String> tags, Set<String> untag, long version) {
-        List<Uni<BoundStatement>> statements = new ArrayList<>();
-        tags.forEach(tag -> statements.add(cql.bind(TAG, tag, key.artist(), key.album(), key.song(), version)));
-        untag.forEach(tag -> statements.add(cql.bind(UNTAG, version, tag, key.artist(), key.album(), key.song())));
-        if (statements.isEmpty()) {
+        List<Uni<AsyncResultSet>> writes = new ArrayList<>();
+        tags.forEach(tag -> writes.add(cql.write(TAG, tag, key.artist(), key.album(), key.song(), version)));
+        untag.forEach(tag -> writes.add(cql.write(UNTAG, version, tag, key.artist(), key.album(), key.song())));
+        if (writes.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return Uni.join().all(statements).andFailFast().chain(cql::loggedBatch).replaceWithVoid();
+        return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }
 
     /** Microseconds now, and always above the previous version (clocks of replicas differ). */

@@ -7,7 +7,6 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -184,18 +183,6 @@ public class Cql {
     /** Runs a write; a conditional one reads the partition it writes (see {@link Query#readsOf}). */
     public Uni<AsyncResultSet> write(Query query, Object... values) {
         return bind(query, values).chain(stmt -> execute(stmt, query.reads));
-    }
-
-    /**
-     * Several writes that must land together: one logged (atomic) batch. Idempotent when every
-     * statement in it is: a batch is not by default, and the driver then never retries it, e.g. its
-     * timeout at the batch log while a dead node is not yet marked down (issue 14), where a retry on
-     * another coordinator would have succeeded. A batch with a conditional or counter write is not.
-     */
-    public Uni<AsyncResultSet> loggedBatch(List<BoundStatement> statements) {
-        boolean idempotent = statements.stream().allMatch(s -> Boolean.TRUE.equals(s.isIdempotent()));
-        return execute(BatchStatement.newInstance(DefaultBatchType.LOGGED, statements.toArray(new BoundStatement[0]))
-                .setIdempotent(idempotent));
     }
 
     /** Runs a statement bound here (or a batch of them), counted as its queries declared. */
