@@ -64,7 +64,8 @@ class HalfDoneMembersTest {
         String bob = user("bob");
         String dave = user("dave");
         String erin = user("erin");
-        String id = create(alice, List.of(bob), "Half joined");
+        String carol = user("carol");
+        String id = create(alice, List.of(bob, carol), "Half joined");
         // A clean join, for comparison.
         as(alice).when().put("/conversations/{id}/members/{u}", id, erin).then().statusCode(200);
 
@@ -80,7 +81,7 @@ class HalfDoneMembersTest {
 
         as(alice).when().put("/conversations/{id}/members/{u}", id, dave).then().statusCode(200)
                 .body("members", org.hamcrest.Matchers.hasItem(dave));
-        assertThat(members(id)).containsExactlyInAnyOrder(alice, bob, dave, erin);
+        assertThat(members(id)).containsExactlyInAnyOrder(alice, bob, carol, dave, erin);
         assertThat(stored(dave, id)).isEqualTo(stored(erin, id));
         assertThat(stored(dave, id)).containsEntry("summaries", 1).containsEntry("listed", 1L)
                 .containsEntry("addedBy", List.of(alice));
