@@ -21,6 +21,6 @@ public record EmailRow(
 
     @Transient
     UserRow asUser() {
-        return new UserRow(username, email, age, addresses, version);
+        return new UserRow(username, email, null, age, addresses, version);
     }
 }
