@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,6 +72,10 @@ public class Inbox {
     private static final Query UNREAD = Cql.idempotent(
             "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ? "
                     + "AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
+    /** The unread markers of several conversations, in one read (see unreadTogether). */
+    private static final Query UNREAD_OF_SOME = Cql.idempotent(
+            "SELECT conversation_id, message_id FROM inbox_by_user WHERE username = ? AND kind = 1 "
+                    + "AND conversation_id IN ? AND message_id > ? LIMIT ?");
     /** Below every timeuuid the service makes: "count from the start" when nothing was marked read. */
     private static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
     /** Index reads a page may take (each with its IN read of summaries) before it reads every summary instead. */
@@ -302,25 +307,96 @@ public class Inbox {
             }
             return readUpTo == null || lastUnread.timestamp() > readUpTo.timestamp();
         }
+
+        /** The end of the caller's last mark-read, or before every message when none. */
+        UUID readUpTo() {
+            UUID readUpTo = row.getUuid("read_up_to");
+            return readUpTo == null ? NEVER_READ : readUpTo;
+        }
     }
 
-    /** The page's entries with their unread counts: one capped read of markers per conversation that may have some. */
+    /**
+     * The page's entries with their unread counts. Conversations that may have markers (a message
+     * from someone else after the last mark-read) are counted by one read of all their markers, at
+     * most cap + 1 rows in all; when that read is full, the conversations it did not see to their end
+     * are counted one capped read each (cql/013_unread_window.cql), as is a lone conversation.
+     */
     private Uni<List<InboxEntry>> withUnread(String me, List<Summary> page) {
-        if (page.isEmpty()) {
-            return Uni.createFrom().item(List.of());
+        List<Summary> counted = page.stream().filter(s -> s.mayHaveUnread(me)).toList();
+        Uni<Map<UUID, Unread>> unread = counted.size() <= 1 ? eachUnread(me, counted) : unreadTogether(me, counted);
+        return unread.map(byId -> page.stream().map(s -> {
+            Unread u = byId.getOrDefault(s.id(), Unread.NONE);
+            return entry(s, u.count(), u.first());
+        }).toList());
+    }
+
+    /** A conversation's markers after its read_up_to: how many (at most cap + 1) and the oldest's time. */
+    private record Unread(int count, Instant first) {
+        static final Unread NONE = new Unread(0, null);
+
+        static Unread of(List<UUID> markers) {
+            return new Unread(markers.size(), markers.stream().map(TimeUuids::instant).min(Comparator.naturalOrder())
+                    .orElse(null));
+        }
+    }
+
+    /** One capped read per conversation, oldest markers first. */
+    private Uni<Map<UUID, Unread>> eachUnread(String me, List<Summary> conversations) {
+        if (conversations.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
         }
         int cap = settings.unreadCountCap();
-        List<Uni<InboxEntry>> entries = page.stream().map(s -> {
-            if (!s.mayHaveUnread(me)) {
-                return Uni.createFrom().item(entry(s, 0, null));
+        List<Uni<Map.Entry<UUID, Unread>>> reads = conversations.stream()
+                .map(s -> cql.read(UNREAD, me, s.id(), s.readUpTo(), cap + 1)
+                        .map(rs -> Map.entry(s.id(), Unread.of(Cql.rows(rs).stream().map(r -> r.getUuid(0)).toList()))))
+                .toList();
+        return Uni.join().all(reads).andFailFast().map(done -> {
+            Map<UUID, Unread> byId = new HashMap<>();
+            done.forEach(e -> byId.put(e.getKey(), e.getValue()));
+            return byId;
+        });
+    }
+
+    /**
+     * The markers of several conversations in one read after the oldest read_up_to among them (those
+     * at or before a conversation's own read_up_to are dropped here), at most cap + 1 rows in all.
+     * Rows come grouped by conversation: when fewer than the limit came, every count is exact; when
+     * the read is full, every conversation whose group ended before the last row's is exact, and the
+     * last one and those not seen are read again one by one.
+     */
+    private Uni<Map<UUID, Unread>> unreadTogether(String me, List<Summary> conversations) {
+        int limit = settings.unreadCountCap() + 1;
+        Map<UUID, Summary> byId = new HashMap<>();
+        conversations.forEach(s -> byId.put(s.id(), s));
+        UUID from = conversations.stream().map(Summary::readUpTo).min(Comparator.comparingLong(UUID::timestamp))
+                .orElse(NEVER_READ);
+        return cql.read(UNREAD_OF_SOME, me, List.copyOf(byId.keySet()), from, limit).chain(rs -> {
+            List<Row> rows = Cql.rows(rs);
+            Map<UUID, List<UUID>> markers = new LinkedHashMap<>();
+            for (Row row : rows) {
+                UUID id = row.getUuid("conversation_id");
+                UUID marker = row.getUuid("message_id");
+                // read_up_to is the last timeuuid of its millisecond: a marker is after it when its time is.
+                List<UUID> of = markers.computeIfAbsent(id, k -> new ArrayList<>());
+                if (marker.timestamp() > byId.get(id).readUpTo().timestamp()) {
+                    of.add(marker);
+                }
             }
-            UUID readUpTo = s.row().getUuid("read_up_to");
-            return cql.read(UNREAD, me, s.id(), readUpTo == null ? NEVER_READ : readUpTo, cap + 1).map(rs -> {
-                List<Row> markers = Cql.rows(rs);
-                return entry(s, markers.size(), markers.isEmpty() ? null : TimeUuids.instant(markers.get(0).getUuid(0)));
+            Map<UUID, Unread> counted = new HashMap<>();
+            List<Summary> again = new ArrayList<>();
+            UUID last = rows.size() < limit ? null : rows.get(rows.size() - 1).getUuid("conversation_id");
+            for (Summary s : conversations) {
+                if (last == null || markers.containsKey(s.id()) && !s.id().equals(last)) {
+                    counted.put(s.id(), Unread.of(markers.getOrDefault(s.id(), List.of())));
+                } else {
+                    again.add(s);
+                }
+            }
+            return eachUnread(me, again).map(more -> {
+                counted.putAll(more);
+                return counted;
             });
-        }).toList();
-        return Uni.join().all(entries).andFailFast();
+        });
     }
 
     /** Further pages of the same partition, should it hold more groups than one page (a cap raised). */
