@@ -253,8 +253,11 @@ public class CreateConversation {
 
     /** A member's summary, and the charge to their "added by others" bound unless they created it. */
     private List<Uni<BoundStatement>> memberRows(String member, Conversations.Conversation c, Instant at) {
-        return member.equals(c.createdBy()) ? List.of(inbox.summary(member, c, at))
-                : List.of(inbox.summary(member, c, at), inbox.addedBy(member, c.id(), c.createdBy(), at));
+        List<Uni<BoundStatement>> rows = new ArrayList<>(inbox.summary(member, c, at));
+        if (!member.equals(c.createdBy())) {
+            rows.add(inbox.addedBy(member, c.id(), c.createdBy(), at));
+        }
+        return rows;
     }
 
     private static RestResponse<Conversations.View> created(Conversations.Conversation c) {

@@ -110,7 +110,7 @@ public class JoinConversation {
             writes.add(cql.bind(ADD_MEMBER, Set.of(username), id));
             // Markers a send racing an earlier leave may have left behind.
             writes.add(inbox.clearUnread(username, id, now));
-            writes.add(inbox.summary(username, joined, now));
+            writes.addAll(inbox.summary(username, joined, now));
             writes.add(inbox.addedBy(username, id, me, now));
             return quotas.admit(me, List.of(username), Map.of())
                     .chain(() -> Uni.join().all(writes).andFailFast())
