@@ -31,20 +31,30 @@ public class Conversations {
     static final Pattern USERNAME = Pattern.compile(Usernames.PATTERN);
 
     private static final Query SELECT = Cql.idempotent(
-            "SELECT id, members, title, direct, created_by, created_at FROM conversations WHERE id = ?");
+            "SELECT id, members, title, direct, created_by, created_at, last_message_id FROM conversations WHERE id = ?");
 
     @Inject
     Cql cql;
 
-    /** A row of conversations. */
+    /**
+     * A row of conversations. lastMessageId (cql/014): the newest message sent, which the next send
+     * removes from its members' inbox_by_activity; null before any message.
+     */
     record Conversation(UUID id, Set<String> members, String title, boolean direct, String createdBy,
-            Instant createdAt) {
+            Instant createdAt, UUID lastMessageId) {
+
+        Conversation(UUID id, Set<String> members, String title, boolean direct, String createdBy, Instant createdAt) {
+            this(id, members, title, direct, createdBy, createdAt, null);
+        }
 
         static Conversation of(Row row) {
             Set<String> members = row.get("members", CqlTypes.SET_OF_TEXT);
+            // The row a failed IF NOT EXISTS sends back has every column; check anyway.
+            UUID lastMessageId = row.getColumnDefinitions().contains("last_message_id")
+                    ? row.getUuid("last_message_id") : null;
             return new Conversation(row.getUuid("id"), members == null ? Set.of() : Set.copyOf(members),
                     row.getString("title"), row.getBoolean("direct"), row.getString("created_by"),
-                    row.getInstant("created_at"));
+                    row.getInstant("created_at"), lastMessageId);
         }
 
         boolean hasMember(String username) {

@@ -4,6 +4,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -247,20 +248,20 @@ public class CreateConversation {
     }
 
     /**
-     * Every member's summary, and the charge to their "added by others" bound unless they created
-     * it, at the creation time: idempotent writes, in parallel.
+     * Every member's summary with its row of inbox_by_activity (one unlogged batch of the member's
+     * partition, so the index never misses a summary), and the charge to their "added by others"
+     * bound unless they created it, at the creation time: idempotent writes, in parallel.
      */
     private Uni<Void> memberRows(Conversations.Conversation c) {
         Instant at = c.createdAt();
-        List<Uni<BoundStatement>> rows = new ArrayList<>();
+        List<Uni<AsyncResultSet>> writes = new ArrayList<>();
         for (String member : c.members()) {
-            rows.add(inbox.summary(member, c, at));
+            writes.add(inbox.together(inbox.summary(member, c, at)));
             if (!member.equals(c.createdBy())) {
-                rows.add(inbox.addedBy(member, c.id(), c.createdBy(), at));
+                writes.add(inbox.addedBy(member, c.id(), c.createdBy(), at).chain(charge -> cql.execute(charge)));
             }
         }
-        return Uni.join().all(rows.stream().map(row -> row.chain(statement -> cql.execute(statement))).toList())
-                .andFailFast().replaceWithVoid();
+        return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }
 
     private static RestResponse<Conversations.View> created(Conversations.Conversation c) {

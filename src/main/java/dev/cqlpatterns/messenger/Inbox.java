@@ -5,10 +5,12 @@ import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.idempotency.IdempotencySettings;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.time.TimeUuids;
@@ -21,10 +23,16 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -33,26 +41,47 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /inbox: the view of seed 001 (cql/SEEDS.md) loaded on every page: each conversation of the caller with its last
- * message, unread count and first unread time. Reads one partition of inbox_by_user: the summary
- * rows (the handler sorts them by last activity, as the partition is bounded by the user's
- * conversations, at most 3,000), then, for the conversations of the page that got a message from
- * someone else after the caller's last mark-read, at most cap + 1 of their unread markers, oldest
- * first (cql/013_unread_window.cql): the count is exact up to the cap whatever the number unread.
+ * message, unread count and first unread time, most recent activity first. Reads the caller's partition only:
+ * inbox_by_activity (cql/014) in order from the page's start, then just those conversations' summaries (one IN
+ * read), keeping the rows that match their summary's last activity, until the page is full; then, for the
+ * conversations of the page that got a message from someone else after the caller's last mark-read, at most
+ * cap + 1 of their unread markers, oldest first (cql/013_unread_window.cql): the count is exact up to the cap
+ * whatever the number unread. Superseded rows met on the way are deleted. Before the index is complete for the
+ * caller (their first read since cql/014), and past {@link #MAX_ROUNDS} index reads, it reads every summary and
+ * sorts them, as it did before cql/014; the first such read writes the missing index rows.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/inbox")
 @Tag(name = "messenger")
 @Authenticated
 public class Inbox {
-    private static final Query SELECT = Cql.idempotent(
-            "SELECT conversation_id, title, partner, direct, joined_at, last_message_id, last_sender, last_preview, "
-                    + "last_unread_id, read_up_to FROM inbox_by_user WHERE username = ? AND kind = 0");
+    private static final String COLUMNS = "conversation_id, title, partner, direct, joined_at, last_message_id, "
+            + "last_sender, last_preview, last_unread_id, read_up_to FROM inbox_by_user WHERE username = ? AND kind = 0";
+    /** Every summary: the read before the index is complete, and past MAX_ROUNDS. */
+    private static final Query SELECT = Cql.idempotent("SELECT " + COLUMNS);
+    /** The summaries of the conversations an index read named. */
+    private static final Query SELECT_SOME = Cql.idempotent("SELECT " + COLUMNS + " AND conversation_id IN ?");
+    private static final Query ACTIVITY = Cql.idempotent(
+            "SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? LIMIT ?");
+    private static final Query ACTIVITY_AFTER = Cql.idempotent(
+            "SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? "
+                    + "AND (last_at, conversation_id) < (?, ?) LIMIT ?");
+    private static final Query BACKFILLED = Cql.idempotent(
+            "UPDATE inbox_by_activity USING TIMESTAMP ? SET backfilled = true WHERE username = ?");
     /** The unread markers of one conversation after read_up_to, oldest first, at most the cap + 1. */
     private static final Query UNREAD = Cql.idempotent(
             "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ? "
                     + "AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
+    /** The unread markers of several conversations, in one read (see unreadTogether). */
+    private static final Query UNREAD_OF_SOME = Cql.idempotent(
+            "SELECT conversation_id, message_id FROM inbox_by_user WHERE username = ? AND kind = 1 "
+                    + "AND conversation_id IN ? AND message_id > ? LIMIT ?");
     /** Below every timeuuid the service makes: "count from the start" when nothing was marked read. */
     private static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
+    /** Index reads a page may take (each with its IN read of summaries) before it reads every summary instead. */
+    static final int MAX_ROUNDS = 3;
+    /** Index rows read beyond those the page still needs, for the stale ones met on the way. */
+    private static final int SLACK = 16;
 
     @Inject
     Caller caller;
@@ -65,6 +94,15 @@ public class Inbox {
 
     @Inject
     MessengerSettings settings;
+
+    @Inject
+    InboxRows inboxRows;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    IdempotencySettings idempotency;
 
     @Schema(name = "InboxEntry")
     public record InboxEntry(
@@ -93,22 +131,28 @@ public class Inbox {
     public record Position(@NotNull Instant lastAt,
             @NotNull @Pattern(regexp = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}") String conversationId) {
 
-        /** True when an entry at {@code at} with {@code id} comes after this position: older, or as old with a greater id. */
+        /**
+         * True when an entry at {@code at} with {@code id} comes after this position: older, or as old
+         * with a smaller id (the order of inbox_by_activity's clustering, cql/014).
+         */
         boolean isBefore(Instant at, String id) {
             int byTime = at.compareTo(lastAt);
-            return byTime < 0 || byTime == 0 && id.compareTo(conversationId) > 0;
+            return byTime < 0 || byTime == 0 && id.compareTo(conversationId) < 0;
         }
     }
 
-    private static final Comparator<Summary> MOST_RECENT_FIRST = Comparator.comparing(Summary::lastAt).reversed()
-            .thenComparing(s -> s.id().toString());
+    /** The order of inbox_by_activity: last activity, newest first, then conversation id (as text), greatest first. */
+    private static final Comparator<Summary> MOST_RECENT_FIRST = Comparator.comparing(Summary::lastAt)
+            .thenComparing(s -> s.id().toString()).reversed();
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The caller's conversations, most recent activity first, with unread counts",
-            description = "The caller's inbox partition only: its summaries in one statement, then one statement per "
-                    + "conversation of the page with messages after the caller's last mark-read, reading at most 1,000 "
-                    + "of its unread markers (X-Statements and X-Partitions-Read: 1 plus those).")
+            description = "The caller's inbox partition only: its conversations in order of last activity with the "
+                    + "page's summaries (about two statements a page), then one statement per conversation of the "
+                    + "page with messages after the caller's last mark-read, reading at most 1,000 of its unread "
+                    + "markers. A caller's first read, or one that meets many superseded index rows, reads every "
+                    + "summary instead (X-Statements and X-Partitions-Read say which).")
     public Uni<Page<InboxEntry>> inbox(
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
@@ -116,23 +160,139 @@ public class Inbox {
         int size = cursors.limit(limit);
         String scope = "inbox:" + me;
         Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
-        // Every summary in one page: the partition is bounded by the user's conversations.
-        int pageSize = settings.maxInboxConversations() + 100;
-        return cql.read(SELECT, b -> b.setPageSize(pageSize), me)
-                .chain(rs -> all(rs, new ArrayList<>()))
-                .chain(rows -> {
-                    List<Summary> summaries = summaries(rows);
-                    List<Summary> rest = after == null ? summaries
-                            : summaries.stream().filter(e -> after.isBefore(e.lastAt(), e.id().toString())).toList();
-                    List<Summary> page = List.copyOf(rest.subList(0, Math.min(size, rest.size())));
+        Walk walk = new Walk(me, size, after, clock.instant().minus(idempotency.ttl()).minus(Duration.ofHours(1)));
+        return walk.round(after, 1)
+                .chain(found -> found == null ? everySummary(walk) : Uni.createFrom().item(found))
+                .call(walk::cleanUp)
+                .chain(found -> {
                     String next = null;
-                    if (rest.size() > size) {
-                        Summary last = page.get(size - 1);
+                    if (found.size() > size) {
+                        Summary last = found.get(size - 1);
                         next = cursors.encode(scope, new Position(last.lastAt(), last.id().toString()));
                     }
                     String cursorOut = next;
-                    return withUnread(me, page).map(entries -> Page.of(entries, cursorOut));
+                    return withUnread(me, found.subList(0, Math.min(size, found.size())))
+                            .map(entries -> Page.of(entries, cursorOut));
                 });
+    }
+
+    /**
+     * One page's walk down inbox_by_activity: the entries found so far (a page and one more, to know
+     * whether a next page exists), and the superseded rows met, deleted once the page is known.
+     */
+    private final class Walk {
+        final String me;
+        final int size;
+        final Position after;
+        /** Rows neither matching nor superseded (a send racing a leave) are deleted once older than this. */
+        final Instant settled;
+        final List<Summary> found = new ArrayList<>();
+        final List<Uni<BoundStatement>> superseded = new ArrayList<>();
+        /** The index rows of a first read, checked against every summary once they are read. */
+        List<Row> unchecked = List.of();
+        boolean backfill;
+
+        Walk(String me, int size, Position after, Instant settled) {
+            this.me = me;
+            this.size = size;
+            this.after = after;
+            this.settled = settled;
+        }
+
+        /**
+         * Reads the index after {@code from} and those rows' summaries; answers the entries once the
+         * page is full or the index ends, or null when every summary must be read instead (the index
+         * is not complete yet, or MAX_ROUNDS reads did not fill the page).
+         */
+        Uni<List<Summary>> round(Position from, int round) {
+            int want = size + 1 - found.size() + SLACK * round;
+            Uni<AsyncResultSet> read = from == null ? cql.read(ACTIVITY, me, want)
+                    : cql.read(ACTIVITY_AFTER, me, from.lastAt(), from.conversationId(), want);
+            return read.chain(rs -> {
+                List<Row> rows = Cql.rows(rs);
+                // The static column comes with every row, and alone in a partition without rows. A read after
+                // a cursor that finds no row trusts the index: the cursor's page found it complete or completed it.
+                boolean unknown = rows.isEmpty() ? from == null : !Boolean.TRUE.equals(rows.get(0).get("backfilled", Boolean.class));
+                List<Row> listed = rows.stream().filter(r -> r.getInstant("last_at") != null).toList();
+                if (unknown) {
+                    backfill = true;
+                    unchecked = listed;
+                    return Uni.createFrom().nullItem();
+                }
+                List<UUID> ids = listed.stream().map(r -> UUID.fromString(r.getString("conversation_id"))).distinct().toList();
+                Uni<Map<UUID, Row>> summaries = ids.isEmpty() ? Uni.createFrom().item(Map.of())
+                        : cql.read(SELECT_SOME, me, ids).map(s -> byId(Cql.rows(s)));
+                return summaries.chain(byId -> {
+                    listed.forEach(row -> check(row, byId).ifPresent(found::add));
+                    if (found.size() > size || rows.size() < want || listed.isEmpty()) {
+                        return Uni.createFrom().item(found);
+                    }
+                    if (round == MAX_ROUNDS) {
+                        return Uni.createFrom().nullItem();
+                    }
+                    Row last = listed.get(listed.size() - 1);
+                    return round(new Position(last.getInstant("last_at"), last.getString("conversation_id")), round + 1);
+                });
+            });
+        }
+
+        /**
+         * An index row is listed when its summary's last activity is the row's; a row older than
+         * that is superseded for good (the summary only moves forward) and deleted; any other (no
+         * summary, or a newer row whose summary write is still on its way) is skipped, and deleted
+         * only once older than any replay of its write (settled).
+         */
+        Optional<Summary> check(Row row, Map<UUID, Row> byId) {
+            UUID id = UUID.fromString(row.getString("conversation_id"));
+            Instant at = row.getInstant("last_at");
+            Row summary = byId.get(id);
+            Instant current = summary != null && InboxRows.isMember(summary) ? InboxRows.lastAt(summary) : null;
+            if (at.equals(current)) {
+                return Optional.of(new Summary(id, summary, at));
+            }
+            if (current != null && current.isAfter(at) || at.isBefore(settled)) {
+                superseded.add(inboxRows.inactive(me, id, at));
+            }
+            return Optional.empty();
+        }
+
+        Uni<Void> cleanUp() {
+            if (superseded.isEmpty()) {
+                return Uni.createFrom().voidItem();
+            }
+            // The page does not depend on it: a failed clean-up is done again by the next read.
+            return inboxRows.together(superseded).onFailure().recoverWithNull().replaceWithVoid();
+        }
+    }
+
+
+    /**
+     * The read of every summary, sorted here: bounded by the caller's conversations (at most 3,000).
+     * The caller's first read since cql/014 also writes the index rows of every summary, and then
+     * marks the index complete, in one batch of their partition before it answers.
+     */
+    private Uni<List<Summary>> everySummary(Walk walk) {
+        // Every summary in one page: the partition is bounded by the user's conversations.
+        int pageSize = settings.maxInboxConversations() + 100;
+        return cql.read(SELECT, b -> b.setPageSize(pageSize), walk.me)
+                .chain(rs -> all(rs, new ArrayList<>()))
+                .chain(rows -> {
+                    List<Summary> summaries = summaries(rows);
+                    Map<UUID, Row> byId = byId(rows);
+                    walk.unchecked.forEach(row -> walk.check(row, byId));
+                    if (!walk.backfill) {
+                        return Uni.createFrom().item(summaries);
+                    }
+                    List<Uni<BoundStatement>> writes = new ArrayList<>();
+                    summaries.forEach(s -> writes.add(inboxRows.activity(walk.me, s.id(), s.lastAt())));
+                    writes.add(cql.bind(BACKFILLED, InboxRows.micros(clock.instant()), walk.me));
+                    // The superseded rows met go in the same batch of the partition.
+                    writes.addAll(walk.superseded);
+                    walk.superseded.clear();
+                    return inboxRows.together(writes).replaceWith(summaries);
+                })
+                .map(summaries -> walk.after == null ? summaries
+                        : summaries.stream().filter(e -> walk.after.isBefore(e.lastAt(), e.id().toString())).toList());
     }
 
     /** A summary row of a conversation the caller is in, before its unread count is known. */
@@ -147,25 +307,96 @@ public class Inbox {
             }
             return readUpTo == null || lastUnread.timestamp() > readUpTo.timestamp();
         }
+
+        /** The end of the caller's last mark-read, or before every message when none. */
+        UUID readUpTo() {
+            UUID readUpTo = row.getUuid("read_up_to");
+            return readUpTo == null ? NEVER_READ : readUpTo;
+        }
     }
 
-    /** The page's entries with their unread counts: one capped read of markers per conversation that may have some. */
+    /**
+     * The page's entries with their unread counts. Conversations that may have markers (a message
+     * from someone else after the last mark-read) are counted by one read of all their markers, at
+     * most cap + 1 rows in all; when that read is full, the conversations it did not see to their end
+     * are counted one capped read each (cql/013_unread_window.cql), as is a lone conversation.
+     */
     private Uni<List<InboxEntry>> withUnread(String me, List<Summary> page) {
-        if (page.isEmpty()) {
-            return Uni.createFrom().item(List.of());
+        List<Summary> counted = page.stream().filter(s -> s.mayHaveUnread(me)).toList();
+        Uni<Map<UUID, Unread>> unread = counted.size() <= 1 ? eachUnread(me, counted) : unreadTogether(me, counted);
+        return unread.map(byId -> page.stream().map(s -> {
+            Unread u = byId.getOrDefault(s.id(), Unread.NONE);
+            return entry(s, u.count(), u.first());
+        }).toList());
+    }
+
+    /** A conversation's markers after its read_up_to: how many (at most cap + 1) and the oldest's time. */
+    private record Unread(int count, Instant first) {
+        static final Unread NONE = new Unread(0, null);
+
+        static Unread of(List<UUID> markers) {
+            return new Unread(markers.size(), markers.stream().map(TimeUuids::instant).min(Comparator.naturalOrder())
+                    .orElse(null));
+        }
+    }
+
+    /** One capped read per conversation, oldest markers first. */
+    private Uni<Map<UUID, Unread>> eachUnread(String me, List<Summary> conversations) {
+        if (conversations.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
         }
         int cap = settings.unreadCountCap();
-        List<Uni<InboxEntry>> entries = page.stream().map(s -> {
-            if (!s.mayHaveUnread(me)) {
-                return Uni.createFrom().item(entry(s, 0, null));
+        List<Uni<Map.Entry<UUID, Unread>>> reads = conversations.stream()
+                .map(s -> cql.read(UNREAD, me, s.id(), s.readUpTo(), cap + 1)
+                        .map(rs -> Map.entry(s.id(), Unread.of(Cql.rows(rs).stream().map(r -> r.getUuid(0)).toList()))))
+                .toList();
+        return Uni.join().all(reads).andFailFast().map(done -> {
+            Map<UUID, Unread> byId = new HashMap<>();
+            done.forEach(e -> byId.put(e.getKey(), e.getValue()));
+            return byId;
+        });
+    }
+
+    /**
+     * The markers of several conversations in one read after the oldest read_up_to among them (those
+     * at or before a conversation's own read_up_to are dropped here), at most cap + 1 rows in all.
+     * Rows come grouped by conversation: when fewer than the limit came, every count is exact; when
+     * the read is full, every conversation whose group ended before the last row's is exact, and the
+     * last one and those not seen are read again one by one.
+     */
+    private Uni<Map<UUID, Unread>> unreadTogether(String me, List<Summary> conversations) {
+        int limit = settings.unreadCountCap() + 1;
+        Map<UUID, Summary> byId = new HashMap<>();
+        conversations.forEach(s -> byId.put(s.id(), s));
+        UUID from = conversations.stream().map(Summary::readUpTo).min(Comparator.comparingLong(UUID::timestamp))
+                .orElse(NEVER_READ);
+        return cql.read(UNREAD_OF_SOME, me, List.copyOf(byId.keySet()), from, limit).chain(rs -> {
+            List<Row> rows = Cql.rows(rs);
+            Map<UUID, List<UUID>> markers = new LinkedHashMap<>();
+            for (Row row : rows) {
+                UUID id = row.getUuid("conversation_id");
+                UUID marker = row.getUuid("message_id");
+                // read_up_to is the last timeuuid of its millisecond: a marker is after it when its time is.
+                List<UUID> of = markers.computeIfAbsent(id, k -> new ArrayList<>());
+                if (marker.timestamp() > byId.get(id).readUpTo().timestamp()) {
+                    of.add(marker);
+                }
             }
-            UUID readUpTo = s.row().getUuid("read_up_to");
-            return cql.read(UNREAD, me, s.id(), readUpTo == null ? NEVER_READ : readUpTo, cap + 1).map(rs -> {
-                List<Row> markers = Cql.rows(rs);
-                return entry(s, markers.size(), markers.isEmpty() ? null : TimeUuids.instant(markers.get(0).getUuid(0)));
+            Map<UUID, Unread> counted = new HashMap<>();
+            List<Summary> again = new ArrayList<>();
+            UUID last = rows.size() < limit ? null : rows.get(rows.size() - 1).getUuid("conversation_id");
+            for (Summary s : conversations) {
+                if (last == null || markers.containsKey(s.id()) && !s.id().equals(last)) {
+                    counted.put(s.id(), Unread.of(markers.getOrDefault(s.id(), List.of())));
+                } else {
+                    again.add(s);
+                }
+            }
+            return eachUnread(me, again).map(more -> {
+                counted.putAll(more);
+                return counted;
             });
-        }).toList();
-        return Uni.join().all(entries).andFailFast();
+        });
     }
 
     /** Further pages of the same partition, should it hold more groups than one page (a cap raised). */
@@ -177,14 +408,18 @@ public class Inbox {
         return cql.call(0, rs::fetchNextPage).chain(next -> all(next, rows));
     }
 
+    private static Map<UUID, Row> byId(List<Row> summaries) {
+        Map<UUID, Row> byId = new HashMap<>();
+        summaries.forEach(row -> byId.put(row.getUuid("conversation_id"), row));
+        return byId;
+    }
+
     /** The summaries of conversations the caller is in, most recent activity first. */
     private static List<Summary> summaries(List<Row> rows) {
         List<Summary> summaries = new ArrayList<>();
         for (Row s : rows) {
             if (InboxRows.isMember(s)) {
-                UUID lastId = s.getUuid("last_message_id");
-                summaries.add(new Summary(s.getUuid("conversation_id"), s,
-                        lastId == null ? s.getInstant("joined_at") : TimeUuids.instant(lastId)));
+                summaries.add(new Summary(s.getUuid("conversation_id"), s, InboxRows.lastAt(s)));
             }
         }
         summaries.sort(MOST_RECENT_FIRST);

@@ -2,17 +2,20 @@ package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.time.TimeUuids;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -36,6 +39,13 @@ public class InboxRows {
                     + "AND message_id = ?");
     private static final Query DELETE_ALL_UNREAD = Cql.idempotent(
             "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ?");
+    private static final Query SELECT_ACTIVITY = Cql.idempotent(
+            "SELECT joined_at, last_message_id FROM inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id = ? "
+                    + "AND message_id = ?");
+    private static final Query INSERT_ACTIVITY = Cql.idempotent(
+            "INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) USING TIMESTAMP ?");
+    private static final Query DELETE_ACTIVITY = Cql.idempotent(
+            "DELETE FROM inbox_by_activity USING TIMESTAMP ? WHERE username = ? AND last_at = ? AND conversation_id = ?");
     private static final Query INSERT_ADDED = Cql.idempotent(
             "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
                     + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
@@ -45,10 +55,50 @@ public class InboxRows {
     @Inject
     Cql cql;
 
-    /** The summary row that makes a conversation appear in {@code username}'s inbox. */
-    Uni<BoundStatement> summary(String username, Conversations.Conversation c, Instant joinedAt) {
-        return cql.bind(INSERT_SUMMARY, username, c.id(), SUMMARY, c.title(), c.partnerOf(username), c.direct(),
-                joinedAt, micros(joinedAt));
+    /**
+     * The summary row that makes a conversation appear in {@code username}'s inbox, and its row in
+     * inbox_by_activity (cql/014) at the join: written together (a logged batch) so the index never
+     * misses a summary.
+     */
+    List<Uni<BoundStatement>> summary(String username, Conversations.Conversation c, Instant joinedAt) {
+        return List.of(cql.bind(INSERT_SUMMARY, username, c.id(), SUMMARY, c.title(), c.partnerOf(username), c.direct(),
+                joinedAt, micros(joinedAt)), activity(username, c.id(), joinedAt));
+    }
+
+    /**
+     * The row of inbox_by_activity for a conversation last active at {@code at} (cql/014), written at
+     * the start of that millisecond: every write of the row stays below {@link #inactive}'s tombstone.
+     */
+    Uni<BoundStatement> activity(String username, UUID conversationId, Instant at) {
+        Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
+        return cql.bind(INSERT_ACTIVITY, username, ms, conversationId.toString(), micros(ms));
+    }
+
+    /**
+     * Deletes the row of inbox_by_activity at {@code at}, with the last microsecond of that
+     * millisecond as timestamp: it shadows every write of that row (a replayed send, a backfill),
+     * so a row once superseded never comes back.
+     */
+    Uni<BoundStatement> inactive(String username, UUID conversationId, Instant at) {
+        Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
+        return cql.bind(DELETE_ACTIVITY, micros(ms) + 999, username, ms, conversationId.toString());
+    }
+
+    /**
+     * Writes of one user's inbox (inbox_by_user and inbox_by_activity share the partition key) as
+     * one unlogged batch: one mutation of the partition, applied whole on each replica. Every
+     * statement must be idempotent.
+     */
+    Uni<AsyncResultSet> together(List<Uni<BoundStatement>> writes) {
+        return Uni.join().all(writes).andFailFast().chain(statements -> cql.execute(
+                BatchStatement.newInstance(DefaultBatchType.UNLOGGED, statements.toArray(BoundStatement[]::new))
+                        .setIdempotent(true)));
+    }
+
+    /** The last activity a summary row stands for: its last message's time, or, before any, the join. */
+    static Instant lastAt(Row summary) {
+        UUID lastId = summary.getUuid("last_message_id");
+        return lastId == null ? summary.getInstant("joined_at") : TimeUuids.instant(lastId);
     }
 
     /**
@@ -60,30 +110,24 @@ public class InboxRows {
     }
 
     /**
-     * Forgets a conversation in {@code username}'s inbox: its summary and unread markers (one
-     * partition, one unlogged batch) and, beside it, its charge. Idempotent writes, no logged batch.
+     * Forgets a conversation in {@code username}'s inbox: its summary, unread markers and row of
+     * inbox_by_activity (found by reading the summary's last activity; a send racing the leave may
+     * leave one more row, which the inbox skips and removes, cql/014) in one unlogged batch of the
+     * user's partition, and beside it the "added by others" charge. Idempotent writes, no logged
+     * batch (issue 14).
      */
     Uni<Void> forget(String username, UUID conversationId, Instant at) {
+        Uni<BoundStatement> activity = cql.read(SELECT_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
+            Row summary = rs.one();
+            // No summary: nothing listed; the tombstone of a row that never was costs nothing more.
+            return inactive(username, conversationId, summary == null || lastAt(summary) == null ? at : lastAt(summary));
+        });
         return Uni.join().all(
-                inOnePartition(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
-                        clearUnread(username, conversationId, at)),
-                cql.bind(DELETE_ADDED, micros(at), username, conversationId).chain(delete -> cql.execute(delete)).replaceWithVoid())
+                together(List.of(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
+                        clearUnread(username, conversationId, at), activity)).replaceWithVoid(),
+                cql.bind(DELETE_ADDED, micros(at), username, conversationId).chain(delete -> cql.execute(delete))
+                        .replaceWithVoid())
                 .andFailFast().replaceWithVoid();
-    }
-
-    /**
-     * Writes of one partition of inbox_by_user as one unlogged batch: applied together (one
-     * mutation, atomic and isolated on each replica) without the batch log a logged batch writes to
-     * two other nodes (issue 14); idempotent when every write is (a batch is not by default), so
-     * the driver retries it.
-     */
-    @SafeVarargs
-    final Uni<Void> inOnePartition(Uni<BoundStatement>... writes) {
-        return Uni.join().all(List.of(writes)).andFailFast()
-                .chain(statements -> cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                        statements.toArray(new BoundStatement[0])).setIdempotent(
-                                statements.stream().allMatch(s -> Boolean.TRUE.equals(s.isIdempotent())))))
-                .replaceWithVoid();
     }
 
     /**

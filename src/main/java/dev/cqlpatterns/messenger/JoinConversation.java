@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -114,8 +115,10 @@ public class JoinConversation {
                     c.createdBy(), c.createdAt());
             return quotas.admit(me, List.of(username), Map.of())
                     .chain(() -> Uni.join().all(
-                            // Markers a send racing an earlier leave may have left behind, and the summary.
-                            inbox.inOnePartition(inbox.clearUnread(username, id, now), inbox.summary(username, joined, now)),
+                            // Markers a send racing an earlier leave may have left behind, the summary
+                            // and its row of inbox_by_activity: one partition, one unlogged batch.
+                            inbox.together(Stream.concat(Stream.of(inbox.clearUnread(username, id, now)),
+                                    inbox.summary(username, joined, now).stream()).toList()).replaceWithVoid(),
                             inbox.addedBy(username, id, me, now).chain(charge -> cql.execute(charge)).replaceWithVoid())
                             .andFailFast())
                     .chain(() -> cql.write(ADD_MEMBER, Set.of(username), id))

@@ -4,8 +4,7 @@ import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -80,6 +79,10 @@ public class SendMessage {
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
 
+    /** The newest message of the conversation, so the next send knows which activity rows it replaces (cql/014). */
+    private static final Query SET_CONVERSATION_LAST = Cql.idempotent(
+            "UPDATE conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?");
+
     @Inject
     Caller caller;
 
@@ -100,6 +103,9 @@ public class SendMessage {
 
     @Inject
     IdempotencyKeys idempotency;
+
+    @Inject
+    InboxRows inbox;
 
     /** What a send writes, fixed before its first write (kept with its Idempotency-Key). */
     @RegisterForReflection
@@ -162,7 +168,7 @@ public class SendMessage {
         Map<String, String> attachments = validAttachments(request.attachments());
         return conversations.requireMember(id, sender).chain(c -> idempotency.run(operation(id), sender, key,
                         new Fingerprint(content, attachments), Plan.class, () -> plan(c, sender, at),
-                        (plan, retry) -> write(c.id(), plan, sender, content, attachments))
+                        (plan, retry) -> write(c, plan, sender, content, attachments))
                 .map(done -> done.respond(RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED,
                         sent(id, sender, done.plan())))));
     }
@@ -184,38 +190,57 @@ public class SendMessage {
     }
 
     /** The writes of a send; run again for the same plan, they write the same cells. */
-    private Uni<Void> write(UUID conversationId, Plan plan, String sender, String content, Map<String, String> attachments) {
+    private Uni<Void> write(Conversations.Conversation c, Plan plan, String sender, String content,
+            Map<String, String> attachments) {
+        UUID conversationId = c.id();
         UUID messageId = plan.messageId();
         Set<String> recipients = new TreeSet<>(plan.recipients());
         return buckets.record(Messages.SERIES, conversationId.toString(), TimeUuids.instant(messageId))
                 .chain(bucket -> cql.write(INSERT_MESSAGE, conversationId, bucket, messageId, sender, content, recipients,
                         attachments))
-                .chain(() -> deliver(conversationId, messageId, sender, content, recipients));
+                .chain(() -> deliver(conversationId, messageId, c.lastMessageId(), sender, content, recipients));
     }
 
     /**
      * The inbox writes of a message: the last message of every member's summary, and an unread
      * marker for each recipient. Written with the message's time as timestamp, so running them again
-     * changes nothing that a newer message, a mark-read or a leave has written since.
+     * changes nothing that a newer message, a mark-read or a leave has written since. With them, in
+     * the same one-partition batch, the member's row of inbox_by_activity moves (cql/014): the row at
+     * the message's time is written, and the row of the conversation's previous message, when older,
+     * is deleted; the conversation row then names this message as the one to delete next time.
      */
-    private Uni<Void> deliver(UUID conversationId, UUID messageId, String sender, String content, Set<String> recipients) {
+    private Uni<Void> deliver(UUID conversationId, UUID messageId, UUID previous, String sender, String content,
+            Set<String> recipients) {
         long timestamp = InboxRows.micros(messageId);
+        Instant at = TimeUuids.instant(messageId);
+        // A replay finds this message (or a newer one) as the previous one: nothing to delete then.
+        Instant replaced = previous != null && TimeUuids.instant(previous).isBefore(at) ? TimeUuids.instant(previous) : null;
         String preview = preview(content);
         List<Uni<AsyncResultSet>> writes = new ArrayList<>();
-        writes.add(cql.write(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, sender, conversationId,
-                InboxRows.SUMMARY));
+        writes.add(cql.write(SET_CONVERSATION_LAST, timestamp, messageId, conversationId));
+        writes.add(inbox.together(activity(sender, conversationId, at, replaced,
+                cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, sender, conversationId, InboxRows.SUMMARY))));
         for (String member : recipients) {
-            // Marker and summary share the member's partition: one mutation.
-            writes.add(Uni.combine().all().unis(
+            // Marker, summary and activity share the member's partition: one mutation.
+            writes.add(inbox.together(activity(member, conversationId, at, replaced,
                     cql.bind(MARK_UNREAD, member, conversationId, messageId, timestamp),
                     // last_unread_id with the marker, in one mutation: the inbox counts where it is newer than read_up_to.
                     cql.bind(SET_LAST_UNREAD, timestamp, messageId, sender, preview, messageId, member, conversationId,
-                            InboxRows.SUMMARY))
-                    .asTuple()
-                    .chain(both -> cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                            both.getItem1(), both.getItem2()).setIdempotent(true))));
+                            InboxRows.SUMMARY))));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
+    }
+
+    /** A member's inbox writes of a message, with its move in inbox_by_activity. */
+    @SafeVarargs
+    private List<Uni<BoundStatement>> activity(String member, UUID conversationId, Instant at, Instant replaced,
+            Uni<BoundStatement>... summary) {
+        List<Uni<BoundStatement>> statements = new ArrayList<>(List.of(summary));
+        statements.add(inbox.activity(member, conversationId, at));
+        if (replaced != null) {
+            statements.add(inbox.inactive(member, conversationId, replaced));
+        }
+        return statements;
     }
 
     private String validContent(String content) {

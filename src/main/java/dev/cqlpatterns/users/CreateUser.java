@@ -80,7 +80,7 @@ public class CreateUser {
     @APIResponse(responseCode = "409", description = "The username is taken by another sign-up, or the email is taken")
     public Uni<RestResponse<User>> create(@Valid @NotNull NewUser request) {
         caller.requireSelf(request.username());
-        UserRow user = new UserRow(request.username(), UserRules.normalizeEmail(request.email()), request.age(), Map.of(), 0L);
+        UserRow user = new UserRow(request.username(), UserRules.normalizeEmail(request.email()), null, request.age(), Map.of(), 0L);
         return store.claimUsername(user).chain(created -> store.claimEmail(user.emailCopy())
                 // Only the call that claimed the username undoes it: when the email is taken (409), the
                 // username claim goes; when Cassandra failed (503), whatever may have been claimed goes,
@@ -102,9 +102,9 @@ public class CreateUser {
                         })));
     }
 
-    /** Best effort: release the email if it became ours, then the username. */
+    /** Best effort: release the email if it became ours (at whatever version), then the username. */
     private Uni<Void> undo(UserRow user) {
-        return store.releaseEmail(user.email(), user.username())
+        return store.releaseEmail(user.email(), user.username(), Long.MAX_VALUE)
                 .chain(() -> store.call(d -> d.releaseUsername(user.username(), user.email())))
                 .replaceWithVoid().onFailure().recoverWithNull();
     }

@@ -3,7 +3,6 @@ package dev.cqlpatterns.users;
 import com.datastax.oss.driver.api.mapper.annotations.CqlName;
 import com.datastax.oss.driver.api.mapper.annotations.Entity;
 import com.datastax.oss.driver.api.mapper.annotations.PartitionKey;
-import com.datastax.oss.driver.api.mapper.annotations.Transient;
 import java.util.Map;
 
 /**
@@ -18,9 +17,4 @@ public record EmailRow(
         Integer age,
         Map<String, Address> addresses,
         Long version) {
-
-    @Transient
-    UserRow asUser() {
-        return new UserRow(username, email, age, addresses, version);
-    }
 }

@@ -24,8 +24,15 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * GET /users?email=: the caller's own user, found by their email, answered from its copy in
- * users_by_email: one partition read, no second lookup by username.
+ * GET /users?email=: the caller's own user, found by their email: the claim in users_by_email, then
+ * the user row it names (two partition reads, one after the other).
+ *
+ * <p>Why the user row too: a claim naming the caller is not enough. A move whose last step failed
+ * (see ChangeEmail) leaves the old address's row naming the user until it is released, with a copy
+ * that looks current (its version and email say nothing of a later move). Only the user row says
+ * which email the user is on, so the answer comes from it, and it is 404 when the user is on
+ * another email. An email nobody holds or someone else holds is still answered after the one read
+ * of its claim.
  *
  * <p>It answers only for the caller's own email. An email held by someone else gets the very
  * answer of an email nobody holds (404, same detail, same one partition read), so the route is no
@@ -48,7 +55,7 @@ public class FindUserByEmail {
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The caller's own user, found by their email (one partition read)",
+    @Operation(summary = "The caller's own user, found by their email (two partition reads: the email, then the user)",
             description = "Answers only when the email is the caller's own. An email held by another user is answered "
                     + "exactly like an email nobody holds (404), so this lookup tells nobody which addresses have an "
                     + "account, and shows no other user's private fields.")
@@ -61,12 +68,22 @@ public class FindUserByEmail {
             @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE) String email) {
         String me = caller.username();
         String normalized = UserRules.normalizeEmail(email);
-        return store.call(d -> d.byEmail(normalized, UnaryOperator.identity())).map(row -> {
+        return store.call(d -> d.byEmail(normalized, UnaryOperator.identity())).chain(claim -> {
             // Someone else's email reads exactly like a free one: no enumeration oracle.
-            if (row == null || !me.equals(row.username())) {
-                throw ProblemException.notFound("You hold no email " + normalized);
+            if (claim == null || !me.equals(claim.username())) {
+                throw notHeld(normalized);
             }
-            return User.of(row.asUser());
+            return store.find(me).map(user -> {
+                // A claim the caller was moved off: not theirs any more.
+                if (user == null || !normalized.equals(user.email())) {
+                    throw notHeld(normalized);
+                }
+                return User.of(user);
+            });
         });
+    }
+
+    private static ProblemException notHeld(String email) {
+        return ProblemException.notFound("You hold no email " + email);
     }
 }

@@ -46,20 +46,29 @@ public interface UserDao {
     @Insert(ifNotExists = true)
     CompletionStage<AsyncResultSet> claimEmail(EmailRow copy);
 
-    /** Writes the next version of a user if nobody changed it since it was read. */
+    /**
+     * Writes the next version of a user if nobody changed it since it was read (or, with the same
+     * version, clears its previous_email once released).
+     */
     @StatementAttributes(executionProfileName = Cql.CONDITIONAL_PROFILE, idempotence = true)
     @Update(customIfClause = "version = :expected")
     CompletionStage<AsyncResultSet> updateIfVersion(UserRow user, long expected);
 
-    /** Refreshes the email copy, unless the email moved to someone else or the copy is as new. */
+    /**
+     * Refreshes the email copy, unless the email moved to someone else or the copy is as new; also
+     * how a claim the user holds already is asserted again at their current version.
+     */
     @StatementAttributes(executionProfileName = Cql.CONDITIONAL_PROFILE, idempotence = true)
     @Update(customIfClause = "username = :owner AND version < :newer")
     CompletionStage<AsyncResultSet> refreshCopy(EmailRow copy, String owner, long newer);
 
-    /** Releases an email, only if {@code owner} still holds it. */
+    /**
+     * Releases an email, only if {@code owner} still holds it by a claim made before version
+     * {@code leftAt} of the owner (a claim made since is a move back to it: see ChangeEmail).
+     */
     @StatementAttributes(executionProfileName = Cql.CONDITIONAL_PROFILE, idempotence = true)
-    @Delete(entityClass = EmailRow.class, customIfClause = "username = :owner")
-    CompletionStage<AsyncResultSet> releaseEmail(String email, String owner);
+    @Delete(entityClass = EmailRow.class, customIfClause = "username = :owner AND version < :leftAt")
+    CompletionStage<AsyncResultSet> releaseEmail(String email, String owner, long leftAt);
 
     /** Undoes a username claim whose email claim failed (only if it is still that claim). */
     @Delete(entityClass = UserRow.class, customIfClause = "email = :claimedEmail")

@@ -7,12 +7,16 @@ import com.datastax.oss.driver.api.mapper.annotations.Transient;
 import java.util.HashMap;
 import java.util.Map;
 
-/** A row of users_by_username (cql/040_users.cql): the user as stored, with its version. */
+/**
+ * A row of users_by_username (cql/040_users.cql): the user as stored, with its version, and the
+ * email a move took them off whose release is not known to be done (cql/046_previous_email.cql).
+ */
 @Entity
 @CqlName("users_by_username")
 public record UserRow(
         @PartitionKey String username,
         String email,
+        String previousEmail,
         Integer age,
         Map<String, Address> addresses,
         Long version) {
@@ -29,7 +33,7 @@ public record UserRow(
 
     /** The next version of this user with different addresses. */
     UserRow withAddresses(Map<String, Address> changed) {
-        return new UserRow(username, email, age, Map.copyOf(changed), versionOrZero() + 1);
+        return new UserRow(username, email, previousEmail, age, Map.copyOf(changed), versionOrZero() + 1);
     }
 
     UserRow withAddress(String kind, Address address) {
@@ -48,14 +52,20 @@ public record UserRow(
         return withAddresses(changed);
     }
 
-    /** The next version of this user with another email. */
+    /** The next version of this user, moved to another email: the one left is to be released. */
     UserRow withEmail(String newEmail) {
-        return new UserRow(username, newEmail, age, addresses, versionOrZero() + 1);
+        return new UserRow(username, newEmail, email, age, addresses, versionOrZero() + 1);
+    }
+
+    /** This version with nothing left to release (what is written once the previous email is released). */
+    @Transient
+    UserRow settled() {
+        return new UserRow(username, email, null, age, addresses, version);
     }
 
     /**
      * Whether {@code held} (read back, or null) is this very state: same version, email, age and
-     * addresses. What tells a conditional write whose outcome is unknown whether it holds.
+     * addresses (previousEmail is bookkeeping of the move that wrote this version, not state). What tells a conditional write whose outcome is unknown whether it holds.
      */
     boolean sameAs(UserRow held) {
         return held != null && versionOrZero() == held.versionOrZero() && sameSignUp(held)

@@ -3,6 +3,7 @@ package dev.cqlpatterns.users;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -12,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -116,34 +118,100 @@ public class UserStore {
     }
 
     /**
-     * Claims {@code copy.email()} for its user (INSERT ... IF NOT EXISTS with a copy of the user);
-     * done when the user holds it already (an earlier attempt of theirs), 409 when another user does.
+     * Claims {@code copy.email()} for its user, as of {@code copy.version()}: INSERT ... IF NOT EXISTS
+     * with a copy of the user. When the user holds it already (an earlier attempt of theirs) the claim
+     * is raised to that version if it is older (UPDATE ... IF username = ? AND version < ?), so that
+     * nobody takes it over as stale while this move is on (see ChangeEmail). When another user holds
+     * it by a stale claim (they are on another email and have changed since they claimed it), it is
+     * released (IF username = ? AND version < ?) and claimed. 409 when another user holds it otherwise.
      */
     Uni<Void> claimEmail(EmailRow copy) {
-        return cas.<String, Void>run(
-                attempt -> attempt.lost() != null ? Uni.createFrom().item(attempt.lost().one().getString("username"))
-                        : attempt.retry() ? findEmailLatest(copy.email()).map(row -> row == null ? null : row.username())
-                        : Uni.createFrom().nullItem(),
-                holder -> {
-                    if (holder == null) {
-                        return Step.write(EMAILS, call(d -> d.claimEmail(copy)),
-                                () -> findEmailLatest(copy.email()).map(row -> row != null && copy.username().equals(row.username())),
-                                () -> Uni.createFrom().voidItem());
+        String email = copy.email();
+        long version = copy.version();
+        return cas.<Held, Void>run(
+                // First presume it free (no read); after a lost claim, what holds (its answer, or a serial read).
+                attempt -> (attempt.lost() != null ? Uni.createFrom().item(Claim.of(attempt.lost().one()))
+                        : attempt.retry() ? findEmailLatest(email).map(Claim::of)
+                        : Uni.createFrom().<Claim>nullItem())
+                        .chain(claim -> claim == null || claim.username().equals(copy.username())
+                                ? Uni.createFrom().item(new Held(claim, null))
+                                : findLatest(claim.username()).map(holder -> new Held(claim, holder))),
+                held -> {
+                    Supplier<Uni<Boolean>> ours = () -> findEmailLatest(email).map(row -> row != null
+                            && copy.username().equals(row.username()) && row.version() != null && row.version() >= version);
+                    Supplier<Uni<Void>> done = () -> Uni.createFrom().voidItem();
+                    if (held.claim() == null) {
+                        return Step.write(EMAILS, call(d -> d.claimEmail(copy)), ours, done);
                     }
-                    if (holder.equals(copy.username())) {
-                        return Step.done(Uni.createFrom().voidItem());
+                    if (held.claim().username().equals(copy.username())) {
+                        return held.claim().version() >= version ? Step.done(done.get())
+                                : Step.write(EMAILS, call(d -> d.refreshCopy(copy, copy.username(), version + 1)), ours, done);
                     }
-                    return Step.done(Uni.createFrom().failure(ProblemException.conflict("Email " + copy.email() + " is taken")));
+                    if (held.stale(email)) {
+                        return Step.write(EMAILS, releaseEmail(email, held.claim().username(), held.holder().versionOrZero())
+                                .chain(() -> call(d -> d.claimEmail(copy))), ours, done);
+                    }
+                    return Step.done(Uni.createFrom().failure(ProblemException.conflict("Email " + email + " is taken")));
                 }, () -> concurrently(copy.username()));
     }
 
+    /** Who claims an email, and at which version of theirs. */
+    record Claim(String username, long version) {
+        /** From a row of users_by_email, or a conditional write's answer (null when there is no claim). */
+        static Claim of(Row row) {
+            if (row == null || !row.getColumnDefinitions().contains("username") || row.isNull("username")) {
+                return null;
+            }
+            boolean versioned = row.getColumnDefinitions().contains("version") && !row.isNull("version");
+            return new Claim(row.getString("username"), versioned ? row.getLong("version") : 0);
+        }
+
+        static Claim of(EmailRow row) {
+            return row == null ? null : new Claim(row.username(), row.version() == null ? 0 : row.version());
+        }
+    }
+
+    /** An email's claim, and its holder as of now when that is another user (a serial read). */
+    record Held(Claim claim, UserRow holder) {
+        /**
+         * Whether the claim is left over: its holder is on another email and has changed since they
+         * claimed this one, so no move of theirs to it can still apply (a move asserts its claim at
+         * the version it writes over).
+         */
+        boolean stale(String email) {
+            return holder != null && !email.equals(holder.email()) && claim.version() < holder.versionOrZero();
+        }
+    }
+
     /**
-     * Releases an email, only if {@code owner} still holds it (DELETE ... IF username = ?). An
-     * unknown outcome is done when the owner no longer holds it.
+     * Releases an email, only if {@code owner} still holds it by a claim made before their version
+     * {@code leftAt} (DELETE ... IF username = ? AND version < ?): {@code leftAt} is a version of the
+     * owner that is not on this email, and any move of theirs back to it claims it at a version
+     * at least that, so it is never released from under them. An unknown outcome is done when no
+     * such claim is left.
      */
-    Uni<Void> releaseEmail(String email, String owner) {
-        return cas.conditional(EMAILS, call(d -> d.releaseEmail(email, owner)),
-                () -> findEmailLatest(email).map(row -> row == null || !owner.equals(row.username()))).replaceWithVoid();
+    Uni<Void> releaseEmail(String email, String owner, long leftAt) {
+        return cas.conditional(EMAILS, call(d -> d.releaseEmail(email, owner, leftAt)),
+                () -> findEmailLatest(email).map(row -> row == null || !owner.equals(row.username())
+                        || row.version() == null || row.version() >= leftAt)).replaceWithVoid();
+    }
+
+    /**
+     * Finishes a move: releases the email the user was moved off (if any is pending) and clears
+     * previous_email (IF version = ?: a later change of the user keeps what it wrote; a leftover
+     * previous_email whose claim is gone is harmless, its release no longer applies). The user
+     * without previous_email.
+     */
+    Uni<UserRow> settle(UserRow user) {
+        if (user.previousEmail() == null) {
+            return Uni.createFrom().item(user);
+        }
+        UserRow settled = user.settled();
+        return releaseEmail(user.previousEmail(), user.username(), user.versionOrZero())
+                .chain(() -> cas.conditional(USERS, call(d -> d.updateIfVersion(settled, user.versionOrZero())),
+                        () -> findLatest(user.username()).map(row -> row == null || row.versionOrZero() != user.versionOrZero()
+                                || row.previousEmail() == null)))
+                .replaceWith(settled);
     }
 
     /**

@@ -10,6 +10,8 @@ import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -48,5 +50,36 @@ class UnreadCapTest {
         String after = sent(alice, id, "after");
         assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 1)
                 .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(after)).toString());
+    }
+
+    @Test
+    void should_count_several_conversations_in_one_read_and_the_rest_one_by_one_when_it_is_full() {
+        String bob = user("bob");
+        Map<String, String> senderOf = new LinkedHashMap<>();
+        Map<String, Integer> sends = new LinkedHashMap<>();
+        for (String name : List.of("a", "b", "c", "d")) {
+            String sender = user(name);
+            String id = create(sender, List.of(bob), null);
+            senderOf.put(id, sender);
+            sends.put(id, name.equals("b") ? CAP + 2 : name.equals("c") ? 1 : 2);
+        }
+        Map<String, String> first = new HashMap<>();
+        sends.forEach((id, n) -> {
+            for (int i = 0; i < n; i++) {
+                first.putIfAbsent(id, sent(senderOf.get(id), id, "m" + i));
+            }
+        });
+        // d: read, then one more.
+        String read = List.copyOf(sends.keySet()).get(3);
+        markRead(bob, read).statusCode(200);
+        first.put(read, sent(senderOf.get(read), read, "after the mark-read"));
+        sends.put(read, 1);
+
+        // 2 + 5 + 1 + 1 markers: more than one read of cap + 1 holds, so some are counted again one by one.
+        for (int pass = 0; pass < 2; pass++) {
+            sends.forEach((id, n) -> assertThat(Chat.inboxEntry(bob, id))
+                    .containsEntry("unreadCount", Math.min(n, CAP + 1))
+                    .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(first.get(id))).toString()));
+        }
     }
 }

@@ -61,7 +61,7 @@ class UsersTest {
     }
 
     @Test
-    void should_create_a_user_and_find_it_by_username_and_by_email_in_one_partition_each() {
+    void should_create_a_user_and_find_it_by_username_and_by_email() {
         String alice = unique("alice");
         create(alice, alice.toUpperCase() + "@Example.COM", 34)
                 .then().statusCode(201).header("Location", endsWith("/users/" + alice))
@@ -71,7 +71,8 @@ class UsersTest {
 
         byUsername(alice, alice).then().statusCode(200).header("X-Partitions-Read", "1")
                 .body("email", equalTo(alice + "@example.com")).body("age", equalTo(34));
-        byEmail(alice, alice.toUpperCase() + "@EXAMPLE.com").then().statusCode(200).header("X-Partitions-Read", "1")
+        // the email's claim, then the user row it names (a claim may be left over by a failed move)
+        byEmail(alice, alice.toUpperCase() + "@EXAMPLE.com").then().statusCode(200).header("X-Partitions-Read", "2")
                 .body("username", equalTo(alice)).body("age", equalTo(34));
     }
 
@@ -146,7 +147,7 @@ class UsersTest {
         changeEmail(heidi, heidi, heidi + "@Example.ORG").then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
 
         byUsername(heidi, heidi).then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
-        byEmail(heidi, heidi + "@example.org").then().statusCode(200).header("X-Partitions-Read", "1")
+        byEmail(heidi, heidi + "@example.org").then().statusCode(200).header("X-Partitions-Read", "2")
                 .body("username", equalTo(heidi)).body("age", equalTo(40))
                 .body("addresses.residential.city", equalTo("Springfield"));
         byEmail(heidi, heidi + "@example.com").then().statusCode(404).contentType(PROBLEM);

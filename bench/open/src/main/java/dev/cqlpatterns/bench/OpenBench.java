@@ -9,8 +9,10 @@ import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -57,11 +59,22 @@ import java.util.function.IntFunction;
  */
 public final class OpenBench {
     private static final int PAGE = 50;
-    /** Buckets a walk lists: cql-patterns.paging.max-buckets (31) + 1, as BucketWalk does. */
+    /**
+     * Buckets a walk lists: its budget + 1, as BucketWalk does; the budget is cql-patterns.paging.max-buckets
+     * (31) and, for latest joiners, cql-patterns.groups.latest-max-days (also 31).
+     */
     private static final int WALKED_BUCKETS = 32;
     /** cql-patterns.messenger.unread-count-cap: the inbox reads at most this + 1 markers per conversation. */
     private static final int UNREAD_CAP = 999;
     private static final String SUMMARY_ID = "00000000-0000-1000-8000-000000000000";
+    /** cql-patterns.clickstream.shards: a click page reads every shard of a month. */
+    private static final int CLICK_SHARDS = 4;
+    /** cql-patterns.clickstream.max-span-months: GET /clicks without from lists this many months back from now. */
+    private static final int CLICK_SPAN_MONTHS = 24;
+    /** cql-patterns.groups.buckets: the bucket count a group is created with. */
+    private static final int GROUP_BUCKETS = 16;
+    /** PublicPasteList.EXPIRY_ROW_GRACE_SECONDS: expiry rows outlive the paste's expiry by a day. */
+    private static final int EXPIRY_ROW_GRACE_SECONDS = 86_400;
 
     record Options(String baseUrl, String contactPoint, String datacenter, String keyspace, List<Integer> rates,
             int seconds, int warmupSeconds, List<Integer> rows, int pid, Path out, String root, Set<String> routes) {
@@ -70,7 +83,7 @@ public final class OpenBench {
             for (int a = 0; a < args.length; a++) {
                 if (args[a].equals("-h") || args[a].equals("--help")) {
                     System.out.println("usage: bin/bench-open [--rates 200,600] [--duration 3] [--warmup 1] [--rows 1000,100000]"
-                            + " [--routes paste,history,latest,inbox,create-paste,send] [--out target/bench-open]");
+                            + " [--routes paste,history,latest,joiners,songs,clicks,inbox,create-paste,send] [--out target/bench-open]");
                     System.exit(0);
                 }
                 if (!args[a].startsWith("--") || a + 1 >= args.length) {
@@ -95,7 +108,8 @@ public final class OpenBench {
         }
     }
 
-    static final List<String> ROUTE_KEYS = List.of("paste", "history", "latest", "inbox", "create-paste", "send");
+    static final List<String> ROUTE_KEYS = List.of("paste", "history", "latest", "joiners", "songs", "clicks", "inbox",
+            "create-paste", "send");
 
     /** One route: how to call the service, and the same work through the driver. */
     record Route(String key, String name, boolean read, boolean sized, IntFunction<HttpRequest> http,
@@ -141,6 +155,9 @@ public final class OpenBench {
     private final String aliceToken;
     private final UUID history = Uuids.random();
     private final UUID chat = Uuids.random();
+    /** The group whose joiners are listed, and the tag whose songs are (names the service accepts). */
+    private final String group;
+    private final String tag;
     private final List<UUID> pastes = new ArrayList<>();
     private int seededRows;
     private int measurements;
@@ -158,6 +175,8 @@ public final class OpenBench {
                 .build();
         this.alice = "bo" + run + "a";
         this.bob = "bo" + run + "b";
+        this.group = "bo" + run + "g";
+        this.tag = "bo" + run + "t";
         this.aliceToken = token(alice);
     }
 
@@ -193,12 +212,22 @@ public final class OpenBench {
         // LatestPublicPastes.NEWEST
         PreparedStatement newest = prepare(
                 "SELECT created_at, id, title, expires_at FROM {ks}.latest_public_pastes WHERE day = ? LIMIT ?");
+        // LatestJoiners: Groups.BUCKETS, BucketRegistry.NEWEST_FIRST (buckets, above), then LatestJoiners.DAY
+        PreparedStatement groupBuckets = prepare("SELECT buckets FROM {ks}.groups WHERE groupname = ?");
+        PreparedStatement joinDay = prepare(
+                "SELECT joined, username FROM {ks}.group_join_dates WHERE groupname = ? AND join_day = ? LIMIT ?");
+        // SongsByTag.FIRST
+        PreparedStatement songsByTag = prepare("SELECT artist, album, song FROM {ks}.songs_by_tag WHERE tag = ? LIMIT ?");
+        // Clickstream: BucketRegistry.NEWEST_FIRST (buckets, above), then Clickstream.IN_SHARD for every shard of the
+        // month, in parallel
+        PreparedStatement inShard = prepare(
+                "SELECT click_id, ip, url FROM {ks}.clickstream WHERE year = ? AND month = ? AND shard = ? LIMIT ?");
         // Inbox.SELECT (the summaries), then Inbox.UNREAD for each conversation with a message after read_up_to
         PreparedStatement inbox = prepare("SELECT conversation_id, title, partner, direct, joined_at, last_message_id, "
                 + "last_sender, last_preview, last_unread_id, read_up_to FROM {ks}.inbox_by_user WHERE username = ? AND kind = 0");
         PreparedStatement unreadMarkers = prepare("SELECT message_id FROM {ks}.inbox_by_user WHERE username = ? AND kind = 1 "
                 + "AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
-        // CreatePaste.CREATE, then PublicPasteList.SHOW and EXPIRES in one logged batch
+        // CreatePaste.CREATE, then PublicPasteList.EXPIRES and SHOW, one after the other (PublicPasteList.show)
         PreparedStatement createPaste = prepare("UPDATE {ks}.pastes_by_id USING TTL ? SET title = ?, body = ?, is_private = ?, "
                 + "secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? WHERE id = ? IF version = null");
         PreparedStatement show = prepare("INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title, expires_at) "
@@ -238,6 +267,28 @@ public final class OpenBench {
         routes.add(new Route("latest", "GET /pastes", true, true, i -> get("/pastes?limit=" + PAGE, null),
                 i -> session.executeAsync(buckets.bind("pastes", "", dayKey(Instant.now()), 0, WALKED_BUCKETS))
                         .thenCompose(b -> session.executeAsync(newest.bind(b.one().getInt(0), PAGE + 1)))));
+        routes.add(new Route("joiners", "GET /groups/{group}/members/latest", true, true,
+                i -> get("/groups/" + group + "/members/latest?limit=" + PAGE, aliceToken),
+                i -> session.executeAsync(groupBuckets.bind(group))
+                        .thenCompose(g -> session.executeAsync(buckets.bind("group-joins", group, Integer.MAX_VALUE, 0,
+                                WALKED_BUCKETS)))
+                        .thenCompose(b -> session.executeAsync(joinDay.bind(group, b.one().getInt(0), PAGE + 1)))));
+        routes.add(new Route("songs", "GET /songs?tag=", true, true, i -> get("/songs?tag=" + tag + "&limit=" + PAGE, null),
+                i -> session.executeAsync(songsByTag.bind(tag, PAGE + 1))));
+        routes.add(new Route("clicks", "GET /clicks", true, true, i -> get("/clicks?limit=" + PAGE, null), i -> {
+            // No from/to: this month back to the span's first, as the service defaults them.
+            YearMonth to = YearMonth.now(ZoneOffset.UTC);
+            return session.executeAsync(buckets.bind("clickstream", "", monthKey(to), monthKey(to.minusMonths(CLICK_SPAN_MONTHS - 1)),
+                    WALKED_BUCKETS)).thenCompose(b -> {
+                        int month = b.one().getInt(0);
+                        CompletableFuture<?>[] shards = new CompletableFuture<?>[CLICK_SHARDS];
+                        for (int shard = 0; shard < CLICK_SHARDS; shard++) {
+                            shards[shard] = session.executeAsync(inShard.bind(month / 100, month % 100, shard, PAGE + 1))
+                                    .toCompletableFuture();
+                        }
+                        return CompletableFuture.allOf(shards);
+                    });
+        }));
         routes.add(new Route("inbox", "GET /inbox", true, false, i -> get("/inbox", aliceToken),
                 i -> session.executeAsync(inbox.bind(alice)).thenCompose(rs -> {
                     List<CompletableFuture<?>> counts = new ArrayList<>();
@@ -254,14 +305,17 @@ public final class OpenBench {
                         + "\",\"private\":false,\"expiresIn\":\"PT10M\"}"),
                 i -> {
                     UUID id = Uuids.random();
-                    Instant now = Instant.now();
+                    Instant now = Instant.ofEpochMilli(System.currentTimeMillis()); // milliseconds, as PasteRow.millis
                     Instant expiresAt = now.plusSeconds(600);
                     int day = dayKey(now);
-                    return session.executeAsync(createPaste.bind(600, "open " + run + " " + i, "server { listen 80; } # " + i,
-                            false, java.nio.ByteBuffer.wrap(new byte[32]), now, now, expiresAt, 1L, id))
-                            .thenCompose(rs -> session.executeAsync(BatchStatement.newInstance(DefaultBatchType.LOGGED,
-                                    show.bind(day, now, id, "open", expiresAt, 600, 1L),
-                                    expires.bind(dayKey(expiresAt), expiresAt, id, day, now, 1L, 900, 1L))));
+                    long version = now.toEpochMilli() * 1000;
+                    String title = "open " + run + " " + i;
+                    // The expiry row, then the list row, each written once the one before has answered.
+                    return session.executeAsync(createPaste.bind(600, title, "server { listen 80; } # " + i, false,
+                            java.nio.ByteBuffer.wrap(new byte[32]), now, now, expiresAt, version, id))
+                            .thenCompose(rs -> session.executeAsync(expires.bind(dayKey(expiresAt), expiresAt, id, day, now,
+                                    version, 600 + EXPIRY_ROW_GRACE_SECONDS, version)))
+                            .thenCompose(rs -> session.executeAsync(show.bind(day, now, id, title, expiresAt, 600, version)));
                 }));
         routes.add(new Route("send", "POST /conversations/{id}/messages", false, false,
                 i -> post("/conversations/" + chat + "/messages", aliceToken, "{\"content\":\"Open bench " + i
@@ -289,7 +343,8 @@ public final class OpenBench {
             // table grows with the rows (the others are printed at the first size only).
             List<Integer> rates = stage == 0 ? options.rates() : List.of(options.rates().get(0));
             System.out.printf("%n== %,d rows (history: messages in the conversation; GET /pastes: public pastes today, plus those of earlier runs today; "
-                    + "GET /pastes/{id}: always 1,000 pastes) ==%n", rows);
+                    + "latest joiners: joins of the group; GET /songs: songs of the tag; GET /clicks: clicks this month, plus those of "
+                    + "earlier runs this month; GET /pastes/{id}: always 1,000 pastes) ==%n", rows);
             header();
             // Reads first, so the writes' rows do not change what the reads of this stage find.
             for (boolean reads : new boolean[] { true, false }) {
@@ -446,8 +501,11 @@ public final class OpenBench {
         session.execute(lastUnread.bind(bob, last, alice, ids.get(2), summaryId));
     }
 
-    /** Tops the history conversation, today's public pastes and the pastes up to {@code rows} rows each. */
-    private void seedRows(int rows) throws InterruptedException {
+    /**
+     * Tops the history conversation, today's public pastes, the group's joiners, the tag's songs, this month's
+     * clicks and the pastes up to {@code rows} rows each, with the registry rows their readers walk.
+     */
+    private void seedRows(int rows) throws InterruptedException, UnknownHostException {
         long t0 = System.nanoTime();
         PreparedStatement message = prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, message_id, "
                 + "sender, content, recipients) VALUES (?, ?, ?, ?, ?, ?)");
@@ -455,6 +513,17 @@ public final class OpenBench {
                 + "modified_at, version) VALUES (?, ?, ?, false, ?, ?, ?, 1)");
         PreparedStatement listed = prepare(
                 "INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title) VALUES (?, ?, ?, ?)");
+        // JoinGroup.INSERT_JOINER (the read needs no group_members or groups_by_user row), Groups.CREATE without its
+        // IF NOT EXISTS
+        PreparedStatement joiner = prepare(
+                "INSERT INTO {ks}.group_join_dates (groupname, join_day, joined, username) VALUES (?, ?, ?, ?)");
+        PreparedStatement groupRow = prepare("INSERT INTO {ks}.groups (groupname, buckets, created_at) VALUES (?, ?, ?)");
+        // SongStore.TAG without its USING TIMESTAMP (the read needs no songs row)
+        PreparedStatement tagged = prepare("INSERT INTO {ks}.songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?)");
+        // RecordClick.WRITE_CLICK without its TTL (none by default), shard round-robin as RecordClick picks it
+        PreparedStatement click = prepare(
+                "INSERT INTO {ks}.clickstream (year, month, shard, click_id, ip, url) VALUES (?, ?, ?, ?, ?, ?)");
+        InetAddress ip = InetAddress.getByAddress(new byte[] { 98, (byte) 203, (byte) 153, 64 });
         PreparedStatement bucket = prepare("INSERT INTO {ks}.time_buckets (series, entity, bucket) VALUES (?, ?, ?)");
         Set<Integer> months = new TreeSet<>();
         Set<Integer> days = new TreeSet<>();
@@ -469,12 +538,17 @@ public final class OpenBench {
         };
         int from = seededRows;
         long end = System.currentTimeMillis();
-        // Unlogged batches of 100 rows of one partition each (messages of the conversation, today's list):
-        // one mutation per batch, so 10^6 rows take seconds, not minutes. Only the first 1,000 pastes by id
-        // are read, and a read by key does not depend on the table's size, so no more are written.
+        // Unlogged batches of 100 rows of one partition each (messages of the conversation, today's list, the
+        // group's joiners of the day, the tag's songs; clicks: 25 for each of the month's shards): one mutation
+        // per batch, so 10^6 rows take seconds, not minutes. Only the first 1,000 pastes by id are read, and a
+        // read by key does not depend on the table's size, so no more are written.
         for (int i = from; i < rows; i += 100) {
             BatchStatement messages = BatchStatement.newInstance(DefaultBatchType.UNLOGGED);
             BatchStatement list = BatchStatement.newInstance(DefaultBatchType.UNLOGGED);
+            BatchStatement joiners = BatchStatement.newInstance(DefaultBatchType.UNLOGGED);
+            BatchStatement songs = BatchStatement.newInstance(DefaultBatchType.UNLOGGED);
+            BatchStatement[] clicks = new BatchStatement[CLICK_SHARDS];
+            Arrays.setAll(clicks, s -> BatchStatement.newInstance(DefaultBatchType.UNLOGGED));
             for (int k = i; k < Math.min(rows, i + 100); k++) {
                 // A millisecond apart, ending now; a random timeuuid node part keeps ids distinct across stages.
                 Instant at = Instant.ofEpochMilli(end - (rows - k));
@@ -483,6 +557,11 @@ public final class OpenBench {
                 days.add(dayKey(at));
                 messages = messages.add(message.bind(history, monthKey(at), timeuuid(at), bob, "Seeded message " + k, Set.of(alice)));
                 list = list.add(listed.bind(dayKey(at), at, id, "seeded " + k));
+                joiners = joiners.add(joiner.bind(group, dayKey(at), timeuuid(at), "bo" + run + "j" + k));
+                songs = songs.add(tagged.bind(tag, "Seeded artist " + k % 1000, "Album " + k / 1000, "Song " + k));
+                YearMonth month = YearMonth.from(at.atZone(ZoneOffset.UTC));
+                clicks[k % CLICK_SHARDS] = clicks[k % CLICK_SHARDS].add(click.bind(month.getYear(), month.getMonthValue(),
+                        k % CLICK_SHARDS, timeuuid(at), ip, "https://www.pluralsight.com/signup?seeded=" + k));
                 if (pastes.size() < 1000) {
                     pastes.add(id);
                     inFlight.acquire();
@@ -490,10 +569,15 @@ public final class OpenBench {
                             at, at)).whenComplete(done);
                 }
             }
-            // Batches split by partition if the rows crossed a month or day boundary; both are single partition otherwise.
-            inFlight.acquire(2);
-            session.executeAsync(messages).whenComplete(done);
-            session.executeAsync(list).whenComplete(done);
+            // Batches split by partition if the rows crossed a month or day boundary; single partition otherwise.
+            List<BatchStatement> batches = new ArrayList<>(List.of(messages, list, joiners, songs));
+            batches.addAll(Arrays.asList(clicks));
+            for (BatchStatement b : batches) {
+                if (b.size() > 0) {
+                    inFlight.acquire();
+                    session.executeAsync(b).whenComplete(done);
+                }
+            }
             if (failed.sum() > 0) {
                 break;
             }
@@ -505,7 +589,10 @@ public final class OpenBench {
         }
         months.forEach(m -> session.execute(bucket.bind("messages", history.toString(), m)));
         days.forEach(d -> session.execute(bucket.bind("pastes", "", d)));
-        System.err.printf("bench-open: seeded %,d rows into 2 tables through the driver in %.1f s%n", Math.max(0, rows - from),
+        days.forEach(d -> session.execute(bucket.bind("group-joins", group, d)));
+        months.forEach(m -> session.execute(bucket.bind("clickstream", "", m)));
+        session.execute(groupRow.bind(group, GROUP_BUCKETS, Instant.now()));
+        System.err.printf("bench-open: seeded %,d rows into 5 tables through the driver in %.1f s%n", Math.max(0, rows - from),
                 (System.nanoTime() - t0) / 1e9);
         seededRows = Math.max(seededRows, rows);
     }
@@ -583,7 +670,10 @@ public final class OpenBench {
     }
 
     private static int monthKey(Instant at) {
-        YearMonth m = YearMonth.from(at.atZone(ZoneOffset.UTC));
+        return monthKey(YearMonth.from(at.atZone(ZoneOffset.UTC)));
+    }
+
+    private static int monthKey(YearMonth m) {
         return m.getYear() * 100 + m.getMonthValue();
     }
 
