@@ -5,6 +5,7 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -33,7 +34,8 @@ public class Groups {
     static final TimeSeries JOINS = TimeSeries.perEntity("group-joins", Granularity.DAY, Optional.empty());
 
     private static final Query BUCKETS = Cql.idempotent("SELECT buckets FROM groups WHERE groupname = ?");
-    private static final Query CREATE = Cql.query(
+    // Conditional (Cql.conditional): every answer, applied or not, is the group's bucket count.
+    private static final Query CREATE = Cql.conditional(
             "INSERT INTO groups (groupname, buckets, created_at) VALUES (?, ?, ?) IF NOT EXISTS");
 
     @Inject
@@ -71,8 +73,15 @@ public class Groups {
                 return Uni.createFrom().item(row.getInt("buckets"));
             }
             return cql.write(CREATE, group, settings.buckets(), clock.instant())
-                    // Not applied: another join created it first; its count is in the answer.
-                    .map(created -> created.wasApplied() ? settings.buckets() : created.one().getInt("buckets"));
+                    // Not applied: another join (or the driver's other coordinator) created it
+                    // first; its count is in the answer.
+                    .map(created -> created.wasApplied() ? settings.buckets() : created.one().getInt("buckets"))
+                    // Unknown outcome: a serial read settles it; still no group, the join answers 503.
+                    .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure ->
+                            cql.read(BUCKETS, b -> b.setConsistencyLevel(cql.serial()), group).chain(settled -> {
+                                Row created = settled.one();
+                                return created != null ? Uni.createFrom().item(created.getInt("buckets")) : Uni.createFrom().failure(failure);
+                            }));
         });
     }
 

@@ -2,8 +2,10 @@ package dev.cqlpatterns.groups;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -60,7 +62,9 @@ public class JoinGroup {
     private static final Query MEMBERSHIP = Cql.idempotent(
             "SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
     private static final Query COUNT_GROUPS = Cql.idempotent("SELECT COUNT(*) FROM groups_by_user WHERE username = ?");
-    private static final Query CLAIM = Cql.query(
+    // Conditional (Cql.conditional): a "not applied" answer holding this join's own timeuuid is
+    // this join, landed by the driver's other coordinator.
+    private static final Query CLAIM = Cql.conditional(
             "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
     private static final Query INSERT_MEMBER = Cql.idempotent("INSERT INTO group_members "
             + "(groupname, bucket, username, joined) VALUES (?, ?, ?, ?)");
@@ -69,6 +73,9 @@ public class JoinGroup {
 
     @Inject
     Cql cql;
+
+    @Inject
+    CompareAndSet cas;
 
     @Inject
     Groups groups;
@@ -121,6 +128,10 @@ public class JoinGroup {
 
     /** The existing membership, or a new one claimed now. */
     private Uni<Membership> membership(String group, String username, Instant now) {
+        return membership(group, username, now, true);
+    }
+
+    private Uni<Membership> membership(String group, String username, Instant now, boolean firstTry) {
         return cql.read(MEMBERSHIP, username, group).chain(rs -> {
             Row existing = rs.one();
             if (existing != null) {
@@ -133,14 +144,27 @@ public class JoinGroup {
                 }
                 return groups.bucketsCreatingGroup(group).chain(buckets -> {
                     Membership mine = new Membership(Groups.bucketOf(username, buckets), TimeUuids.at(now), true);
-                    return cql.write(CLAIM, username, group, mine.bucket(), mine.joined()).map(claim -> {
-                        if (claim.wasApplied()) {
-                            return mine;
-                        }
-                        // A concurrent join of the same user won: use its join time.
-                        Row theirs = claim.one();
-                        return new Membership(theirs.getInt("bucket"), theirs.getUuid("joined"), false);
-                    });
+                    return cas.conditional("groups_by_user", cql.write(CLAIM, username, group, mine.bucket(), mine.joined()),
+                            () -> cql.read(MEMBERSHIP, b -> b.setConsistencyLevel(cql.serial()), username, group)
+                                    .map(claim -> {
+                                        Row held = claim.one();
+                                        return held != null && mine.joined().equals(held.getUuid("joined"));
+                                    }))
+                            .chain(outcome -> {
+                                if (outcome.applied()) {
+                                    return Uni.createFrom().item(mine);
+                                }
+                                if (outcome.answer() != null) {
+                                    // A concurrent join of the same user won: use its join time.
+                                    Row theirs = outcome.answer().one();
+                                    return Uni.createFrom().item(new Membership(theirs.getInt("bucket"), theirs.getUuid("joined"), false));
+                                }
+                                // Unknown outcome, and the serial read found another join or none: start
+                                // over once (that read finished any round in flight).
+                                return firstTry ? membership(group, username, now, false)
+                                        // Answered 503 with Retry-After, as any unknown outcome.
+                                        : Uni.createFrom().failure(new DriverTimeoutException("A group join's claim stayed unknown twice"));
+                            });
                 });
             });
         });

@@ -6,6 +6,7 @@ import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -70,7 +71,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "messenger")
 @Authenticated
 public class CreateConversation {
-    private static final Query INSERT_DIRECT = Cql.query(
+    // Conditional (Cql.conditional): a "not applied" answer showing this request's creator and
+    // creation time is this create, landed by the driver's other coordinator.
+    private static final Query INSERT_DIRECT = Cql.conditional(
             "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, true, ?, ?) "
                     + "IF NOT EXISTS");
     private static final Query INSERT_GROUP = Cql.idempotent(
@@ -220,11 +223,13 @@ public class CreateConversation {
                     // A conditional write reads the partition it writes.
                     .chain(insert -> cql.execute(insert))
                     .chain(rs -> {
-                        boolean created = rs.wasApplied();
-                        Conversations.Conversation c = created
+                        boolean applied = rs.wasApplied();
+                        Conversations.Conversation c = applied
                                 ? new Conversations.Conversation(id, members, title, true, me, now)
                                 : Conversations.Conversation.of(rs.one()); // the winner of a concurrent create
-                        return settle(c, created);
+                        // Not applied, yet our creator and time, after the driver sent it twice: ours.
+                        return settle(c, applied || (CompareAndSet.sentTwice(rs) && c.createdBy().equals(me)
+                                && c.createdAt().equals(now)));
                     });
         });
     }

@@ -9,6 +9,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
@@ -19,7 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A join or leave of a group that stopped half way (a 503 after its first writes; simulated by
@@ -33,6 +37,14 @@ class HalfDoneMembershipTest {
 
     @Inject
     StoredRows rows;
+
+    @Inject
+    CompareAndSet cas;
+
+    @AfterEach
+    void clearFaults() {
+        cas.clearFaults();
+    }
 
     private int buckets(String group) {
         return rows.execute("SELECT buckets FROM groups WHERE groupname = ?", group).get(0).getInt("buckets");
@@ -123,5 +135,26 @@ class HalfDoneMembershipTest {
         assertThat(stored(group, stays)).containsEntry("listed", 1L).containsEntry("latest", 1L);
         // Done: the same DELETE again is a 404, as after any completed leave.
         leave(halfway, group, halfway).then().statusCode(404);
+    }
+
+    /**
+     * The membership claim ends "CAS operation result is unknown" (injected), after committing or
+     * without having run: a serial read settles it, and the join answers 201 with one membership,
+     * listed once, as a clean join (no 503, no 200 for the caller's own first join).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void should_join_when_the_claim_ends_with_an_unknown_outcome(boolean committed) {
+        String group = unique("unknown-join-");
+        String clean = unique("uj-a-");
+        String joiner = unique("uj-b-");
+        createUser(clean, 33);
+        createUser(joiner, 34);
+        join(clean, group, clean).then().statusCode(201);
+
+        cas.injectUnknownOutcome("groups_by_user", committed, 1);
+        join(joiner, group, joiner).then().statusCode(201);
+        assertThat(stored(group, joiner)).containsEntry("memberships", 1).containsEntry("memberRows", 1)
+                .containsEntry("listed", 1L).containsEntry("latest", 1L).containsEntry("memberJoinedAsClaimed", true);
     }
 }

@@ -135,7 +135,7 @@ public class CompareAndSet {
      * of a {@link Cql#conditional} statement, or a retry after a coordinator failed): the answer
      * then may be one run's "not applied" after the other run applied it.
      */
-    static boolean sentTwice(AsyncResultSet answer) {
+    public static boolean sentTwice(AsyncResultSet answer) {
         var info = answer.getExecutionInfo();
         return info.getSpeculativeExecutionCount() > 0 || !info.getErrors().isEmpty();
     }
