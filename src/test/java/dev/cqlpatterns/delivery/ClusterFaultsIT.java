@@ -45,7 +45,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * under a mixed load of 8 clients (keyed paste creates and message sends, sign-ups, paste and
  * history reads), while one node is killed (-9), one is paused (SIGSTOP), and two are stopped.
  * Clients do what the contract tells them: on 503 or no answer they retry the same request with
- * the same Idempotency-Key after Retry-After. Afterwards every acknowledged paste, message and
+ * the same Idempotency-Key after Retry-After. Group conversation creates and group joins and leaves
+ * (PUT and DELETE, retried as they are) run among them. Afterwards every acknowledged paste, message and
  * user is there exactly once, nothing a client was not told about is visible, unread counts are
  * exact, and each email lookup points at its user.
  *
@@ -205,6 +206,11 @@ class ClusterFaultsIT {
         private final Set<String> acknowledgedPastes = ConcurrentHashMap.newKeySet();
         private final List<String> pasteList = new java.util.concurrent.CopyOnWriteArrayList<>();
         private final Map<String, String> acknowledgedUsers = new ConcurrentHashMap<>();
+        /** Each client's group, and whether its sender's last acknowledged change joined or left it. */
+        private final List<String> groups = new ArrayList<>();
+        private final Map<String, Boolean> inGroup = new ConcurrentHashMap<>();
+        /** Group conversations: acknowledged id -> title (titles are unique), per creating sender. */
+        private final Map<String, Map<String, String>> acknowledgedGroupChats = new ConcurrentHashMap<>();
         private final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
         /** phase -> "operation first-attempt-status" -> count. */
         private final Map<String, Map<String, AtomicLong>> answers = new ConcurrentHashMap<>();
@@ -227,6 +233,8 @@ class ClusterFaultsIT {
                 readers.add(reader);
                 conversations.add(id);
                 acknowledgedMessages.put(id, ConcurrentHashMap.newKeySet());
+                groups.add("faults-" + suffix());
+                acknowledgedGroupChats.put(sender, new ConcurrentHashMap<>());
             }
         }
 
@@ -314,6 +322,8 @@ class ClusterFaultsIT {
                         if (write("sign up", name, "/users", signUpBody(name, name + "@example.com")) != null) {
                             acknowledgedUsers.put(name, name + "@example.com");
                         }
+                    } else if (n % 24 == 23) {
+                        groupStep(client, n / 24);
                     } else {
                         read("read inbox", readers.get(client), "/inbox");
                     }
@@ -321,15 +331,50 @@ class ClusterFaultsIT {
             }
         }
 
+        /** Group conversation creates and group joins and leaves, in turn. */
+        private void groupStep(int client, long turn) throws Exception {
+            String sender = senders.get(client);
+            String member = "/groups/" + groups.get(client) + "/members/" + sender;
+            switch ((int) (turn % 3)) {
+                case 0 -> {
+                    String title = "faults group " + suffix();
+                    JsonNode chat = write("create group", "POST", sender, "/conversations",
+                            Map.of("members", List.of(readers.get(client), readers.get((client + 1) % CLIENTS)), "title", title));
+                    if (chat != null && acknowledgedGroupChats.get(sender).put(chat.path("id").asText(), title) != null) {
+                        violations.add("two creates were answered with conversation " + chat.path("id").asText());
+                    }
+                }
+                case 1 -> {
+                    if (write("join group", "PUT", sender, member, null) != null) {
+                        inGroup.put(sender, true);
+                    }
+                }
+                default -> {
+                    if (write("leave group", "DELETE", sender, member, null) != null) {
+                        inGroup.put(sender, false);
+                    }
+                }
+            }
+        }
+
         /** A create as a client following the contract sends it: one key, retried on 503 or no answer. */
         private JsonNode write(String operation, String as, String path, Object body) throws Exception {
-            String key = UUID.randomUUID().toString();
+            return write(operation, "POST", as, path, body);
+        }
+
+        /**
+         * A write as a client following the contract sends it, retried on 503 or no answer: a POST
+         * with one Idempotency-Key, a PUT or DELETE as it is (idempotent by its method). Its answer
+         * (an empty object for 204), or null when it was refused.
+         */
+        private JsonNode write(String operation, String method, String as, String path, Object body) throws Exception {
+            String key = method.equals("POST") ? UUID.randomUUID().toString() : null;
             long began = System.nanoTime();
             for (int attempt = 1;; attempt++) {
                 String phaseAtSend = phase;
                 HttpResponse<String> r;
                 try {
-                    r = send("POST", path, as, key, body);
+                    r = send(method, path, as, key, body);
                 } catch (IOException noAnswer) {
                     count(phaseAtSend, operation, attempt, "no answer");
                     r = null;
@@ -337,9 +382,9 @@ class ClusterFaultsIT {
                 if (r != null) {
                     count(phaseAtSend, operation, attempt, Integer.toString(r.statusCode()));
                     checkProblem(operation, r);
-                    if (r.statusCode() == 200 || r.statusCode() == 201) {
+                    if (r.statusCode() == 200 || r.statusCode() == 201 || r.statusCode() == 204) {
                         lastWriteOk.set(System.nanoTime());
-                        return JSON.readTree(r.body());
+                        return r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
                     }
                     if (r.statusCode() != 503) {
                         violations.add(operation + " answered " + r.statusCode() + " on attempt " + attempt + ": " + r.body());
@@ -490,6 +535,41 @@ class ClusterFaultsIT {
                         problems.add("unread count " + entry.path("unreadCount") + " for " + acknowledged.size()
                                 + " messages in " + id);
                     }
+                }
+            }
+            // group conversations: each acknowledged one once in its creator's inbox, no other of this load
+            for (Map.Entry<String, Map<String, String>> chats : acknowledgedGroupChats.entrySet()) {
+                Map<String, String> seen = new HashMap<>();
+                String next = null;
+                do {
+                    String path = "/inbox" + (next == null ? "" : "?cursor=" + enc(next));
+                    JsonNode page = JSON.readTree(ok(send("GET", path, chats.getKey(), null, null)));
+                    for (JsonNode entry : page.path("items")) {
+                        String title = entry.path("title").asText("");
+                        String id = entry.path("conversationId").asText();
+                        if (title.startsWith("faults group ") && seen.put(id, title) != null) {
+                            problems.add("conversation " + id + " twice in the inbox of " + chats.getKey());
+                        }
+                    }
+                    next = page.path("next").isTextual() ? page.path("next").asText() : null;
+                } while (next != null);
+                if (!seen.equals(chats.getValue())) {
+                    problems.add("group conversations of " + chats.getKey() + ": acknowledged " + chats.getValue()
+                            + ", in the inbox " + seen);
+                }
+            }
+            // groups: each client's sender is a member exactly when its last acknowledged change joined
+            for (int c = 0; c < CLIENTS; c++) {
+                String sender = senders.get(c);
+                JsonNode members = JSON.readTree(ok(send("GET", "/groups/" + groups.get(c) + "/members?limit=500", sender,
+                        null, null)));
+                boolean member = false;
+                for (JsonNode m : members.path("items")) {
+                    member |= m.path("username").asText().equals(sender);
+                }
+                if (member != inGroup.getOrDefault(sender, false)) {
+                    problems.add(sender + (member ? " listed in " : " not listed in ") + groups.get(c)
+                            + " after their last acknowledged change " + (inGroup.getOrDefault(sender, false) ? "joined" : "left"));
                 }
             }
             // users: each acknowledged sign-up holds its email, and the email lookup points at it
