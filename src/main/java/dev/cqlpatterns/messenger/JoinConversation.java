@@ -19,8 +19,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -113,7 +111,7 @@ public class JoinConversation {
             members.add(username);
             Conversations.Conversation joined = new Conversations.Conversation(c.id(), members, c.title(), false,
                     c.createdBy(), c.createdAt());
-            return quotas.admit(me, List.of(username), Map.of())
+            return quotas.admitInto(id, username)
                     .chain(() -> Uni.join().all(
                             // Markers a send racing an earlier leave may have left behind, the summary
                             // and its row of inbox_by_activity: one partition, one unlogged batch.

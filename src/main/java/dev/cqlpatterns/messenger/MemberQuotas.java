@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Who may be put into a conversation (cql/011_added_memberships.cql): signed-up users only, each
@@ -26,6 +27,8 @@ public class MemberQuotas {
             "SELECT count(*) FROM inbox_by_user WHERE username = ? AND kind = 0");
     private static final Query COUNT_ADDED = Cql.idempotent(
             "SELECT count(*) FROM conversations_added_by_others WHERE username = ?");
+    private static final Query CHARGED = Cql.idempotent(
+            "SELECT conversation_id FROM conversations_added_by_others WHERE username = ? AND conversation_id = ?");
 
     @Inject
     Cql cql;
@@ -43,6 +46,19 @@ public class MemberQuotas {
         List<Uni<Void>> checks = members.stream().map(m -> requireUser(m, fields.get(m))
                 .chain(() -> m.equals(actor) ? requireOwnRoom(m) : requireAddedRoom(m))).toList();
         return checks.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(checks).andFailFast().replaceWithVoid();
+    }
+
+    /**
+     * Fails unless {@code member}, whom {@code actor} puts into the existing conversation
+     * {@code conversationId}, is a signed-up user with room under their "added by others" bound, not
+     * counting a charge for this conversation: a join that stopped after writing it (cql/010) is
+     * finished by the retry, even when that charge fills the bound.
+     */
+    Uni<Void> admitInto(UUID conversationId, String member) {
+        return requireUser(member, null).chain(() -> Uni.combine().all()
+                .unis(count(COUNT_ADDED, member), cql.read(CHARGED, member, conversationId)).asTuple()
+                .invoke(read -> requireAddedRoom(member, read.getItem1() - (read.getItem2().one() == null ? 0 : 1))))
+                .replaceWithVoid();
     }
 
     private Uni<Void> requireUser(String username, String field) {
@@ -67,12 +83,14 @@ public class MemberQuotas {
     }
 
     private Uni<Void> requireAddedRoom(String username) {
-        return count(COUNT_ADDED, username).invoke(added -> {
-            if (added >= settings.maxAddedConversationsPerUser()) {
-                throw ProblemException.conflict(username + " was already put in " + added
-                        + " conversations by others, the most allowed");
-            }
-        }).replaceWithVoid();
+        return count(COUNT_ADDED, username).invoke(added -> requireAddedRoom(username, added)).replaceWithVoid();
+    }
+
+    private void requireAddedRoom(String username, long added) {
+        if (added >= settings.maxAddedConversationsPerUser()) {
+            throw ProblemException.conflict(username + " was already put in " + added
+                    + " conversations by others, the most allowed");
+        }
     }
 
     private Uni<Long> count(Query query, String username) {

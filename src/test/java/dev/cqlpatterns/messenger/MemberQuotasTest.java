@@ -1,5 +1,10 @@
 package dev.cqlpatterns.messenger;
 
+import static org.hamcrest.Matchers.hasItem;
+import java.util.UUID;
+import java.time.Instant;
+import jakarta.inject.Inject;
+import dev.cqlpatterns.testsupport.StoredRows;
 import static dev.cqlpatterns.messenger.Chat.PROBLEM;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
@@ -21,6 +26,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(SmallQuotasProfile.class)
 class MemberQuotasTest {
+
+    @Inject
+    StoredRows rows;
 
     @Test
     void should_not_let_a_third_party_use_up_a_users_own_cap() {
@@ -66,5 +74,30 @@ class MemberQuotasTest {
         }
         // Carol's own cap is untouched.
         create(carol, List.of(user("friend")), null);
+    }
+
+    /**
+     * A join that stopped after charging the new member (a 503 before the member set; simulated by
+     * writing the charge here) is finished by the same PUT again, even when that charge fills the
+     * member's bound: the retry does not count its own charge twice (it answered 409 before).
+     */
+    @Test
+    void should_finish_a_half_done_join_whose_own_charge_fills_the_bound() {
+        String erin = user("erin");
+        for (int i = 0; i < SmallQuotasProfile.ADDED - 1; i++) {
+            String adder = user("adder");
+            String id = create(adder, List.of(user("bob"), user("dan")), null);
+            as(adder).when().put("/conversations/{id}/members/{u}", id, erin).then().statusCode(200);
+        }
+        String adder = user("adder");
+        String id = create(adder, List.of(user("bob"), user("dan")), null);
+        rows.execute("INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
+                + "VALUES (?, ?, ?, ?)", erin, UUID.fromString(id), adder, Instant.now());
+
+        as(adder).when().put("/conversations/{id}/members/{u}", id, erin).then().statusCode(200)
+                .body("members", hasItem(erin));
+        // The bound is full now, with this conversation counted once.
+        String other = create(adder, List.of(user("bob"), user("dan")), null);
+        as(adder).when().put("/conversations/{id}/members/{u}", other, erin).then().statusCode(409);
     }
 }
