@@ -21,8 +21,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * GET /inbox at four sizes (issue 15, goal 1): 5 vs 100,000 unread messages in one conversation,
- * and 10 vs 1,000 conversations. Seeds the inbox rows straight through the driver (the rows a send
+ * GET /inbox at five sizes (issue 15, goal 1): 5 vs 100,000 unread messages in one conversation,
+ * and 10 vs 60 vs 1,000 conversations (60: a first page of 50 that is barely full, so 1,000 vs 60
+ * compares pages of equal size and 1,000 vs 10 adds the page's 40 more entries). Seeds the inbox rows straight through the driver (the rows a send
  * writes: a summary per conversation and one unread marker per message), then runs the sizes in
  * turn, several rounds alternated (the machine is shared and noisy), and prints req/s, p50 and p99
  * of each run and the median over the rounds. Closed model: CONCURRENCY requests in flight, latency
@@ -48,6 +49,7 @@ public class InboxBench {
                 new Size("5 unread, 1 conversation", "u5-" + tag, 1, 5),
                 new Size("100,000 unread, 1 conversation", "u100k-" + tag, 1, 100_000),
                 new Size("10 conversations, 1 unread each", "c10-" + tag, 10, 10),
+                new Size("60 conversations, 1 unread each", "c60-" + tag, 60, 60),
                 new Size("1,000 conversations, 1 unread each", "c1000-" + tag, 1000, 1000));
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(contact[0], Integer.parseInt(contact[1])))
@@ -80,6 +82,20 @@ public class InboxBench {
                     median(r.stream().mapToDouble(Run::perSecond).toArray()), median(r.stream().mapToDouble(Run::p50).toArray()),
                     median(r.stream().mapToDouble(Run::p99).toArray()));
         }
+        // The goal's ratios (within 1.2x): the larger size against the smaller, in p50 and in throughput.
+        System.out.println();
+        ratio(sizes, runs, 1, 0);
+        ratio(sizes, runs, 4, 2);
+        ratio(sizes, runs, 4, 3);
+    }
+
+    static void ratio(List<Size> sizes, List<List<Run>> runs, int larger, int smaller) {
+        double p50 = median(runs.get(larger).stream().mapToDouble(Run::p50).toArray())
+                / median(runs.get(smaller).stream().mapToDouble(Run::p50).toArray());
+        double rate = median(runs.get(smaller).stream().mapToDouble(Run::perSecond).toArray())
+                / median(runs.get(larger).stream().mapToDouble(Run::perSecond).toArray());
+        System.out.printf("%-36s vs %-36s p50 %.2fx  req/s %.2fx%n", sizes.get(larger).name(), sizes.get(smaller).name(),
+                p50, rate);
     }
 
     /**
