@@ -367,8 +367,14 @@ public class Inbox {
         }
         int cap = settings.unreadCountCap();
         List<Uni<Map.Entry<UUID, Unread>>> reads = conversations.stream()
-                .map(s -> cql.read(UNREAD, me, s.id(), s.readUpTo(), cap + 1)
-                        .map(rs -> Map.entry(s.id(), Unread.of(Cql.rows(rs).stream().map(r -> r.getUuid(0)).toList()))))
+                .map(s -> cql.read(UNREAD, me, s.id(), s.readUpTo(), cap + 1).map(rs -> {
+                    // Oldest first, all after read_up_to, under the page size: the count is the rows', the
+                    // oldest is the first; no marker decoded but that one (up to cap + 1 of them).
+                    int count = rs.remaining();
+                    Row oldest = rs.one();
+                    Instant first = oldest == null ? null : TimeUuids.instant(oldest.getUuid(0));
+                    return Map.entry(s.id(), new Unread(count, first));
+                }))
                 .toList();
         return Uni.join().all(reads).andFailFast().map(done -> {
             Map<UUID, Unread> byId = new HashMap<>();
