@@ -21,8 +21,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * GET /inbox at four sizes (issue 15, goal 1): 5 vs 100,000 unread messages in one conversation,
- * and 10 vs 1,000 conversations. Seeds the inbox rows straight through the driver (the rows a send
+ * GET /inbox at five sizes (issue 15, goal 1): 5 vs 100,000 unread messages in one conversation,
+ * and 10 vs 60 vs 1,000 conversations (60: a first page of 50 that is barely full, so 1,000 vs 60
+ * compares pages of equal size and 1,000 vs 10 adds the page's 40 more entries). Seeds the inbox rows straight through the driver (the rows a send
  * writes: a summary per conversation and one unread marker per message), then runs the sizes in
  * turn, several rounds alternated (the machine is shared and noisy), and prints req/s, p50 and p99
  * of each run and the median over the rounds. Closed model: CONCURRENCY requests in flight, latency
@@ -36,8 +37,16 @@ public class InboxBench {
     record Size(String name, String user, int conversations, int unread) {
     }
 
-    record Run(double perSecond, double p50, double p99) {
+    /** cpu: CPU milliseconds per request of each process named by -Dcpu-pids (Cassandra, the service). */
+    record Run(double perSecond, double p50, double p99, double[] cpu) {
     }
+
+    /**
+     * name=pid pairs (bin/inbox-bench passes Cassandra's and the service's): CPU time per request from
+     * /proc, which says where a page's time goes and, unlike req/s, hardly moves when others load the machine.
+     */
+    static final String[][] PIDS = System.getProperty("cpu-pids", "").isBlank() ? new String[0][]
+            : Arrays.stream(System.getProperty("cpu-pids").split(",")).map(p -> p.split("=")).toArray(String[][]::new);
 
     public static void main(String[] args) throws Exception {
         String base = System.getProperty("base-url", "http://localhost:18480");
@@ -48,6 +57,7 @@ public class InboxBench {
                 new Size("5 unread, 1 conversation", "u5-" + tag, 1, 5),
                 new Size("100,000 unread, 1 conversation", "u100k-" + tag, 1, 100_000),
                 new Size("10 conversations, 1 unread each", "c10-" + tag, 10, 10),
+                new Size("60 conversations, 1 unread each", "c60-" + tag, 60, 60),
                 new Size("1,000 conversations, 1 unread each", "c1000-" + tag, 1000, 1000));
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(contact[0], Integer.parseInt(contact[1])))
@@ -68,18 +78,37 @@ public class InboxBench {
             for (int i = 0; i < sizes.size(); i++) {
                 Run run = measure(http, base, sizes.get(i), SECONDS);
                 runs.get(i).add(run);
-                System.out.printf("round %d  %-36s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%n", round + 1,
-                        sizes.get(i).name(), run.perSecond(), run.p50(), run.p99());
+                System.out.printf("round %d  %-36s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s%n", round + 1,
+                        sizes.get(i).name(), run.perSecond(), run.p50(), run.p99(), cpu(run.cpu()));
             }
         }
         System.out.printf("%nmedians over %d rounds, %d in flight, %d s each, GET /inbox (first page, limit 50):%n",
                 ROUNDS, CONCURRENCY, SECONDS);
         for (int i = 0; i < sizes.size(); i++) {
             List<Run> r = runs.get(i);
-            System.out.printf("| %-36s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%n", sizes.get(i).name(),
+            double[] cpu = new double[PIDS.length];
+            for (int p = 0; p < PIDS.length; p++) {
+                int at = p;
+                cpu[p] = median(r.stream().mapToDouble(run -> run.cpu()[at]).toArray());
+            }
+            System.out.printf("| %-36s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%s%n", sizes.get(i).name(),
                     median(r.stream().mapToDouble(Run::perSecond).toArray()), median(r.stream().mapToDouble(Run::p50).toArray()),
-                    median(r.stream().mapToDouble(Run::p99).toArray()));
+                    median(r.stream().mapToDouble(Run::p99).toArray()), cpu(cpu));
         }
+        // The goal's ratios (within 1.2x): the larger size against the smaller, in p50 and in throughput.
+        System.out.println();
+        ratio(sizes, runs, 1, 0);
+        ratio(sizes, runs, 4, 2);
+        ratio(sizes, runs, 4, 3);
+    }
+
+    static void ratio(List<Size> sizes, List<List<Run>> runs, int larger, int smaller) {
+        double p50 = median(runs.get(larger).stream().mapToDouble(Run::p50).toArray())
+                / median(runs.get(smaller).stream().mapToDouble(Run::p50).toArray());
+        double rate = median(runs.get(smaller).stream().mapToDouble(Run::perSecond).toArray())
+                / median(runs.get(larger).stream().mapToDouble(Run::perSecond).toArray());
+        System.out.printf("%-36s vs %-36s p50 %.2fx  req/s %.2fx%n", sizes.get(larger).name(), sizes.get(smaller).name(),
+                p50, rate);
     }
 
     /**
@@ -125,6 +154,7 @@ public class InboxBench {
         AtomicInteger errors = new AtomicInteger();
         java.util.Map<String, Integer> statuses = new java.util.concurrent.ConcurrentSkipListMap<>();
         Semaphore slots = new Semaphore(CONCURRENCY);
+        long[] ticks = ticks();
         long t0 = System.nanoTime();
         while (System.nanoTime() < end) {
             slots.acquire();
@@ -149,7 +179,31 @@ public class InboxBench {
         }
         long[] sorted = Arrays.copyOf(latencies, Math.min(count.get(), latencies.length));
         Arrays.sort(sorted);
-        return new Run(count.get() / elapsed, pct(sorted, 0.50), pct(sorted, 0.99));
+        long[] after = ticks();
+        double[] cpu = new double[ticks.length];
+        for (int p = 0; p < ticks.length; p++) {
+            cpu[p] = (after[p] - ticks[p]) * 10.0 / Math.max(1, count.get()); // USER_HZ 100: a tick is 10 ms
+        }
+        return new Run(count.get() / elapsed, pct(sorted, 0.50), pct(sorted, 0.99), cpu);
+    }
+
+    /** utime + stime of each process of PIDS, in clock ticks (fields 14 and 15 of /proc/PID/stat). */
+    static long[] ticks() throws Exception {
+        long[] ticks = new long[PIDS.length];
+        for (int p = 0; p < PIDS.length; p++) {
+            String stat = Files.readString(Path.of("/proc", PIDS[p][1], "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // f[0] is field 3
+            ticks[p] = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        }
+        return ticks;
+    }
+
+    static String cpu(double[] msPerRequest) {
+        StringBuilder out = new StringBuilder();
+        for (int p = 0; p < msPerRequest.length; p++) {
+            out.append(String.format("  %s %.3f", PIDS[p][0], msPerRequest[p]));
+        }
+        return msPerRequest.length == 0 ? "" : out.append(" cpu ms/req").toString();
     }
 
     static double pct(long[] sorted, double p) {

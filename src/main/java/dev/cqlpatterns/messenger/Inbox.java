@@ -219,21 +219,40 @@ public class Inbox {
                     unchecked = listed;
                     return Uni.createFrom().nullItem();
                 }
-                List<UUID> ids = listed.stream().map(r -> UUID.fromString(r.getString("conversation_id"))).distinct().toList();
-                Uni<Map<UUID, Row>> summaries = ids.isEmpty() ? Uni.createFrom().item(Map.of())
-                        : cql.read(SELECT_SOME, me, ids).map(s -> byId(Cql.rows(s)));
-                return summaries.chain(byId -> {
-                    listed.forEach(row -> check(row, byId).ifPresent(found::add));
-                    if (found.size() > size || rows.size() < want || listed.isEmpty()) {
-                        return Uni.createFrom().item(found);
-                    }
-                    if (round == MAX_ROUNDS) {
-                        return Uni.createFrom().nullItem();
-                    }
-                    Row last = listed.get(listed.size() - 1);
-                    return round(new Position(last.getInstant("last_at"), last.getString("conversation_id")), round + 1);
-                });
+                // The summaries of the rows the page still needs first; those of the slack only when some of
+                // these did not match (a superseded row, usually none): 51 summaries a page of 50, not 67.
+                int needed = Math.min(listed.size(), size + 1 - found.size());
+                return check(listed.subList(0, needed), Map.of())
+                        .chain(byId -> found.size() > size || needed == listed.size() ? Uni.createFrom().item(byId)
+                                : check(listed.subList(needed, listed.size()), byId))
+                        .chain(byId -> {
+                            if (found.size() > size || rows.size() < want || listed.isEmpty()) {
+                                return Uni.createFrom().item(found);
+                            }
+                            if (round == MAX_ROUNDS) {
+                                return Uni.createFrom().nullItem();
+                            }
+                            Row last = listed.get(listed.size() - 1);
+                            return round(new Position(last.getInstant("last_at"), last.getString("conversation_id")),
+                                    round + 1);
+                        });
             });
+        }
+
+        /**
+         * Checks index rows in order against their summaries, reading those not in {@code known} (one IN
+         * read), and answers the summaries known after it.
+         */
+        Uni<Map<UUID, Row>> check(List<Row> rows, Map<UUID, Row> known) {
+            List<UUID> ids = rows.stream().map(r -> UUID.fromString(r.getString("conversation_id"))).distinct()
+                    .filter(id -> !known.containsKey(id)).toList();
+            Uni<Map<UUID, Row>> summaries = ids.isEmpty() ? Uni.createFrom().item(known)
+                    : cql.read(SELECT_SOME, me, ids).map(rs -> {
+                        Map<UUID, Row> byId = byId(Cql.rows(rs));
+                        byId.putAll(known);
+                        return byId;
+                    });
+            return summaries.invoke(byId -> rows.forEach(row -> check(row, byId).ifPresent(found::add)));
         }
 
         /**
@@ -335,8 +354,9 @@ public class Inbox {
         static final Unread NONE = new Unread(0, null);
 
         static Unread of(List<UUID> markers) {
-            return new Unread(markers.size(), markers.stream().map(TimeUuids::instant).min(Comparator.naturalOrder())
-                    .orElse(null));
+            // One Instant for the oldest, not one per marker (up to cap + 1 of them).
+            return new Unread(markers.size(), markers.stream().min(Comparator.comparingLong(UUID::timestamp))
+                    .map(TimeUuids::instant).orElse(null));
         }
     }
 
@@ -347,8 +367,14 @@ public class Inbox {
         }
         int cap = settings.unreadCountCap();
         List<Uni<Map.Entry<UUID, Unread>>> reads = conversations.stream()
-                .map(s -> cql.read(UNREAD, me, s.id(), s.readUpTo(), cap + 1)
-                        .map(rs -> Map.entry(s.id(), Unread.of(Cql.rows(rs).stream().map(r -> r.getUuid(0)).toList()))))
+                .map(s -> cql.read(UNREAD, me, s.id(), s.readUpTo(), cap + 1).map(rs -> {
+                    // Oldest first, all after read_up_to, under the page size: the count is the rows', the
+                    // oldest is the first; no marker decoded but that one (up to cap + 1 of them).
+                    int count = rs.remaining();
+                    Row oldest = rs.one();
+                    Instant first = oldest == null ? null : TimeUuids.instant(oldest.getUuid(0));
+                    return Map.entry(s.id(), new Unread(count, first));
+                }))
                 .toList();
         return Uni.join().all(reads).andFailFast().map(done -> {
             Map<UUID, Unread> byId = new HashMap<>();
