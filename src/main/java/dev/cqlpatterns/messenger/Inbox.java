@@ -6,6 +6,7 @@ import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -360,6 +362,11 @@ public class Inbox {
         }
     }
 
+    /** A page that holds every row of a read limited to {@code limit}: counts read one page only. */
+    private static UnaryOperator<BoundStatementBuilder> onePage(int limit) {
+        return b -> b.setPageSize(limit);
+    }
+
     /** One capped read per conversation, oldest markers first. */
     private Uni<Map<UUID, Unread>> eachUnread(String me, List<Summary> conversations) {
         if (conversations.isEmpty()) {
@@ -367,9 +374,9 @@ public class Inbox {
         }
         int cap = settings.unreadCountCap();
         List<Uni<Map.Entry<UUID, Unread>>> reads = conversations.stream()
-                .map(s -> cql.read(UNREAD, me, s.id(), s.readUpTo(), cap + 1).map(rs -> {
-                    // Oldest first, all after read_up_to, under the page size: the count is the rows', the
-                    // oldest is the first; no marker decoded but that one (up to cap + 1 of them).
+                .map(s -> cql.read(UNREAD, onePage(cap + 1), me, s.id(), s.readUpTo(), cap + 1).map(rs -> {
+                    // Oldest first, all after read_up_to, in one page: the count is the rows', the oldest
+                    // is the first; no marker decoded but that one (up to cap + 1 of them).
                     int count = rs.remaining();
                     Row oldest = rs.one();
                     Instant first = oldest == null ? null : TimeUuids.instant(oldest.getUuid(0));
@@ -396,7 +403,7 @@ public class Inbox {
         conversations.forEach(s -> byId.put(s.id(), s));
         UUID from = conversations.stream().map(Summary::readUpTo).min(Comparator.comparingLong(UUID::timestamp))
                 .orElse(NEVER_READ);
-        return cql.read(UNREAD_OF_SOME, me, List.copyOf(byId.keySet()), from, limit).chain(rs -> {
+        return cql.read(UNREAD_OF_SOME, onePage(limit), me, List.copyOf(byId.keySet()), from, limit).chain(rs -> {
             List<Row> rows = Cql.rows(rs);
             Map<UUID, List<UUID>> markers = new LinkedHashMap<>();
             for (Row row : rows) {

@@ -57,7 +57,7 @@ public interface MessengerSettings {
 
     /**
      * Unread counts in the inbox are exact up to this; above it the inbox says cap + 1 ("999+"), so it
-     * reads at most cap + 1 markers per conversation (cql/013_unread_window.cql).
+     * reads at most cap + 1 markers per conversation (cql/013_unread_window.cql), in one page.
      */
     @WithDefault("999")
     @Min(1)

@@ -1,5 +1,9 @@
 package dev.cqlpatterns.messenger;
 
+import java.time.Instant;
+import jakarta.inject.Inject;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import dev.cqlpatterns.testsupport.StoredRows;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.user;
@@ -53,6 +57,34 @@ class ConcurrentSendsTest {
 
     @TestHTTPResource("/")
     URL root;
+
+    @Inject
+    StoredRows rows;
+
+    /**
+     * More unread markers than the driver's page (5,000) under a cap above it: the count is still
+     * exact (the unread reads ask for a page as large as their limit; they counted one default page).
+     */
+    @Test
+    void should_count_more_unread_messages_than_one_default_page_holds() {
+        String sender = user("pager");
+        String reader = user("paged");
+        String id = create(sender, List.of(reader, user("third")), "Paged");
+        int markers = 5_100;
+        Instant start = Instant.now().minusSeconds(60);
+        for (int i = 0; i < markers; i += 100) {
+            StringBuilder batch = new StringBuilder("BEGIN UNLOGGED BATCH ");
+            for (int j = i; j < Math.min(markers, i + 100); j++) {
+                batch.append("INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES ('")
+                        .append(reader).append("', 1, ").append(id).append(", ")
+                        .append(TimeUuids.at(start.plusMillis(j))).append("); ");
+            }
+            rows.execute(batch.append("APPLY BATCH").toString());
+        }
+        // A real send on top, so the summary says there is something since read_up_to.
+        Chat.sent(sender, id, "the last of many");
+        assertThat(unread(reader, id)).isEqualTo(markers + 1);
+    }
 
     @Test
     void should_count_every_unread_message_and_keep_each_message_once_under_concurrent_sends() {
