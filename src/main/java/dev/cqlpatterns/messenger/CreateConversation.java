@@ -5,7 +5,6 @@ import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -263,7 +262,7 @@ public class CreateConversation {
         for (String member : c.members()) {
             writes.add(inbox.together(inbox.summary(member, c, at)));
             if (!member.equals(c.createdBy())) {
-                writes.add(inbox.addedBy(member, c.id(), c.createdBy(), at).chain(charge -> cql.execute(charge)));
+                writes.add(inbox.addedBy(member, c.id(), c.createdBy(), at));
             }
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();

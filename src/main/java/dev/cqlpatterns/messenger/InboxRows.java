@@ -102,11 +102,11 @@ public class InboxRows {
     }
 
     /**
-     * The row that charges a membership to {@code username}'s "added by others" bound (cql/011):
-     * written with the summary whenever the member is not the one who made the membership.
+     * Writes the row that charges a membership to {@code username}'s "added by others" bound
+     * (cql/011), beside the summary, whenever the member is not the one who made the membership.
      */
-    Uni<BoundStatement> addedBy(String username, UUID conversationId, String adder, Instant at) {
-        return cql.bind(INSERT_ADDED, username, conversationId, adder, at, micros(at));
+    Uni<AsyncResultSet> addedBy(String username, UUID conversationId, String adder, Instant at) {
+        return cql.write(INSERT_ADDED, username, conversationId, adder, at, micros(at));
     }
 
     /**
@@ -125,8 +125,7 @@ public class InboxRows {
         return Uni.join().all(
                 together(List.of(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
                         clearUnread(username, conversationId, at), activity)).replaceWithVoid(),
-                cql.bind(DELETE_ADDED, micros(at), username, conversationId).chain(delete -> cql.execute(delete))
-                        .replaceWithVoid())
+                cql.write(DELETE_ADDED, micros(at), username, conversationId).replaceWithVoid())
                 .andFailFast().replaceWithVoid();
     }
 

@@ -117,7 +117,7 @@ public class JoinConversation {
                             // and its row of inbox_by_activity: one partition, one unlogged batch.
                             inbox.together(Stream.concat(Stream.of(inbox.clearUnread(username, id, now)),
                                     inbox.summary(username, joined, now).stream()).toList()).replaceWithVoid(),
-                            inbox.addedBy(username, id, me, now).chain(charge -> cql.execute(charge)).replaceWithVoid())
+                            inbox.addedBy(username, id, me, now).replaceWithVoid())
                             .andFailFast())
                     .chain(() -> cql.write(ADD_MEMBER, Set.of(username), id))
                     .map(done -> joined.view());
