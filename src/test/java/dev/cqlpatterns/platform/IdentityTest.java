@@ -5,12 +5,16 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cqlpatterns.platform.identity.VerifiedTokens;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.smallrye.jwt.build.Jwt;
 import io.smallrye.jwt.build.JwtClaimsBuilder;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -26,6 +30,8 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class IdentityTest {
+    @Inject
+    VerifiedTokens verifiedTokens;
 
     private static JwtClaimsBuilder valid(String subject) {
         return Jwt.issuer(Tokens.ISSUER).audience(Tokens.AUDIENCE).subject(subject).expiresIn(Duration.ofMinutes(10));
@@ -86,6 +92,17 @@ class IdentityTest {
     @Test
     void should_accept_a_short_lived_token_for_this_service() {
         given().header("Authorization", Tokens.signed(valid(someone()))).when().get("/inbox").then().statusCode(200);
+    }
+
+    @Test
+    void should_reuse_a_verified_token_and_never_a_refused_one() {
+        String token = Tokens.signed(valid(someone()));
+        given().header("Authorization", token).when().get("/inbox").then().statusCode(200);
+        assertThat(verifiedTokens.remembers(token.substring("Bearer ".length()))).isTrue();
+        String foreign = Tokens.signed(Jwt.issuer("someone-else").audience(Tokens.AUDIENCE).subject(someone())
+                .expiresIn(Duration.ofMinutes(10)));
+        assertUnauthorized(foreign);
+        assertThat(verifiedTokens.remembers(foreign.substring("Bearer ".length()))).isFalse();
     }
 
     private static void assertUnauthorized(String token) {
