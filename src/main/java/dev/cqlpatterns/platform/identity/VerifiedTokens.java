@@ -2,7 +2,6 @@ package dev.cqlpatterns.platform.identity;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import io.smallrye.jwt.auth.principal.DefaultJWTCallerPrincipalFactory;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTCallerPrincipal;
@@ -14,7 +13,6 @@ import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -54,22 +52,8 @@ public class VerifiedTokens extends JWTCallerPrincipalFactory {
         this.verifier = verifier;
         this.clock = clock;
         this.reuse = reuse;
-        this.verified = Caffeine.newBuilder().maximumSize(maxEntries).expireAfter(new Expiry<String, Verified>() {
-            @Override
-            public long expireAfterCreate(String token, Verified v, long currentTime) {
-                return TimeUnit.MILLISECONDS.toNanos(Math.max(0, v.until() - clock.millis()));
-            }
-
-            @Override
-            public long expireAfterUpdate(String token, Verified v, long currentTime, long currentDuration) {
-                return expireAfterCreate(token, v, currentTime);
-            }
-
-            @Override
-            public long expireAfterRead(String token, Verified v, long currentTime, long currentDuration) {
-                return currentDuration;
-            }
-        }).build();
+        // Entries leave after the reuse period at the latest; parse refuses one whose token expired sooner.
+        this.verified = Caffeine.newBuilder().maximumSize(maxEntries).expireAfterWrite(reuse).build();
     }
 
     @Override
