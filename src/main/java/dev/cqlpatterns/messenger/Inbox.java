@@ -119,8 +119,8 @@ public class Inbox {
             @Schema(description = "When the last message was sent; before any, when the caller joined",
                     examples = "2025-06-01T10:15:30.123Z") Instant lastAt,
             @Schema(nullable = true, examples = "bob") String lastSender,
-            @Schema(description = "Messages from others the caller has not read: exact up to 999 "
-                    + "(cql-patterns.messenger.unread-count-cap); 1000 means more than 999 (show \"999+\")",
+            @Schema(description = "Messages from others the caller has not read: exact up to 99 "
+                    + "(cql-patterns.messenger.unread-count-cap); 100 means more than 99 (show \"99+\")",
                     examples = "2") long unreadCount,
             // A plain string schema: a nullable $ref to Instant is not nullable in OpenAPI 3.0.
             @Schema(description = "When the oldest unread message was sent; null when none is unread",
@@ -152,7 +152,7 @@ public class Inbox {
     @Operation(summary = "The caller's conversations, most recent activity first, with unread counts",
             description = "The caller's inbox partition only: its conversations in order of last activity with the "
                     + "page's summaries (about two statements a page), then one statement per conversation of the "
-                    + "page with messages after the caller's last mark-read, reading at most 1,000 of its unread "
+                    + "page with messages after the caller's last mark-read, reading at most 100 of its unread "
                     + "markers. A caller's first read, or one that meets many superseded index rows, reads every "
                     + "summary instead (X-Statements and X-Partitions-Read say which).")
     public Uni<Page<InboxEntry>> inbox(

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(ConcurrentSendsTest.UncappedUnread.class)
 class ConcurrentSendsTest {
-    /** 1,600 unread messages: above the inbox's default cap of exact counts (999, cql/013_unread_window.cql). */
+    /** 1,600 unread messages: above the inbox's default cap of exact counts (99, cql/013_unread_window.cql). */
     public static class UncappedUnread implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {

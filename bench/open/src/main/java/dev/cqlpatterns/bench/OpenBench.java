@@ -65,7 +65,7 @@ public final class OpenBench {
      */
     private static final int WALKED_BUCKETS = 32;
     /** cql-patterns.messenger.unread-count-cap: the inbox reads at most this + 1 markers per conversation. */
-    private static final int UNREAD_CAP = 999;
+    private static final int UNREAD_CAP = 99;
     private static final String SUMMARY_ID = "00000000-0000-1000-8000-000000000000";
     /** cql-patterns.clickstream.shards: a click page reads every shard of a month. */
     private static final int CLICK_SHARDS = 4;
