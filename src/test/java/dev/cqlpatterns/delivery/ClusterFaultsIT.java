@@ -83,7 +83,9 @@ class ClusterFaultsIT {
                 "CQL_CONSISTENCY", "LOCAL_QUORUM",
                 "CURSOR_SECRET", "cluster-faults-test-cursor-secret",
                 "RATE_LIMITS_ENABLED", "false",
-                "SCHEDULER_IN_PROCESS", "false"));
+                "SCHEDULER_IN_PROCESS", "false",
+                // The load sends about 400 messages a conversation, checked as exact unread counts: above the default cap (99).
+                "CQL_PATTERNS_MESSENGER_UNREAD_COUNT_CAP", "9999"));
         Command migrate = jar.command("migrate");
         assertThat(migrate.exitCode()).as("migrate; output:%n%s", migrate.output()).isZero();
         port = PackagedService.freePort();
