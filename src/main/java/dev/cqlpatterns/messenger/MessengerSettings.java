@@ -58,8 +58,9 @@ public interface MessengerSettings {
     /**
      * Unread counts in the inbox are exact up to this; above it the inbox says cap + 1 ("99+"), so it
      * reads at most cap + 1 markers per conversation (cql/013_unread_window.cql), in one page. The
-     * inbox's cost grows with it: 99, the badge most messengers show, keeps a conversation with
-     * 100,000 unread as fast as one with 5 (README "Performance"); 999 cost 1.3 times as much.
+     * inbox's cost grows with it: with 99, the badge most messengers show, a page with a conversation
+     * of 100,000 unread took 1.14 times as long (p50) as one with 5 unread; with 999, 1.59 times
+     * (bin/inbox-bench, README "Performance").
      */
     @WithDefault("99")
     @Min(1)

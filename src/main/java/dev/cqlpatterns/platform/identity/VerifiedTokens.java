@@ -61,10 +61,9 @@ public class VerifiedTokens extends JWTCallerPrincipalFactory {
     @Override
     public JWTCallerPrincipal parse(String token, JWTAuthContextInfo info) throws ParseException {
         long now = clock.millis();
-        Verified known = verified.getIfPresent(token);
-        // The map's own expiry runs on its ticker; the service's clock decides.
-        if (known != null && now < known.until()) {
-            return known.principal();
+        JWTCallerPrincipal known = reusable(token, now);
+        if (known != null) {
+            return known;
         }
         JWTCallerPrincipal principal = verifier.parse(token, info);
         long until = Math.min(now + reuse.toMillis(), principal.getExpirationTime() * 1000);
@@ -79,7 +78,13 @@ public class VerifiedTokens extends JWTCallerPrincipalFactory {
 
     /** Whether {@code token} would be taken without checking it again now. */
     public boolean remembers(String token) {
+        return reusable(token, clock.millis()) != null;
+    }
+
+    /** The principal {@code token} stands for at {@code now} without a check, or null. */
+    private JWTCallerPrincipal reusable(String token, long now) {
         Verified known = verified.getIfPresent(token);
-        return known != null && clock.millis() < known.until();
+        // The map's own expiry runs on its ticker; the service's clock decides.
+        return known != null && now < known.until() ? known.principal() : null;
     }
 }
