@@ -62,8 +62,8 @@ public class JoinGroup {
     private static final Query MEMBERSHIP = Cql.idempotent(
             "SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
     private static final Query COUNT_GROUPS = Cql.idempotent("SELECT COUNT(*) FROM groups_by_user WHERE username = ?");
-    // Conditional (Cql.conditional): a "not applied" answer holding this join's own timeuuid is
-    // this join, landed by the driver's other coordinator.
+    // Conditional (Cql.conditional), settled by CompareAndSet: the claim holding this join's own
+    // timeuuid is this join's, whatever Cassandra answered.
     private static final Query CLAIM = Cql.conditional(
             "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
     private static final Query INSERT_MEMBER = Cql.idempotent("INSERT INTO group_members "

@@ -88,6 +88,12 @@ public class Conversations {
         return cql.read(SELECT, id).map(rs -> Optional.ofNullable(rs.one()).map(Conversation::of));
     }
 
+    /** The conversation as of every acknowledged conditional write (a serial read); one partition. */
+    Uni<Optional<Conversation>> findLatest(UUID id) {
+        return cql.read(SELECT, b -> b.setConsistencyLevel(cql.serial()), id)
+                .map(rs -> Optional.ofNullable(rs.one()).map(Conversation::of));
+    }
+
     /** The conversation when {@code username} is a member; 404 otherwise, whether it exists or not. */
     Uni<Conversation> requireMember(UUID id, String username) {
         return find(id).map(found -> found.filter(c -> c.hasMember(username))
@@ -99,7 +105,7 @@ public class Conversations {
     }
 
     /** The row key of seed 001 (cql/SEEDS.md), "$smaller:$bigger" as a name-based uuid: the same pair, the same id. */
-    static UUID directId(String one, String other) {
+    public static UUID directId(String one, String other) {
         String smaller = one.compareTo(other) <= 0 ? one : other;
         String bigger = one.compareTo(other) <= 0 ? other : one;
         return UUID.nameUUIDFromBytes((smaller + ":" + bigger).getBytes(StandardCharsets.UTF_8));

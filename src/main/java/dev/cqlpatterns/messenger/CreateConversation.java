@@ -4,6 +4,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -70,8 +71,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "messenger")
 @Authenticated
 public class CreateConversation {
-    // Conditional (Cql.conditional): a "not applied" answer showing this request's creator and
-    // creation time is this create, landed by the driver's other coordinator.
+    // Conditional (Cql.conditional), settled by CompareAndSet: the row holding this request's creator
+    // and creation time is this create's, whatever Cassandra answered.
     private static final Query INSERT_DIRECT = Cql.conditional(
             "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, true, ?, ?) "
                     + "IF NOT EXISTS");
@@ -90,6 +91,9 @@ public class CreateConversation {
 
     @Inject
     Conversations conversations;
+
+    @Inject
+    CompareAndSet cas;
 
     @Inject
     InboxRows inbox;
@@ -192,8 +196,7 @@ public class CreateConversation {
                     return conversations.find(done.plan().id()).map(found -> {
                         Conversations.Conversation c = found.orElseThrow(
                                 () -> ProblemException.notFound("No conversation " + done.plan().id()));
-                        boolean ours = c.createdBy().equals(me) && c.createdAt().equals(done.plan().createdAt());
-                        return done.respond(ours ? created(c.id(), c.view()) : RestResponse.ResponseBuilder.ok(c.view()));
+                        return done.respond(createdBy(c, me, done.plan().createdAt()) ? created(c.id(), c.view()) : RestResponse.ResponseBuilder.ok(c.view()));
                     });
                 });
     }
@@ -215,22 +218,35 @@ public class CreateConversation {
         UUID id = Conversations.directId(pair.get(0), pair.get(1));
         return conversations.find(id).chain(existing -> {
             if (existing.isPresent()) {
-                return settle(existing.get(), false);
+                // Ours when this request (the same Idempotency-Key) created it before a 503.
+                return settle(existing.get(), createdBy(existing.get(), me, now));
             }
             return admitted
-                    .chain(() -> cql.bind(INSERT_DIRECT, id, members, title, me, now))
-                    // A conditional write reads the partition it writes.
-                    .chain(insert -> cql.execute(insert))
-                    .chain(rs -> {
-                        boolean applied = rs.wasApplied();
-                        Conversations.Conversation c = applied
-                                ? new Conversations.Conversation(id, members, title, true, me, now)
-                                : Conversations.Conversation.of(rs.one()); // the winner of a concurrent create
-                        // Not applied, yet our creator and time, after the driver sent it twice: ours.
-                        return settle(c, applied || (CompareAndSet.sentTwice(rs) && c.createdBy().equals(me)
-                                && c.createdAt().equals(now)));
+                    .chain(() -> cas.conditional("conversations", cql.write(INSERT_DIRECT, id, members, title, me, now),
+                            () -> conversations.findLatest(id).map(held -> held.filter(c -> createdBy(c, me, now)).isPresent())))
+                    .chain(outcome -> {
+                        if (outcome.applied()) {
+                            return settle(new Conversations.Conversation(id, members, title, true, me, now), true);
+                        }
+                        if (outcome.answer() != null) {
+                            // A concurrent create won; its row is in the answer.
+                            return settle(Conversations.Conversation.of(outcome.answer().one()), false);
+                        }
+                        // Unknown outcome, and not ours: the serial read finished any round in flight, so
+                        // the conversation is someone else's now, or nobody's (a create that never ran: 503).
+                        return conversations.findLatest(id).chain(held -> held.isPresent() ? settle(held.get(), false)
+                                : Uni.createFrom().failure(new DriverTimeoutException("A 1:1 create's outcome stayed unknown")));
                     });
         });
+    }
+
+    /**
+     * Whether {@code c} is the row this request proposed: its creator and creation time (the plan's,
+     * kept with an Idempotency-Key, so a retry of the same request finds its own create). Two creates
+     * of one pair by the same caller in the same millisecond would look alike.
+     */
+    private static boolean createdBy(Conversations.Conversation c, String me, Instant at) {
+        return c.createdBy().equals(me) && c.createdAt().equals(at);
     }
 
     /**

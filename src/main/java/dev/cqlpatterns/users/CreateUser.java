@@ -7,6 +7,7 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -22,6 +23,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.net.URI;
+import java.time.Clock;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -40,10 +42,12 @@ import org.jboss.resteasy.reactive.RestResponse;
  * the same email) repairs.
  *
  * <p>A sign-up is safe to repeat: both claims go through {@link dev.cqlpatterns.platform.cassandra.CompareAndSet},
- * so a claim whose outcome is unknown (a CAS timeout) is learnt by a serial read instead of
- * answering 503, and a username already held by the same sign-up (same email and age: a retry
- * after a lost answer, or a double submit) is taken as done: 200 with the user as it is, where the
- * call that made the claim answered 201. A different sign-up of a held name gets 409.
+ * so a claim whose outcome is unknown (a CAS timeout) or answered "not applied" is learnt by a
+ * serial read instead of answering 503 or 409. Each request claims with its own signup_id (a
+ * timeuuid, cql/048_signup_id.cql): the request whose signup_id the row holds answers 201, however
+ * it learnt the outcome. A username already held by an earlier sign-up with the same email and age
+ * (a retry after a lost answer, or a double submit) is taken as done: 200 with the user as it is.
+ * A different sign-up of a held name gets 409.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users")
@@ -55,6 +59,9 @@ public class CreateUser {
 
     @Inject
     Caller caller;
+
+    @Inject
+    Clock clock;
 
     @Schema(name = "NewUser")
     public record NewUser(
@@ -80,7 +87,8 @@ public class CreateUser {
     @APIResponse(responseCode = "409", description = "The username is taken by another sign-up, or the email is taken")
     public Uni<RestResponse<User>> create(@Valid @NotNull NewUser request) {
         caller.requireSelf(request.username());
-        UserRow user = new UserRow(request.username(), UserRules.normalizeEmail(request.email()), null, request.age(), Map.of(), 0L);
+        UserRow user = new UserRow(request.username(), UserRules.normalizeEmail(request.email()), null, request.age(),
+                Map.of(), 0L, TimeUuids.at(clock.instant()));
         return store.claimUsername(user).chain(created -> store.claimEmail(user.emailCopy())
                 // Only the call that claimed the username undoes it: when the email is taken (409), the
                 // username claim goes; when Cassandra failed (503), whatever may have been claimed goes,

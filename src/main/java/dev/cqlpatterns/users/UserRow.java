@@ -6,10 +6,12 @@ import com.datastax.oss.driver.api.mapper.annotations.PartitionKey;
 import com.datastax.oss.driver.api.mapper.annotations.Transient;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * A row of users_by_username (cql/040_users.cql): the user as stored, with its version, and the
- * email a move took them off whose release is not known to be done (cql/046_previous_email.cql).
+ * email a move took them off whose release is not known to be done (cql/046_previous_email.cql), and
+ * the timeuuid of the sign-up request that claimed the username (cql/048_signup_id.cql).
  */
 @Entity
 @CqlName("users_by_username")
@@ -19,7 +21,8 @@ public record UserRow(
         String previousEmail,
         Integer age,
         Map<String, Address> addresses,
-        Long version) {
+        Long version,
+        UUID signupId) {
 
     @Transient
     public Map<String, Address> addressesOrEmpty() {
@@ -33,7 +36,7 @@ public record UserRow(
 
     /** The next version of this user with different addresses. */
     UserRow withAddresses(Map<String, Address> changed) {
-        return new UserRow(username, email, previousEmail, age, Map.copyOf(changed), versionOrZero() + 1);
+        return new UserRow(username, email, previousEmail, age, Map.copyOf(changed), versionOrZero() + 1, signupId);
     }
 
     UserRow withAddress(String kind, Address address) {
@@ -54,13 +57,13 @@ public record UserRow(
 
     /** The next version of this user, moved to another email: the one left is to be released. */
     UserRow withEmail(String newEmail) {
-        return new UserRow(username, newEmail, email, age, addresses, versionOrZero() + 1);
+        return new UserRow(username, newEmail, email, age, addresses, versionOrZero() + 1, signupId);
     }
 
     /** This version with nothing left to release (what is written once the previous email is released). */
     @Transient
     UserRow settled() {
-        return new UserRow(username, email, null, age, addresses, version);
+        return new UserRow(username, email, null, age, addresses, version, signupId);
     }
 
     /**
@@ -70,6 +73,11 @@ public record UserRow(
     boolean sameAs(UserRow held) {
         return held != null && versionOrZero() == held.versionOrZero() && sameSignUp(held)
                 && addressesOrEmpty().equals(held.addressesOrEmpty());
+    }
+
+    /** Whether {@code held} is the row this very sign-up request claimed (its signup_id). */
+    boolean signedUpBy(UserRow held) {
+        return held != null && signupId != null && signupId.equals(held.signupId());
     }
 
     /** Whether {@code held} was signed up with this user's email and age (a retried sign-up). */

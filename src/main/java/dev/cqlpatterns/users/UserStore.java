@@ -95,9 +95,11 @@ public class UserStore {
     }
 
     /**
-     * Claims the username for a new {@code user} (INSERT ... IF NOT EXISTS). True when this call
-     * claimed it; false when the same sign-up (same email and age) holds it already: a retry of a
-     * sign-up that got no answer, or a double submit. 409 when another sign-up holds it.
+     * Claims the username for a new {@code user} (INSERT ... IF NOT EXISTS). True when this request
+     * claimed it: the row holds its signup_id, however the outcome was learnt (applied, or found by
+     * a serial read after "not applied" or an unknown outcome). False when an earlier sign-up with
+     * the same email and age holds it: a retry of a sign-up that got no answer, or a double submit.
+     * 409 when another sign-up holds it.
      */
     Uni<Boolean> claimUsername(UserRow user) {
         return cas.<UserRow, Boolean>run(
@@ -106,8 +108,11 @@ public class UserStore {
                 held -> {
                     if (held == null) {
                         return Step.write(USERS, call(d -> d.claimUsername(user)),
-                                () -> findLatest(user.username()).map(row -> row != null && user.sameSignUp(row)),
+                                () -> findLatest(user.username()).map(user::signedUpBy),
                                 () -> Uni.createFrom().item(true));
+                    }
+                    if (user.signedUpBy(held)) {
+                        return Step.done(Uni.createFrom().item(true));
                     }
                     if (user.sameSignUp(held)) {
                         return Step.done(Uni.createFrom().item(false));

@@ -157,4 +157,20 @@ class HalfDoneMembershipTest {
         assertThat(stored(group, joiner)).containsEntry("memberships", 1).containsEntry("memberRows", 1)
                 .containsEntry("listed", 1L).containsEntry("latest", 1L).containsEntry("memberJoinedAsClaimed", true);
     }
+
+    /**
+     * The claim commits and Cassandra answers "not applied" with the join's own row (its
+     * coordinator finished its own accepted proposal in a later round): still this join, 201.
+     */
+    @Test
+    void should_answer_201_when_the_claim_is_answered_not_applied_with_its_own_row() {
+        String group = unique("own-join-");
+        String joiner = unique("oj-");
+        createUser(joiner, 35);
+        cas.injectOwnWriteNotApplied("groups_by_user", 1);
+        join(joiner, group, joiner).then().statusCode(201);
+        join(joiner, group, joiner).then().statusCode(200);
+        assertThat(stored(group, joiner)).containsEntry("memberships", 1).containsEntry("memberRows", 1)
+                .containsEntry("listed", 1L).containsEntry("latest", 1L).containsEntry("memberJoinedAsClaimed", true);
+    }
 }

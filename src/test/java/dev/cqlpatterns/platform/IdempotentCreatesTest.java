@@ -6,9 +6,11 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.messenger.Conversations;
 import dev.cqlpatterns.messenger.CreateConversation;
 import dev.cqlpatterns.pastebin.CreatePaste;
 import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.posts.AddComment;
 import dev.cqlpatterns.posts.CreatePost;
 import dev.cqlpatterns.testsupport.KeyClaims;
@@ -35,6 +37,8 @@ import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every create is safe to retry with an Idempotency-Key (platform.idempotency): the same key and
@@ -53,6 +57,9 @@ class IdempotentCreatesTest {
 
     @Inject
     KeyClaims claims;
+
+    @Inject
+    CompareAndSet cas;
 
     @BeforeAll
     static void logFailures() {
@@ -172,6 +179,53 @@ class IdempotentCreatesTest {
         ExtractableResponse<Response> first = post(as(alice), key, body, "/conversations");
         assertThat(first.statusCode()).isEqualTo(201);
         sameAnswer(first, post(as(alice), key, body, "/conversations"));
+    }
+
+    /**
+     * A 1:1 create whose first attempt claimed its key and created the conversation, then died (a
+     * 503 before its member rows): the retry with the same key is the request that created it, 201.
+     */
+    @Test
+    void should_answer_201_to_the_retry_of_a_direct_conversation_whose_first_attempt_created_it() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String key = key();
+        Set<String> members = new TreeSet<>(List.of(alice, bob));
+        UUID id = Conversations.directId(alice, bob);
+        Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        claims.leftBy(CreateConversation.OPERATION, alice, key, new CreateConversation.Fingerprint(members, null),
+                new CreateConversation.Plan(id, createdAt));
+        rows.execute("INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, null, "
+                + "true, ?, ?) IF NOT EXISTS", id, members, alice, createdAt);
+
+        ExtractableResponse<Response> retry = post(as(alice), key, Map.of("members", List.of(bob)), "/conversations");
+        assertThat(retry.statusCode()).isEqualTo(201);
+        assertThat(retry.<String>path("id")).isEqualTo(id.toString());
+        // Another request of the same pair, without that key, is told it existed.
+        assertThat(post(as(alice), key(), Map.of("members", List.of(bob)), "/conversations").statusCode()).isEqualTo(200);
+        as(bob).when().get("/inbox").then().statusCode(200).body("items.size()", equalTo(1));
+    }
+
+    /**
+     * The 1:1 insert commits and is answered "not applied" with its own row, or ends with an
+     * unknown outcome after committing: a serial read settles it, and the creator gets 201.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void should_answer_201_to_a_direct_conversation_whose_insert_outcome_was_learnt_by_reading_it(boolean unknown) {
+        String alice = user("alice");
+        String bob = user("bob");
+        if (unknown) {
+            cas.injectUnknownOutcome("conversations", true, 1);
+        } else {
+            cas.injectOwnWriteNotApplied("conversations", 1);
+        }
+        try {
+            assertThat(post(as(alice), key(), Map.of("members", List.of(bob)), "/conversations").statusCode()).isEqualTo(201);
+        } finally {
+            cas.clearFaults();
+        }
+        assertThat(post(as(bob), key(), Map.of("members", List.of(alice)), "/conversations").statusCode()).isEqualTo(200);
     }
 
     @Test

@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +36,14 @@ class SongOwnershipTest {
 
     @Inject
     StoredRows stored;
+
+    @Inject
+    CompareAndSet cas;
+
+    @AfterEach
+    void clearFaults() {
+        cas.clearFaults();
+    }
 
     @BeforeAll
     static void logFailures() {
@@ -133,6 +143,20 @@ class SongOwnershipTest {
             String loser = callers.get(statuses.indexOf(403));
             assertStored(artist, List.of(tagOf.get(winner)), winner, List.of(tagOf.get(loser)));
         }
+    }
+
+    /**
+     * The create commits and Cassandra answers "not applied" with the creator's own row (its
+     * coordinator finished its own accepted proposal in a later round): the creator gets 201.
+     */
+    @Test
+    void should_answer_201_when_the_create_is_answered_not_applied_with_its_own_row() {
+        String artist = SongsTest.unique("Own ");
+        String jazz = tag("own");
+        cas.injectOwnWriteNotApplied("songs", 1);
+        put("yvonne", artist, List.of(jazz)).then().statusCode(201).body("owner", equalTo("yvonne"));
+        put("yvonne", artist, List.of(jazz)).then().statusCode(200);
+        assertStored(artist, List.of(jazz), "yvonne", List.of());
     }
 
     @Test

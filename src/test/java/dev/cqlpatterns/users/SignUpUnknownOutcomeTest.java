@@ -87,4 +87,33 @@ class SignUpUnknownOutcomeTest {
         assertHolds(name, name + "@example.org");
         byEmail(name, name + "@example.com").then().statusCode(404);
     }
+
+    /**
+     * The username or email claim commits and Cassandra answers "not applied" with the request's
+     * own row (a coordinator that lost a ballot finishes its own accepted proposal first): the
+     * request that created the user is told 201, not "you had signed up before".
+     */
+    @ParameterizedTest
+    @CsvSource({"users_by_username", "users_by_email"})
+    void should_answer_201_when_a_claim_is_answered_not_applied_with_its_own_row(String table) {
+        String name = unique("own");
+        cas.injectOwnWriteNotApplied(table, 1);
+        create(name, name + "@example.com", 31).then().statusCode(201).body("username", equalTo(name));
+        assertHolds(name, name + "@example.com");
+        create(name, name + "@example.com", 31).then().statusCode(200);
+    }
+
+    @Test
+    void should_move_the_email_when_its_writes_are_answered_not_applied_with_their_own_rows() {
+        String name = unique("ownmov");
+        create(name, name + "@example.com", null).then().statusCode(201);
+        cas.injectOwnWriteNotApplied(UserStore.EMAILS, 1);
+        changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
+        assertHolds(name, name + "@example.org");
+        cas.injectOwnWriteNotApplied(UserStore.USERS, 1);
+        changeEmail(name, name, name + "@example.net").then().statusCode(200).body("email", equalTo(name + "@example.net"));
+        assertHolds(name, name + "@example.net");
+        byEmail(name, name + "@example.com").then().statusCode(404);
+        byEmail(name, name + "@example.org").then().statusCode(404);
+    }
 }

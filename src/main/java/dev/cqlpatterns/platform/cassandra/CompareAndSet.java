@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform.cassandra;
 
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
@@ -12,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -25,12 +27,16 @@ import org.jboss.logging.Logger;
  * <p>A conditional write may end without an answer: CASWriteUnknownException ("CAS operation
  * result is unknown"), a write timeout of write type CAS, a read timeout at SERIAL/LOCAL_SERIAL or
  * a client-side timeout. It may or may not have committed, and a later Paxos round may still
- * commit it. So may a "not applied" answer after the driver sent the write to two coordinators
- * ({@link Cql#conditional}): one run's answer may be about the other's write. Such an outcome is not reported as a failure: a read at the serial level (which
- * finishes any round in flight) tells whether the state that holds is the one this write
- * proposed, and the loop goes on as applied or as lost. Each caller says what "ours" means, by the
- * values it proposed (a version, a token, its own row); two proposals with the same values are the
- * same outcome, which is why they may not be told apart.
+ * commit it. A "not applied" answer is no proof either: a coordinator whose proposal was accepted
+ * by some replicas and then lost a ballot to a concurrent proposal starts a new round, finishes its
+ * own accepted proposal first, then evaluates the condition against it and answers "not applied"
+ * with our own values; the driver's second coordinator ({@link Cql#conditional}) answers the same
+ * way after the first one landed the write. So neither outcome is taken at its word: a read at the
+ * serial level (which finishes any round in flight) tells whether the state that holds is the one
+ * this write proposed, and the loop goes on as applied or as lost. Each caller says what "ours"
+ * means by something unique to the request where the answer depends on who wrote (a sign-up's or
+ * a join's timeuuid, an Idempotency-Key's sealed plan), else by the values it proposed (a version
+ * and the state written): two proposals of the same values are then the same outcome.
  */
 @ApplicationScoped
 public class CompareAndSet {
@@ -115,29 +121,20 @@ public class CompareAndSet {
     }
 
     /**
-     * One conditional write whose unknown outcome is learnt by {@code ours} (a serial read) instead
-     * of failing. A known "not applied" keeps Cassandra's answer (the current values it sends back).
+     * One conditional write whose unknown outcome, or "not applied" answer, is settled by {@code
+     * ours} (a serial read) instead of being taken at its word. A write found not to hold keeps
+     * Cassandra's answer (the current values it sends back), when there was one.
      */
     public Uni<Outcome> conditional(String table, Uni<AsyncResultSet> write, Supplier<Uni<Boolean>> ours) {
         return inject(table, write)
-                .chain(rs -> rs.wasApplied() || !sentTwice(rs) ? Uni.createFrom().item(new Outcome(rs.wasApplied(), rs))
-                        // "Not applied" from one coordinator may be our own write landed by the other.
+                .chain(rs -> rs.wasApplied() ? Uni.createFrom().item(new Outcome(true, rs))
+                        // Perhaps our own proposal, finished by a later round before the condition was read.
                         : ours.get().map(held -> new Outcome(held, held ? null : rs)))
                 .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure -> {
                     LOG.debugf("Conditional write on %s ended with an unknown outcome (%s); reading it back",
                             table, failure.getMessage());
                     return ours.get().map(held -> new Outcome(held, null));
                 });
-    }
-
-    /**
-     * True when the driver sent the write to more than one coordinator (a speculative execution
-     * of a {@link Cql#conditional} statement, or a retry after a coordinator failed): the answer
-     * then may be one run's "not applied" after the other run applied it.
-     */
-    public static boolean sentTwice(AsyncResultSet answer) {
-        var info = answer.getExecutionInfo();
-        return info.getSpeculativeExecutionCount() > 0 || !info.getErrors().isEmpty();
     }
 
     /**
@@ -167,7 +164,17 @@ public class CompareAndSet {
      * Held in the bean (tests inject it); no route reaches it.
      */
     public void injectUnknownOutcome(String table, boolean committed, int times) {
-        faults.put(table, new Fault(committed, new java.util.concurrent.atomic.AtomicInteger(times)));
+        faults.put(table, new Fault(committed ? Fault.Kind.UNKNOWN_COMMITTED : Fault.Kind.UNKNOWN_NOT_SENT,
+                new AtomicInteger(times)));
+    }
+
+    /**
+     * Test seam: the next {@code times} conditional writes on {@code table} commit and answer "not
+     * applied" with their own values, as Cassandra does when a coordinator finishes its own accepted
+     * proposal in a later round: the write is sent twice, and the second run's answer is returned.
+     */
+    public void injectOwnWriteNotApplied(String table, int times) {
+        faults.put(table, new Fault(Fault.Kind.COMMITTED_NOT_APPLIED, new AtomicInteger(times)));
     }
 
     /** Test seam: removes every injected fault. */
@@ -181,10 +188,17 @@ public class CompareAndSet {
             return write;
         }
         Uni<AsyncResultSet> unknown = Uni.createFrom().failure(() -> new CASWriteUnknownException(
-                null, com.datastax.oss.driver.api.core.DefaultConsistencyLevel.LOCAL_SERIAL, 0, 1));
-        return fault.committed() ? write.chain(rs -> unknown) : unknown;
+                null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 1));
+        return switch (fault.kind()) {
+            case UNKNOWN_NOT_SENT -> unknown;
+            case UNKNOWN_COMMITTED -> write.chain(rs -> unknown);
+            case COMMITTED_NOT_APPLIED -> write.chain(rs -> write);
+        };
     }
 
-    private record Fault(boolean committed, java.util.concurrent.atomic.AtomicInteger remaining) {
+    private record Fault(Kind kind, AtomicInteger remaining) {
+        enum Kind {
+            UNKNOWN_NOT_SENT, UNKNOWN_COMMITTED, COMMITTED_NOT_APPLIED
+        }
     }
 }

@@ -102,6 +102,29 @@ class CompareAndSetTest {
     }
 
     /**
+     * The write commits, and Cassandra answers "not applied" with our own values (its coordinator
+     * lost a ballot, then finished its own accepted proposal before reading the condition): applied.
+     */
+    @Test
+    void should_take_not_applied_with_our_own_values_as_applied() {
+        String user = name();
+        cas.injectOwnWriteNotApplied(TABLE, 1);
+        CompareAndSet.Outcome outcome = cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
+                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
+        assertThat(outcome.applied()).isTrue();
+    }
+
+    @Test
+    void should_take_not_applied_as_lost_with_the_answer_when_the_row_is_someone_elses() {
+        String user = name();
+        cql.write(CLAIM, user, "theirs@example.com").await().atMost(WAIT);
+        CompareAndSet.Outcome outcome = cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
+                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
+        assertThat(outcome.applied()).isFalse();
+        assertThat(outcome.answer().one().getString("email")).isEqualTo("theirs@example.com");
+    }
+
+    /**
      * The driver sent a {@link Cql#conditional} write to two coordinators (the first one paused):
      * the run that answered found the other run's row, "not applied". That is our write.
      */
