@@ -104,7 +104,7 @@ class MonitoringManifestsTest {
         PrometheusRule rules = RenderedOverlay.of(overlay).one(PrometheusRule.class);
         List<Rule> all = rules.getSpec().getGroups().stream().flatMap(g -> g.getRules().stream()).toList();
         assertThat(all).extracting(Rule::getAlert).contains("CqlPatternsHighErrorRate", "CqlPatternsHighLatencyP99",
-                "CqlPatternsCassandraUnavailable", "CqlPatternsPasteSweeperNotRunning", "CqlPatternsBucketRollerNotRunning",
+                "CqlPatternsCassandraUnavailable", "CqlPatternsReadRefused", "CqlPatternsPasteSweeperNotRunning", "CqlPatternsBucketRollerNotRunning",
                 "CqlPatternsCronJobNotSucceeding");
         assertThat(all).allSatisfy(rule -> {
             PromQl.check(rule.getExpr().getStrVal());

@@ -15,6 +15,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -28,6 +29,8 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class ProbeResource {
     private static final Query LEASE = Cql.idempotent("SELECT owner FROM leases WHERE name = ?");
+    /** A partition of nothing but deleted rows (RefusedReadsTest writes them): a read walks them all. */
+    private static final Query DEAD_ROWS = Cql.idempotent("SELECT c FROM probe_dead_rows WHERE k = ? LIMIT 10");
 
     @Inject
     Cql cql;
@@ -71,5 +74,11 @@ public class ProbeResource {
     public Uni<Map<String, Object>> read() {
         return cql.read(LEASE, "nobody").chain(first -> cql.read(LEASE, "nobody-either"))
                 .map(rs -> Map.of("rows", Cql.rows(rs).size()));
+    }
+
+    @GET
+    @Path("/dead-rows/{k}")
+    public Uni<Map<String, Object>> deadRows(@PathParam("k") int k) {
+        return cql.read(DEAD_ROWS, k).map(rs -> Map.of("rows", Cql.rows(rs).size()));
     }
 }

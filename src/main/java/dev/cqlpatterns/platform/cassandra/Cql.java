@@ -78,6 +78,9 @@ public class Cql {
     @Inject
     Tracer tracer;
 
+    @Inject
+    RefusedReads refusedReads;
+
     /** Span names by statement text: the prepared statements (and their batches) are a fixed set. */
     private final Map<String, SpanNames> spanNames = new ConcurrentHashMap<>();
 
@@ -237,7 +240,12 @@ public class Cql {
                 end(span, e);
                 throw e;
             }
-            stage.whenComplete((result, failure) -> end(span, failure));
+            stage.whenComplete((result, failure) -> {
+                end(span, failure);
+                if (failure != null) {
+                    refusedReads.record(cql, failure);
+                }
+            });
             return onCallersContext(Uni.createFrom().completionStage(stage));
         });
     }

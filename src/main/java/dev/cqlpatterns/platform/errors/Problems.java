@@ -25,6 +25,8 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.concurrent.CompletionException;
@@ -108,6 +110,12 @@ public final class Problems {
             }
             return fromStatus(wae);
         }
+        if (refusedRead(t).isPresent()) {
+            // Logged at ERROR with its statement and counted where it ran (platform.cassandra.RefusedReads).
+            return problem(500, "read-refused", "Read refused by the database",
+                    "The database refused this read because of the dead rows or data it would have to scan. "
+                            + "This is a defect of the service, not an outage: it has been logged, and retrying will not help");
+        }
         if (isUnavailable(t)) {
             LOG.debugf(t, "Cassandra unavailable");
             LOG.warnf("Cassandra unavailable: %s", t.getMessage());
@@ -117,6 +125,24 @@ public final class Problems {
         }
         LOG.error("Unexpected failure", t);
         return problem(500, "internal-error", "Internal error", "Something unexpected went wrong; it has been logged");
+    }
+
+    /** Cassandra's reason codes (RequestFailureReason) of a read refused for what it would scan. */
+    private static final Map<Integer, String> REFUSED_READ_REASONS = Map.of(1, "tombstones", 4, "size");
+
+    /**
+     * "tombstones" or "size" when {@code failure} (or one of its causes) is a read a replica refused
+     * for what it would have to scan: over tombstone_failure_threshold (reason 1) or over
+     * local_read_size_fail_threshold (reason 4). The same read fails again on every retry.
+     */
+    public static Optional<String> refusedRead(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ReadFailureException refused) {
+                return refused.getReasonMap().values().stream().map(REFUSED_READ_REASONS::get)
+                        .filter(java.util.Objects::nonNull).findFirst();
+            }
+        }
+        return Optional.empty();
     }
 
     static boolean isUnavailable(Throwable t) {
