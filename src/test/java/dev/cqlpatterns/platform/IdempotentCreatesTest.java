@@ -126,6 +126,32 @@ class IdempotentCreatesTest {
                 .then().statusCode(204);
     }
 
+    /**
+     * The key's claim commits and is answered "not applied" with its own row, or ends with an
+     * unknown outcome after committing: a serial read finds this attempt's own sealed plan, so the
+     * create goes on as the first one (201, not a replay), and a retry replays it.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void should_take_its_own_key_claim_learnt_by_reading_it_as_the_first_attempt(boolean unknown) {
+        String key = key();
+        Map<String, Object> body = Map.of("body", "claimed " + key, "private", true, "expiresIn", "PT1H");
+        if (unknown) {
+            cas.injectUnknownOutcome("idempotency_keys", true, 1);
+        } else {
+            cas.injectOwnWriteNotApplied("idempotency_keys", 1);
+        }
+        ExtractableResponse<Response> first;
+        try {
+            first = post(given(), key, body, "/pastes");
+        } finally {
+            cas.clearFaults();
+        }
+        assertThat(first.statusCode()).isEqualTo(201);
+        sameAnswer(first, post(given(), key, body, "/pastes"));
+        assertThat(claims.row(CreatePaste.OPERATION, "", key).orElseThrow().getBoolean("completed")).isTrue();
+    }
+
     @Test
     void should_finish_a_paste_whose_first_attempt_stopped_after_claiming_its_key() {
         String key = key();

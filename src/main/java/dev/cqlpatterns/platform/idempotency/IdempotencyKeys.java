@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform.idempotency;
 
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import javax.crypto.Cipher;
@@ -44,9 +46,10 @@ import org.jboss.resteasy.reactive.RestResponse;
  * from the raw key, and the fingerprint is an HMAC under another derived key. So a key must be hard
  * to guess (a random UUID): whoever holds it can replay the answer, secret included.
  *
- * <p>A claim whose outcome is unknown (CompareAndSet.unknownOutcome: CAS timeout, "result is
- * unknown", driver timeout) is resolved by reading the key row at SERIAL, which finishes any Paxos round in flight: there, it is decided
- * like a lost claim (ours when the stored plan is our own bytes); absent, the claim is sent once more.
+ * <p>The claim goes through {@link CompareAndSet}: an unknown outcome (CAS timeout, "result is
+ * unknown", driver timeout) or a "not applied" answer is settled by reading the key row at SERIAL,
+ * which finishes any Paxos round in flight: the row holding our own sealed plan is our claim,
+ * another is a lost claim; absent, the claim is sent once more.
  */
 @ApplicationScoped
 public class IdempotencyKeys {
@@ -63,8 +66,14 @@ public class IdempotencyKeys {
     private static final int IV_BYTES = 12;
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** The table of the claims, as CompareAndSet names it. */
+    static final String TABLE = "idempotency_keys";
+
     @Inject
     Cql cql;
+
+    @Inject
+    CompareAndSet cas;
 
     @Inject
     Clock clock;
@@ -136,24 +145,33 @@ public class IdempotencyKeys {
                 .map(ignored -> new Done<>(plan, replayed));
     }
 
-    /** Claims the key: null when this call claimed it, else the row that holds it. */
+    /**
+     * Claims the key: null when this call claimed it, else the row that holds it. Through
+     * {@link CompareAndSet}: a "not applied" or an unknown outcome is settled by a SERIAL read, and
+     * the row holding this attempt's own sealed plan (fresh random IV: unique to the attempt) is its
+     * own claim; no row after an unknown outcome is claimed again, once.
+     */
     private Uni<Row> claim(Keys keys, byte[] fingerprint, byte[] sealed, Instant expiresAt, boolean firstTry) {
         ByteBuffer rowKey = ByteBuffer.wrap(keys.rowKey());
-        return cql.bind(CLAIM, rowKey, ByteBuffer.wrap(fingerprint), ByteBuffer.wrap(sealed), expiresAt,
-                        secondsUntil(expiresAt))
-                // A conditional write reads the partition it writes.
-                .chain(claim -> cql.execute(claim))
-                .map(rs -> rs.wasApplied() ? null : rs.one())
-                .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure ->
-                        cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), rowKey).chain(rs -> {
-                            Row row = rs.one();
-                            if (row != null) {
-                                return Uni.createFrom().item(row);
-                            }
-                            // Not claimed, and a SERIAL read settled any round in flight: claim again, once.
-                            return firstTry ? claim(keys, fingerprint, sealed, expiresAt, false)
-                                    : Uni.createFrom().failure(failure);
-                        }));
+        AtomicReference<Row> held = new AtomicReference<>();
+        return cas.conditional(TABLE, cql.write(CLAIM, rowKey, ByteBuffer.wrap(fingerprint), ByteBuffer.wrap(sealed),
+                        expiresAt, secondsUntil(expiresAt)),
+                () -> cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), rowKey).map(rs -> {
+                    held.set(rs.one());
+                    return held.get() != null && Arrays.equals(bytes(held.get(), "plan"), sealed);
+                }))
+                .chain(outcome -> {
+                    if (outcome.applied()) {
+                        return Uni.createFrom().nullItem();
+                    }
+                    Row holder = outcome.answer() != null ? outcome.answer().one() : held.get();
+                    if (holder != null) {
+                        return Uni.createFrom().item(holder);
+                    }
+                    // Not claimed, and a SERIAL read settled any round in flight: claim again, once.
+                    return firstTry ? claim(keys, fingerprint, sealed, expiresAt, false)
+                            : Uni.createFrom().failure(new DriverTimeoutException("An Idempotency-Key claim stayed unknown twice"));
+                });
     }
 
     private int secondsUntil(Instant at) {
