@@ -13,6 +13,8 @@ import jakarta.enterprise.event.Observes;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -28,8 +30,11 @@ import org.jboss.logging.Logger;
  * empty (it was taken as absent, and a retry stored a second message) or not 1 to 200 visible
  * ASCII characters;</li>
  * <li>415: a body without a Content-Type (the contract says application/json);</li>
+ * <li>403: an Origin that is neither the service's own nor listed in CORS_ORIGINS, as a problem where
+ * Quarkus's CORS filter would answer a bare 403;</li>
  * <li>406: an Accept header that admits no JSON: a DELETE with {@code Accept: application/xml}
- * deleted first and complained after.</li>
+ * deleted first and complained after; 400 naming Accept when it is no list of media ranges at all
+ * ({@code Accept: ;;;}, a q that is no qvalue).</li>
  * </ul>
  * Management routes under {@code /q/} answer other media types and are left to Quarkus. Failures
  * that reach the router unanswered (outside the REST layer) also get a problem instead of
@@ -43,6 +48,10 @@ public class RequestGate {
 
     @ConfigProperty(name = "quarkus.http.limits.max-body-size")
     MemorySize maxBodySize;
+
+    /** The origins CORS admits besides the service's own (CORS_ORIGINS); Quarkus's CORS filter decides. */
+    @ConfigProperty(name = "quarkus.http.cors.origins")
+    Optional<List<String>> corsOrigins;
 
     void install(@Observes Router router) {
         long max = maxBodySize.asLongValue();
@@ -60,14 +69,21 @@ public class RequestGate {
                 refuse(rc, 400, "validation", "Invalid request", "The URL's percent-escapes are not valid UTF-8");
             } else if (request.path().startsWith("/q/")) {
                 rc.next();
+            } else if (!originMayPass(request.getHeader("Origin"), request.authority().toString())) {
+                // Quarkus's CORS filter would answer a bare 403 without a body.
+                refuse(rc, 403, "origin-not-allowed", "Origin not allowed",
+                        "Browsers may call this API from its own origin and from those CORS_ORIGINS lists only");
             } else if (hasBody(request) && isBlank(request.getHeader("Content-Type"))) {
                 refuse(rc, 415, "unsupported-media-type", "Unsupported media type",
                         "The body has no Content-Type; send it as application/json");
-            } else if (!acceptsJson(request.getHeader("Accept"))) {
-                refuse(rc, 406, "not-acceptable", "Not acceptable",
-                        "This API answers application/json and application/problem+json only");
             } else {
-                rc.next();
+                switch (acceptance(String.join(",", request.headers().getAll("Accept")))) {
+                    case MALFORMED -> refuseField(rc, "Accept",
+                            "is not a list of media ranges such as application/json (RFC 9110, 12.5.1)");
+                    case NO_JSON -> refuse(rc, 406, "not-acceptable", "Not acceptable",
+                            "This API answers application/json and application/problem+json only");
+                    case JSON -> rc.next();
+                }
             }
         });
         router.route().order(Integer.MIN_VALUE).failureHandler(rc -> {
@@ -110,6 +126,29 @@ public class RequestGate {
                 .end(problem(status, slug, title, detail).encode());
     }
 
+    /**
+     * Whether Quarkus's CORS filter may admit {@code origin}: absent, the service's own host (any
+     * scheme: behind a TLS-terminating Gateway the browser says https), or listed in CORS_ORIGINS
+     * (exactly, or by a /regex/ entry, as Quarkus reads them). Quarkus still decides for those.
+     */
+    boolean originMayPass(String origin, String authority) {
+        if (origin == null) {
+            return true;
+        }
+        int scheme = origin.indexOf("://");
+        if (scheme > 0 && origin.substring(scheme + 3).equalsIgnoreCase(authority)) {
+            return true;
+        }
+        for (String allowed : corsOrigins.orElse(List.of())) {
+            String entry = allowed.trim();
+            if (entry.equals("*") || entry.equals(origin) || (entry.length() > 2 && entry.startsWith("/") && entry.endsWith("/")
+                    && Pattern.compile(entry.substring(1, entry.length() - 1)).matcher(origin).matches())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Absent, or exactly one key of 1 to 200 visible ASCII characters (empty was taken as absent). */
     private static boolean validIdempotencyKey(List<String> values) {
         return values.isEmpty() || (values.size() == 1 && IDEMPOTENCY_KEY_VALUE.matcher(values.get(0)).matches());
@@ -124,25 +163,58 @@ public class RequestGate {
         return value == null || value.isBlank();
     }
 
-    /** True when Accept is absent or admits application/json or application/problem+json. */
-    static boolean acceptsJson(String accept) {
-        if (accept == null || accept.isBlank()) {
-            return true;
-        }
-        for (String range : accept.split(",")) {
-            String[] parts = range.split(";");
-            String type = parts[0].trim().toLowerCase(Locale.ROOT);
+    /** What an Accept header says of this API's media types. */
+    enum Acceptance {
+        JSON, NO_JSON, MALFORMED
+    }
+
+    private static final String TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+    private static final String QUOTED = "\"(?:[\\t \\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\\t \\x21-\\x7E])*\"";
+    /** RFC 9110 12.5.1: type "/" subtype, then parameters (empty ones allowed: "a/b;;"). */
+    private static final Pattern MEDIA_RANGE = Pattern.compile("(" + TOKEN + ")/(" + TOKEN + ")((?:[ \\t]*;[ \\t]*(?:"
+            + TOKEN + "=(?:" + TOKEN + "|" + QUOTED + "))?)*)");
+    private static final Pattern PARAMETER = Pattern.compile("(" + TOKEN + ")=(" + TOKEN + "|" + QUOTED + ")");
+    private static final Pattern QVALUE = Pattern.compile("0(\\.[0-9]{0,3})?|1(\\.0{0,3})?");
+    /** A comma outside quoted strings: where one element of the list ends. */
+    private static final Pattern LIST_COMMA = Pattern.compile(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+
+    /**
+     * Whether Accept admits application/json or application/problem+json (absent or blank admits
+     * anything), admits neither, or is not a list of media ranges as RFC 9110 12.5.1 writes them (a
+     * type without a subtype, a q that is no qvalue, a stray character, nothing but commas).
+     */
+    static Acceptance acceptance(String accept) {
+        boolean json = false;
+        boolean any = false;
+        for (String element : accept == null ? new String[0] : LIST_COMMA.split(accept, -1)) {
+            String range = element.strip();
+            if (range.isEmpty()) {
+                continue;
+            }
+            Matcher m = MEDIA_RANGE.matcher(range);
+            if (!m.matches() || (m.group(1).equals("*") && !m.group(2).equals("*"))) {
+                return Acceptance.MALFORMED;
+            }
+            any = true;
             boolean refused = false;
-            for (int i = 1; i < parts.length; i++) {
-                String param = parts[i].trim().replace(" ", "");
-                refused |= param.equals("q=0") || param.matches("q=0(\\.0{0,3})?");
+            Matcher p = PARAMETER.matcher(m.group(3));
+            while (p.find()) {
+                if (p.group(1).equalsIgnoreCase("q")) {
+                    if (!QVALUE.matcher(p.group(2)).matches()) {
+                        return Acceptance.MALFORMED;
+                    }
+                    refused = Double.parseDouble(p.group(2)) == 0;
+                }
             }
-            if (!refused && (type.equals("*/*") || type.equals("application/*") || type.equals("application/json")
-                    || type.equals(Problem.MEDIA_TYPE))) {
-                return true;
-            }
+            String type = (m.group(1) + "/" + m.group(2)).toLowerCase(Locale.ROOT);
+            json |= !refused && (type.equals("*/*") || type.equals("application/*") || type.equals("application/json")
+                    || type.equals(Problem.MEDIA_TYPE));
         }
-        return false;
+        if (!any) {
+            // Absent or blank admits anything; a list of nothing but commas says nothing a server can use.
+            return accept == null || accept.isBlank() ? Acceptance.JSON : Acceptance.MALFORMED;
+        }
+        return json ? Acceptance.JSON : Acceptance.NO_JSON;
     }
 
     /** True when every run of percent-escapes in {@code uri} decodes as well-formed UTF-8. */

@@ -94,12 +94,17 @@ public final class MalformedRequests {
 
     private Arbitrary<FuzzRequest> arbitrary() {
         Arbitrary<Fault> fault = Arbitraries.frequencyOf(faults());
-        return Combinators.combine(fault.list().ofMinSize(1).ofMaxSize(2), caller()).as((faults, caller) -> {
+        return Combinators.combine(fault.list().ofMinSize(1).ofMaxSize(2), caller(), noise().list().ofMaxSize(2))
+                .as((faults, caller, noise) -> {
             Draft draft = valid();
             draft = caller.apply.apply(draft);
             List<String> described = new ArrayList<>();
             described.add(caller.description);
             boolean below = caller.belowApplication;
+            for (Fault n : noise) {
+                draft = n.apply.apply(draft);
+                described.add(n.description);
+            }
             for (Fault f : faults) {
                 draft = f.apply.apply(draft);
                 described.add(f.description);
@@ -108,6 +113,35 @@ public final class MalformedRequests {
             return draft.build(described, below);
         });
     }
+
+    /**
+     * Malformed values of headers the service reads (traceparent is dropped when it does not parse,
+     * X-Forwarded-For is not trusted, an Origin that is not allowed is a 403, a second Content-Type
+     * or X-Paste-Secret a 4xx): added beside a request's faults, never instead of one, so the answer
+     * is still a 4xx problem, and a header that breaks anything on its way shows as a 5xx.
+     */
+    private Arbitrary<Fault> noise() {
+        List<Fault> noise = new ArrayList<>();
+        for (String name : List.of("traceparent", "X-Forwarded-For", "Origin", "Content-Type", "X-Paste-Secret")) {
+            for (String value : MALFORMED_VALUES) {
+                noise.add(new Fault("noise " + name + ": " + shortly(value), d -> d.extraHeader(name, value)));
+            }
+        }
+        noise.add(new Fault("noise traceparent of the wrong version",
+                d -> d.extraHeader("traceparent", "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")));
+        noise.add(new Fault("noise X-Forwarded-For of many hops",
+                d -> d.extraHeader("X-Forwarded-For", String.join(", ", java.util.Collections.nCopies(40, "203.0.113.7")))));
+        return Arbitraries.of(noise);
+    }
+
+    /** Header values that are no value of any header the service reads. */
+    public static final List<String> MALFORMED_VALUES = List.of(";;;", ",,,", "=", "\"", "a/b/c", "%zz", "[::1", "-1",
+            "x".repeat(500), "\u00e9t\u00e9", "null");
+
+    /** Accept values that are no list of media ranges (RFC 9110, 12.5.1): a 400 naming Accept. */
+    public static final List<String> MALFORMED_ACCEPT = List.of(";;;", ";", "application", "application/", "/json", "*/json",
+            "application/json;q=abc", "application/json;q=2", "application/json;q=", "application/json; charset=\"open",
+            "a/b/c", "application/json, ;;", "text/html;=x", "application/json;q=0.5;q", "\u00e9/json", ",", " , ,");
 
     /** Who calls: mostly the targets' owner, so the fault is what gets refused; sometimes someone else. */
     private Arbitrary<Fault> caller() {
@@ -136,6 +170,8 @@ public final class MalformedRequests {
         faults.add(Tuple.of(1, Arbitraries.of("application/xml", "text/html", "text/plain", "image/png",
                 "application/json;q=0", "application/xml, text/*;q=0.5")
                 .map(accept -> new Fault("Accept: " + accept, d -> d.header("Accept", accept)))));
+        faults.add(Tuple.of(1, Arbitraries.of(MALFORMED_ACCEPT)
+                .map(accept -> new Fault("malformed Accept: " + shortly(accept), d -> d.header("Accept", accept)))));
         if (operation.auth()) {
             faults.add(Tuple.of(2, badTokens().map(f -> new Fault(f.description + " (the route needs a token)",
                     f.apply, f.belowApplication))));
