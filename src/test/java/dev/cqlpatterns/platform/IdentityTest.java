@@ -89,6 +89,21 @@ class IdentityTest {
                 .expiresAt(now.plus(Duration.ofMinutes(5)))));
     }
 
+    /**
+     * A token issued in the future (iat beyond the allowed clock skew, 60 s) is refused: with it a
+     * stolen token would outlive mp.jwt.verify.token.age. One within the skew is taken.
+     */
+    @Test
+    void should_refuse_a_token_issued_in_the_future() {
+        Instant now = Instant.now();
+        assertUnauthorized(Tokens.signed(valid(someone()).issuedAt(now.plus(Duration.ofHours(1)))
+                .expiresAt(now.plus(Duration.ofHours(1)).plus(Duration.ofMinutes(10)))));
+        assertUnauthorized(Tokens.signed(valid(someone()).issuedAt(now.plus(Duration.ofMinutes(2)))
+                .expiresAt(now.plus(Duration.ofMinutes(12)))));
+        given().header("Authorization", Tokens.signed(valid(someone()).issuedAt(now.plus(Duration.ofSeconds(20)))
+                .expiresAt(now.plus(Duration.ofMinutes(10))))).when().get("/inbox").then().statusCode(200);
+    }
+
     @Test
     void should_accept_a_short_lived_token_for_this_service() {
         given().header("Authorization", Tokens.signed(valid(someone()))).when().get("/inbox").then().statusCode(200);

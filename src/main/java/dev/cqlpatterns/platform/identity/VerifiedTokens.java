@@ -19,7 +19,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * SmallRye JWT's verification of bearer tokens, done once a minute per token instead of on every
  * request: checking an RS256 signature was a fifth of the service's CPU samples on an authenticated
  * list at 600 requests/s (JFR). A token is reused only as the exact string that passed every check
- * of SmallRye JWT (signature, issuer, audience, lifetime, age), and only while each time-bound
+ * of SmallRye JWT (signature, issuer, audience, lifetime, age) and this class's own (an iat not
+ * beyond the allowed clock skew in the future), and only while each time-bound
  * check would still pass without clock skew: until the earliest of its {@code exp}, {@code iat}
  * plus mp.jwt.verify.token.age, and {@code reuse} after it was verified. A token that fails is
  * never kept, so it is checked again every time. The map is bounded (max-entries; Caffeine picks
@@ -66,6 +67,11 @@ public class VerifiedTokens extends JWTCallerPrincipalFactory {
             return known;
         }
         JWTCallerPrincipal principal = verifier.parse(token, info);
+        // SmallRye checks the age from iat, not whether iat is to come: a token "issued" an hour
+        // ahead would pass the age check an hour longer than the age allows.
+        if (principal.getIssuedAtTime() * 1000 > now + info.getClockSkew() * 1000L) {
+            throw new ParseException("The token's iat is in the future beyond the allowed clock skew");
+        }
         long until = Math.min(now + reuse.toMillis(), principal.getExpirationTime() * 1000);
         if (info.getTokenAge() != null) {
             until = Math.min(until, (principal.getIssuedAtTime() + info.getTokenAge()) * 1000);
