@@ -50,7 +50,7 @@ class ContractValidationTest {
     @Test
     void should_accept_a_problem_the_contract_lists() {
         var report = validator.validateResponse("/ring/{table}/token", Request.Method.GET, SimpleResponse.Builder.status(404)
-                .withContentType("application/problem+json")
+                .withContentType("application/problem+json").withHeader("X-Request-Id", "4bf92f3577b34da6a3ce929d0e0e4736")
                 .withBody("{\"type\":\"urn:cql-patterns:problem:not-found\",\"title\":\"Not found\",\"status\":404}").build());
         assertThat(report.getMessages()).isEmpty();
     }

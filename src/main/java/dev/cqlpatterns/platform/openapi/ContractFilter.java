@@ -17,6 +17,7 @@ import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
+import dev.cqlpatterns.platform.observability.RequestIds;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
@@ -75,7 +76,12 @@ public class ContractFilter implements OASFilter {
                         .examples(List.of("4bf92f3577b34da6a3ce929d0e0e4736"))));
         components.addHeader("X-Partitions-Read", intHeader("Partitions of Cassandra this request read"));
         components.addHeader("X-Statements", intHeader("CQL statements this request ran"));
-        components.addHeader("Retry-After", intHeader("Seconds to wait before retrying"));
+        components.addHeader("Retry-After", intHeader("Seconds to wait before retrying").required(true));
+        components.addHeader(RequestIds.HEADER, OASFactory.createHeader().required(true)
+                .description("Names this request in the service's access log: the caller's own X-Request-Id when it is "
+                        + "1 to 64 of A-Z a-z 0-9 . _ : -, else the request's trace id or a random UUID")
+                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING)).pattern("^[A-Za-z0-9._:-]{1,64}$")
+                        .maxLength(64).examples(List.of("4bf92f3577b34da6a3ce929d0e0e4736"))));
         components.addHeader(RATE_LIMIT_HEADERS.get(0), intHeader("Size of the caller's budget this answer reports "
                 + "(reads, writes or body bytes; per caller and replica)"));
         components.addHeader(RATE_LIMIT_HEADERS.get(1), intHeader("What is left of that budget"));
@@ -228,7 +234,8 @@ public class ContractFilter implements OASFilter {
         errors.put("406", "The Accept header excludes application/json");
         errors.put("429", "Over the caller's rate limit (per token subject, or client address without a token): "
                 + "nothing was done; retry after Retry-After seconds");
-        errors.put("500", "Unexpected failure (logged; no internals in the body)");
+        errors.put("500", "Unexpected failure, or a read the database refused for the dead rows it would scan (type "
+                + "read-refused; retrying does not help): logged, no internals in the body");
         errors.put("503", "Cassandra unreachable or too slow; retry after Retry-After seconds");
         APIResponses target = responses;
         errors.forEach((code, description) -> {
@@ -251,6 +258,7 @@ public class ContractFilter implements OASFilter {
             // Every answer says what it cost, errors included (a 404 may have read a partition).
             response.addHeader("X-Partitions-Read", OASFactory.createHeader().ref("#/components/headers/X-Partitions-Read"));
             response.addHeader("X-Statements", OASFactory.createHeader().ref("#/components/headers/X-Statements"));
+            response.addHeader(RequestIds.HEADER, OASFactory.createHeader().ref("#/components/headers/" + RequestIds.HEADER));
             // Every route is rate limited, and every answer it gives says where the caller stands.
             RATE_LIMIT_HEADERS.forEach(header ->
                     response.addHeader(header, OASFactory.createHeader().ref("#/components/headers/" + header)));
