@@ -2,6 +2,7 @@ package dev.cqlpatterns.platform.http;
 
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.errors.Problems;
+import dev.cqlpatterns.platform.observability.RequestIds;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
@@ -59,7 +60,8 @@ public class RequestGate {
             HttpServerRequest request = rc.request();
             String length = request.getHeader("Content-Length");
             if (length != null && declaredLength(length) > max) {
-                refuse(rc.response().putHeader("Connection", "close"), 413, "payload-too-large", "Payload too large",
+                rc.response().putHeader("Connection", "close");
+                refuse(rc, 413, "payload-too-large", "Payload too large",
                         "The request body is over the limit of " + max + " bytes");
             } else if (request.authority() == null) {
                 refuse(rc, 400, "validation", "Invalid request", "The request has no Host header");
@@ -104,12 +106,13 @@ public class RequestGate {
     }
 
     private static void refuse(RoutingContext rc, int status, String slug, String title, String detail) {
-        refuse(rc.response(), status, slug, title, detail);
+        named(rc).setStatusCode(status).putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .end(problem(status, slug, title, detail).encode());
     }
 
     /** A 400 that names the field, as the REST layer's validation problems do. */
     private static void refuseField(RoutingContext rc, String field, String message) {
-        rc.response().setStatusCode(400).putHeader("Content-Type", Problem.MEDIA_TYPE)
+        named(rc).setStatusCode(400).putHeader("Content-Type", Problem.MEDIA_TYPE)
                 .end(problem(400, "validation", "Invalid request", field + ": " + message)
                         .put("errors", new JsonArray().add(new JsonObject().put("field", field).put("message", message)))
                         .encode());
@@ -120,10 +123,15 @@ public class RequestGate {
                 .put("detail", detail);
     }
 
-    private static void refuse(io.vertx.core.http.HttpServerResponse response, int status, String slug, String title,
-            String detail) {
-        response.setStatusCode(status).putHeader("Content-Type", Problem.MEDIA_TYPE)
-                .end(problem(status, slug, title, detail).encode());
+    /**
+     * The response, with the X-Request-Id every answer carries: a request refused here never
+     * reaches RequestIds' filter.
+     */
+    private static io.vertx.core.http.HttpServerResponse named(RoutingContext rc) {
+        if (rc.response().headers().get(RequestIds.HEADER) == null) {
+            rc.response().putHeader(RequestIds.HEADER, RequestIds.of(rc.request().getHeader(RequestIds.HEADER)));
+        }
+        return rc.response();
     }
 
     /**

@@ -24,7 +24,8 @@ public class RequestIds {
         }, 1000);
     }
 
-    static String of(String given) {
+    /** The id of a request that sent {@code given} as its X-Request-Id (null when it sent none). */
+    public static String of(String given) {
         if (given != null && PLAIN.matcher(given).matches()) {
             return given;
         }
