@@ -29,6 +29,19 @@ public interface CassandraSettings {
     @WithDefault("10")
     int casAttempts();
 
+    /**
+     * How long one attempt to prepare a statement may take. A PREPARE goes to one node, with no
+     * speculative execution, and with prepare-on-all-nodes it also waits for every other node: a
+     * paused node would hold a statement's first use for the whole request timeout, then fail it
+     * (503). An attempt that times out is sent again, to the next node of a new query plan.
+     */
+    @WithDefault("PT0.5S")
+    Duration prepareTimeout();
+
+    /** Attempts to prepare a statement before its request fails (each bounded by prepare-timeout). */
+    @WithDefault("3")
+    int prepareAttempts();
+
     Migrations migrations();
 
     interface Replication {

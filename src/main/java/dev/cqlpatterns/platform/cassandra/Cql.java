@@ -1,6 +1,8 @@
 package dev.cqlpatterns.platform.cassandra;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
@@ -11,6 +13,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import com.datastax.oss.driver.internal.core.cql.DefaultPrepareRequest;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.accounting.QueryStats;
 import io.opentelemetry.api.trace.Span;
@@ -30,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -357,7 +361,7 @@ public class Cql {
                 String text = qualified(query.cql, keyspace());
                 // Before preparing: an execution can follow only once the statement is prepared.
                 declaredReads.put(text, query.reads);
-                stage = session.prepareAsync(text);
+                stage = prepare(session, text, settings.prepareAttempts());
                 query.prepared = stage;
                 preparedCql.add(query.cql);
                 // A failed prepare (node down) must not stick: the next call prepares again.
@@ -371,6 +375,42 @@ public class Cql {
             }
             return resume(stage);
         });
+    }
+
+    /**
+     * Prepares {@code text}, each attempt bounded by cql-patterns.cassandra.prepare-timeout; one that
+     * times out or finds no node is sent again (a new query plan starts at another node), at most
+     * {@code attempts} in all. Preparing twice is harmless: the same text gets the same id.
+     */
+    private CompletionStage<PreparedStatement> prepare(CqlSession session, String text, int attempts) {
+        return session.prepareAsync(new BoundedPrepare(text, settings.prepareTimeout()))
+                .exceptionallyCompose(failure -> {
+                    Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                            ? failure.getCause() : failure;
+                    boolean again = cause instanceof DriverTimeoutException || cause instanceof AllNodesFailedException;
+                    return again && attempts > 1 ? prepare(session, text, attempts - 1)
+                            : CompletableFuture.failedStage(failure);
+                });
+    }
+
+    /**
+     * A PREPARE with a timeout of its own. A SimpleStatement's timeout would not bound the PREPARE
+     * (the driver's prepare request leaves its own timeout unset) and would become every bound
+     * statement's timeout instead; the driver's own request class, with only the PREPARE's timeout
+     * changed, keeps everything else as prepareAsync(String) does.
+     */
+    private static final class BoundedPrepare extends DefaultPrepareRequest {
+        private final Duration timeout;
+
+        BoundedPrepare(String query, Duration timeout) {
+            super(query);
+            this.timeout = timeout;
+        }
+
+        @Override
+        public Duration getTimeout() {
+            return timeout;
+        }
     }
 
     /**
