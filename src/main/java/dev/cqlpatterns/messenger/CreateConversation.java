@@ -17,6 +17,7 @@ import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
 import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.ws.rs.HeaderParam;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import io.smallrye.mutiny.Uni;
@@ -31,7 +32,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -106,6 +106,9 @@ public class CreateConversation {
 
     @Inject
     IdempotencyKeys idempotency;
+
+    /** The creation time of the last plan made here, in epoch milliseconds. */
+    private final AtomicLong lastPlanned = new AtomicLong();
 
     public static final String OPERATION = "POST /conversations";
 
@@ -182,7 +185,7 @@ public class CreateConversation {
         AtomicReference<RestResponse<Conversations.View>> answer = new AtomicReference<>();
         return idempotency.run(OPERATION, me, key, new Fingerprint(members, title), Plan.class, () -> plan(members),
                         (plan, retry) -> direct
-                                ? direct(me, members, title, plan.createdAt(), admitted).invoke(answer::set).replaceWithVoid()
+                                ? direct(me, members, title, plan.createdAt(), retry, admitted).invoke(answer::set).replaceWithVoid()
                                 : group(me, members, title, plan, retry ? Uni.createFrom().voidItem() : admitted))
                 .chain(done -> {
                     if (answer.get() != null) {
@@ -202,7 +205,9 @@ public class CreateConversation {
     }
 
     private Plan plan(Set<String> members) {
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        // A millisecond no other plan of this replica has: with the caller, what tells this create's
+        // row from a concurrent one's (createdBy).
+        Instant now = Instant.ofEpochMilli(lastPlanned.updateAndGet(last -> Math.max(last + 1, clock.millis())));
         List<String> pair = List.copyOf(members);
         UUID id = members.size() == 2 ? Conversations.directId(pair.get(0), pair.get(1)) : UUID.randomUUID();
         return new Plan(id, now);
@@ -213,13 +218,13 @@ public class CreateConversation {
     }
 
     private Uni<RestResponse<Conversations.View>> direct(String me, Set<String> members, String title, Instant now,
-            Uni<Void> admitted) {
+            boolean retry, Uni<Void> admitted) {
         List<String> pair = List.copyOf(members);
         UUID id = Conversations.directId(pair.get(0), pair.get(1));
         return conversations.find(id).chain(existing -> {
             if (existing.isPresent()) {
-                // Ours when this request (the same Idempotency-Key) created it before a 503.
-                return settle(existing.get(), createdBy(existing.get(), me, now));
+                // Ours only when an earlier attempt of this request (its Idempotency-Key) created it.
+                return settle(existing.get(), retry && createdBy(existing.get(), me, now));
             }
             return admitted
                     .chain(() -> cas.conditional("conversations", cql.write(INSERT_DIRECT, id, members, title, me, now),
@@ -242,8 +247,9 @@ public class CreateConversation {
 
     /**
      * Whether {@code c} is the row this request proposed: its creator and creation time (the plan's,
-     * kept with an Idempotency-Key, so a retry of the same request finds its own create). Two creates
-     * of one pair by the same caller in the same millisecond would look alike.
+     * kept with an Idempotency-Key, so a retry of the same request finds its own create). A replica
+     * plans each millisecond once; two replicas planning creates of one pair by one caller in the
+     * same millisecond would both take the row as theirs (201 twice for one conversation).
      */
     private static boolean createdBy(Conversations.Conversation c, String me, Instant at) {
         return c.createdBy().equals(me) && c.createdAt().equals(at);
