@@ -52,15 +52,9 @@ public class RefusedReads {
     }
 
     private static String statement(String cql, Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ReadFailureException refused && refused.getExecutionInfo() != null
-                    && refused.getExecutionInfo().getRequest() instanceof Statement<?> statement) {
-                String text = Cql.cqlOf(statement);
-                if (text != null) {
-                    return text;
-                }
-            }
-        }
-        return cql == null ? "(statement text not known)" : cql;
+        return Problems.readFailure(failure).map(ReadFailureException::getExecutionInfo)
+                .filter(info -> info != null && info.getRequest() instanceof Statement<?>)
+                .map(info -> Cql.cqlOf((Statement<?>) info.getRequest()))
+                .orElse(cql == null ? "(statement text not known)" : cql);
     }
 }

@@ -136,10 +136,15 @@ public final class Problems {
      * local_read_size_fail_threshold (reason 4). The same read fails again on every retry.
      */
     public static Optional<String> refusedRead(Throwable failure) {
+        return readFailure(failure).flatMap(refused -> refused.getReasonMap().values().stream()
+                .map(REFUSED_READ_REASONS::get).filter(java.util.Objects::nonNull).findFirst());
+    }
+
+    /** The read failure {@code failure} is or was caused by, if any. */
+    public static Optional<ReadFailureException> readFailure(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof ReadFailureException refused) {
-                return refused.getReasonMap().values().stream().map(REFUSED_READ_REASONS::get)
-                        .filter(java.util.Objects::nonNull).findFirst();
+                return Optional.of(refused);
             }
         }
         return Optional.empty();
