@@ -81,7 +81,8 @@ public class CreateUser {
             description = "Path of the new user, /users/{username}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
             content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "200", description = "The same sign-up (same username, email and age) was made "
-            + "before, e.g. a retry after a lost answer or a double submit: the user as it is",
+            + "before, e.g. a retry after a lost answer or after a 503 whose sign-up had taken effect, or a double "
+            + "submit: the user as it is",
             content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "403", description = "The username is not the caller's")
     @APIResponse(responseCode = "409", description = "The username is taken by another sign-up, or the email is taken")
