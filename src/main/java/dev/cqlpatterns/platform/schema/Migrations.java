@@ -74,6 +74,7 @@ public class Migrations {
         if (!KEYSPACE_NAME.matcher(keyspace).matches()) {
             throw new IllegalArgumentException("cql-patterns.cassandra.keyspace is not a valid keyspace name: " + keyspace);
         }
+        long began = System.nanoTime();
         bootstrap(keyspace);
         List<Migration> migrations = load();
         String owner = UUID.randomUUID().toString();
@@ -101,6 +102,9 @@ public class Migrations {
                 renewLease(owner);
                 done.add(m.name());
             }
+            LOG.infof("Keyspace %s is at cql/%s: %d of %d files applied in %d ms", keyspace,
+                    migrations.get(migrations.size() - 1).name(), done.size(), migrations.size(),
+                    (System.nanoTime() - began) / 1_000_000);
             return done;
         } finally {
             run("DELETE FROM leases WHERE name = ? IF owner = ?", LEASE, owner);
