@@ -269,6 +269,8 @@ public class Bench {
         for (int size : new int[] { SMALL, large }) {
             String owner = name("inbox" + size);
             token(owner);
+            // Every member of a conversation must be a signed-up user.
+            seed("the owner of an inbox of " + size, 1, k -> signUp(owner), null);
             // User k starts a conversation with the owner and sends one message: a summary and an unread marker.
             String[] conversations = new String[size];
             seed("conversations for an inbox of " + size, size,
@@ -296,7 +298,11 @@ public class Bench {
     }
 
     private Call newUser(int i) {
-        return Call.post(user(i), "/users", "{\"username\":" + quote(user(i)) + ",\"email\":" + quote(user(i) + "@bench.example") + "}");
+        return signUp(user(i));
+    }
+
+    private static Call signUp(String username) {
+        return Call.post(username, "/users", "{\"username\":" + quote(username) + ",\"email\":" + quote(username + "@bench.example") + "}");
     }
 
     // ---- Sending and measuring ----------------------------------------------------------------
