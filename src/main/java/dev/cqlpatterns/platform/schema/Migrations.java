@@ -1,6 +1,9 @@
 package dev.cqlpatterns.platform.schema;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -37,6 +40,12 @@ import org.jboss.logging.Logger;
  *
  * <p>The keyspace, the migrations table and the lease table are created before any lease can
  * exist, so they carry fixed table ids: two replicas creating them at once create the same table.
+ *
+ * <p>Every statement of a run goes to one node, and the run ends only when every node that is up
+ * reports that node's schema version. The driver's own wait after a schema change is not enough on
+ * a cluster: it compares the versions its control node knows, and right after a change (before
+ * gossip carries it) they can all still agree on the old one. The next CREATE TABLE then reached a
+ * node that did not know the new keyspace yet.
  */
 @ApplicationScoped
 public class Migrations {
@@ -52,6 +61,9 @@ public class Migrations {
 
     @Inject
     CassandraSettings settings;
+
+    /** The node every statement of the current run goes to (see the class comment). */
+    private volatile Node coordinator;
 
     /**
      * One file of cql/, split into statements. {@code checksum} covers the statements only, with
@@ -75,6 +87,7 @@ public class Migrations {
             throw new IllegalArgumentException("cql-patterns.cassandra.keyspace is not a valid keyspace name: " + keyspace);
         }
         long began = System.nanoTime();
+        coordinator = coordinator();
         bootstrap(keyspace);
         List<Migration> migrations = load();
         String owner = UUID.randomUUID().toString();
@@ -102,6 +115,7 @@ public class Migrations {
                 renewLease(owner);
                 done.add(m.name());
             }
+            awaitAgreement();
             LOG.infof("Keyspace %s is at cql/%s: %d of %d files applied in %d ms", keyspace,
                     migrations.get(migrations.size() - 1).name(), done.size(), migrations.size(),
                     (System.nanoTime() - began) / 1_000_000);
@@ -113,7 +127,7 @@ public class Migrations {
 
     private void bootstrap(String keyspace) {
         session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + keyspace
-                + " WITH replication = " + replication()).setTimeout(Duration.ofSeconds(30)));
+                + " WITH replication = " + replication()).setNode(coordinator).setTimeout(Duration.ofSeconds(30)));
         run("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
                 + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
         // Also the table behind the scheduler's cluster-wide leases.
@@ -186,7 +200,46 @@ public class Migrations {
     private ResultSet run(String cql, Object... values) {
         return session.execute(SimpleStatement.newInstance(cql, values)
                 .setKeyspace(CqlIdentifier.fromInternal(settings.keyspace()))
+                .setNode(coordinator)
                 .setTimeout(Duration.ofSeconds(30)));
+    }
+
+    /** The node this run talks to: one that is up, in the local datacenter when one is configured; null to let the driver pick. */
+    private Node coordinator() {
+        String localDc = session.getContext().getConfig().getDefaultProfile()
+                .getString(DefaultDriverOption.LOAD_BALANCING_LOCAL_DATACENTER, null);
+        return session.getMetadata().getNodes().values().stream()
+                .filter(n -> n.getState() == NodeState.UP)
+                .filter(n -> localDc == null || localDc.equals(n.getDatacenter()))
+                .findFirst().orElse(null);
+    }
+
+    /** Waits until every node that is up reports the coordinator's schema version (within the lease's TTL). */
+    private void awaitAgreement() {
+        if (coordinator == null) {
+            return;
+        }
+        UUID version = schemaVersion(coordinator);
+        Instant deadline = Instant.now().plus(settings.migrations().leaseTtl());
+        for (Node node : session.getMetadata().getNodes().values()) {
+            while (node.getState() == NodeState.UP && !version.equals(schemaVersion(node))) {
+                if (Instant.now().isAfter(deadline)) {
+                    throw new IllegalStateException("node " + node.getEndPoint() + " has not reached schema version "
+                            + version + " of " + coordinator.getEndPoint() + " within " + settings.migrations().leaseTtl());
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for schema agreement", e);
+                }
+            }
+        }
+    }
+
+    private UUID schemaVersion(Node node) {
+        return session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local").setNode(node)
+                .setTimeout(Duration.ofSeconds(10))).one().getUuid(0);
     }
 
     /** The migrations listed in cql/INDEX, in order. */
