@@ -41,8 +41,8 @@ import org.jboss.logging.Logger;
  * <p>The keyspace, the migrations table and the lease table are created before any lease can
  * exist, so they carry fixed table ids: two replicas creating them at once create the same table.
  *
- * <p>Every statement of a run goes to one node, and the run ends only when every node that is up
- * reports that node's schema version. The driver's own wait after a schema change is not enough on
+ * <p>Every statement of a run goes to one node, and each schema change is followed by a wait until
+ * every node that is up reports that node's schema version. The driver's own wait after a schema change is not enough on
  * a cluster: it compares the versions its control node knows, and right after a change (before
  * gossip carries it) they can all still agree on the old one. The next CREATE TABLE then reached a
  * node that did not know the new keyspace yet.
@@ -108,14 +108,13 @@ public class Migrations {
                 }
                 LOG.infof("Applying cql/%s to keyspace %s", m.name(), keyspace);
                 for (String statement : m.statements()) {
-                    run(statement);
+                    schemaChange(statement);
                 }
                 run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                         m.version(), m.name(), m.checksum(), Instant.now());
                 renewLease(owner);
                 done.add(m.name());
             }
-            awaitAgreement();
             LOG.infof("Keyspace %s is at cql/%s: %d of %d files applied in %d ms", keyspace,
                     migrations.get(migrations.size() - 1).name(), done.size(), migrations.size(),
                     (System.nanoTime() - began) / 1_000_000);
@@ -128,11 +127,22 @@ public class Migrations {
     private void bootstrap(String keyspace) {
         session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + keyspace
                 + " WITH replication = " + replication()).setNode(coordinator).setTimeout(Duration.ofSeconds(30)));
-        run("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
+        awaitAgreement();
+        schemaChange("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
                 + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
         // Also the table behind the scheduler's cluster-wide leases.
-        run("CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
+        schemaChange("CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
                 + "WITH ID = " + fixedId(keyspace, "leases"));
+    }
+
+    /**
+     * One schema change, then the wait until every node has it: the statements after it (the next
+     * CREATE, the lease's Paxos round, the INSERT into schema_migrations) reach other replicas too,
+     * and one that does not know a table yet fails them.
+     */
+    private void schemaChange(String cql) {
+        run(cql);
+        awaitAgreement();
     }
 
     private String replication() {
