@@ -185,12 +185,7 @@ public class Migrations {
                         + settings.migrations().waitAtMost() + "; giving up");
             }
             LOG.info("Another replica is migrating the schema; waiting");
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the migration lease", e);
-            }
+            pause(500, "the migration lease");
         }
     }
 
@@ -237,17 +232,22 @@ public class Migrations {
                     throw new IllegalStateException("node " + node.getEndPoint() + " has not reached schema version "
                             + version + " of " + coordinator.getEndPoint() + " within " + settings.migrations().leaseTtl());
                 }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for schema agreement", e);
-                }
+                pause(100, "schema agreement");
             }
         }
     }
 
-    private UUID schemaVersion(Node node) {
+    /** The migrator's waits (for the lease, for agreement) run on the caller's thread: a command or start-up. */
+    private static void pause(long millis, String waitingFor) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + waitingFor, e);
+        }
+    }
+
+        private UUID schemaVersion(Node node) {
         return session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local").setNode(node)
                 .setTimeout(Duration.ofSeconds(10))).one().getUuid(0);
     }
