@@ -5,7 +5,6 @@ import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -274,17 +273,16 @@ public class CreateConversation {
     }
 
     /**
-     * Every member's summary with its row of inbox_by_activity (one unlogged batch of the member's
-     * partition, so the index never misses a summary), and the charge to their "added by others"
+     * Every member's summary with its rows in the order of last activity (InboxRows.joined), and the charge to their "added by others"
      * bound unless they created it, at the creation time: idempotent writes, in parallel.
      */
     private Uni<Void> memberRows(Conversations.Conversation c) {
         Instant at = c.createdAt();
-        List<Uni<AsyncResultSet>> writes = new ArrayList<>();
+        List<Uni<Void>> writes = new ArrayList<>();
         for (String member : c.members()) {
-            writes.add(inbox.together(inbox.summary(member, c, at)));
+            writes.add(inbox.joined(member, c, at, List.of()));
             if (!member.equals(c.createdBy())) {
-                writes.add(inbox.addedBy(member, c.id(), c.createdBy(), at));
+                writes.add(inbox.addedBy(member, c.id(), c.createdBy(), at).replaceWithVoid());
             }
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();

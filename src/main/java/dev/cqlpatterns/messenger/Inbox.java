@@ -43,26 +43,20 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /inbox: the view of seed 001 (cql/SEEDS.md) loaded on every page: each conversation of the caller with its last
- * message, unread count and first unread time, most recent activity first. Reads the caller's partition only:
- * inbox_by_activity (cql/014) in order from the page's start, then just those conversations' summaries (one IN
- * read), keeping the rows that match their summary's last activity, until the page is full; then, for the
- * conversations of the page that got a message from someone else after the caller's last mark-read, at most
- * cap + 1 of their unread markers, oldest first (cql/013_unread_window.cql): the count is exact up to the cap
- * whatever the number unread. Superseded rows met on the way are deleted. Before the index is complete for the
- * caller (their first read since cql/014), and past {@link #MAX_ROUNDS} index reads, it reads every summary and
- * sorts them, as it did before cql/014; the first such read writes the missing index rows.
+ * message, unread count and first unread time, most recent activity first. The order comes from an index, chosen by
+ * cql-patterns.messenger.inbox-index: inbox_by_day (cql/015, {@link InboxByDay}) or inbox_by_activity (cql/014,
+ * read here: in order from the page's start, then just those conversations' summaries (one IN read), keeping the
+ * rows that match their summary's last activity, until the page is full; superseded rows met on the way are
+ * deleted; before the index is complete for the caller, and past {@link #MAX_ROUNDS} index reads, it reads every
+ * summary and sorts them, and the first such read writes the missing index rows). Then, for the conversations of
+ * the page that got a message from someone else after the caller's last mark-read, at most cap + 1 of their unread
+ * markers, oldest first (cql/013_unread_window.cql): the count is exact up to the cap whatever the number unread.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/inbox")
 @Tag(name = "messenger")
 @Authenticated
 public class Inbox {
-    private static final String COLUMNS = "conversation_id, title, partner, direct, joined_at, last_message_id, "
-            + "last_sender, last_preview, last_unread_id, read_up_to FROM inbox_by_user WHERE username = ? AND kind = 0";
-    /** Every summary: the read before the index is complete, and past MAX_ROUNDS. */
-    private static final Query SELECT = Cql.idempotent("SELECT " + COLUMNS);
-    /** The summaries of the conversations an index read named. */
-    private static final Query SELECT_SOME = Cql.idempotent("SELECT " + COLUMNS + " AND conversation_id IN ?");
     private static final Query ACTIVITY = Cql.idempotent(
             "SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? LIMIT ?");
     private static final Query ACTIVITY_AFTER = Cql.idempotent(
@@ -99,6 +93,9 @@ public class Inbox {
 
     @Inject
     InboxRows inboxRows;
+
+    @Inject
+    InboxByDay byDay;
 
     @Inject
     Clock clock;
@@ -150,11 +147,11 @@ public class Inbox {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The caller's conversations, most recent activity first, with unread counts",
-            description = "The caller's inbox partition only: its conversations in order of last activity with the "
-                    + "page's summaries (about two statements a page), then one statement per conversation of the "
-                    + "page with messages after the caller's last mark-read, reading at most 100 of its unread "
-                    + "markers. A caller's first read, or one that meets many superseded index rows, reads every "
-                    + "summary instead (X-Statements and X-Partitions-Read say which).")
+            description = "The caller's conversations in order of last activity from the inbox's index (a few "
+                    + "statements a page: the index and the page's summaries), then one statement per conversation "
+                    + "of the page with messages after the caller's last mark-read, reading at most 100 of its unread "
+                    + "markers. A caller's first read reads every summary instead (X-Statements and X-Partitions-Read "
+                    + "say which).")
     public Uni<Page<InboxEntry>> inbox(
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
@@ -162,19 +159,25 @@ public class Inbox {
         int size = cursors.limit(limit);
         String scope = "inbox:" + me;
         Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
+        Uni<Paged> paged = settings.inboxIndex() == MessengerSettings.InboxIndex.DAYS ? byDay.page(me, size, after)
+                : byActivity(me, size, after);
+        return paged.chain(page -> withUnread(me, page.found().subList(0, Math.min(size, page.found().size())))
+                .map(entries -> Page.of(entries, page.next() == null ? null : cursors.encode(scope, page.next()))));
+    }
+
+    /** A page of summaries: up to one more than asked (a next page exists), and where the next page starts. */
+    record Paged(List<Summary> found, Position next) {
+    }
+
+    /** The page in the order of inbox_by_activity (cql/014). */
+    private Uni<Paged> byActivity(String me, int size, Position after) {
         Walk walk = new Walk(me, size, after, clock.instant().minus(idempotency.ttl()).minus(Duration.ofHours(1)));
         return walk.round(after, 1)
                 .chain(found -> found == null ? everySummary(walk) : Uni.createFrom().item(found))
                 .call(walk::cleanUp)
-                .chain(found -> {
-                    String next = null;
-                    if (found.size() > size) {
-                        Summary last = found.get(size - 1);
-                        next = cursors.encode(scope, new Position(last.lastAt(), last.id().toString()));
-                    }
-                    String cursorOut = next;
-                    return withUnread(me, found.subList(0, Math.min(size, found.size())))
-                            .map(entries -> Page.of(entries, cursorOut));
+                .map(found -> {
+                    Summary last = found.size() > size ? found.get(size - 1) : null;
+                    return new Paged(found, last == null ? null : new Position(last.lastAt(), last.id().toString()));
                 });
     }
 
@@ -249,8 +252,8 @@ public class Inbox {
             List<UUID> ids = rows.stream().map(r -> UUID.fromString(r.getString("conversation_id"))).distinct()
                     .filter(id -> !known.containsKey(id)).toList();
             Uni<Map<UUID, Row>> summaries = ids.isEmpty() ? Uni.createFrom().item(known)
-                    : cql.read(SELECT_SOME, me, ids).map(rs -> {
-                        Map<UUID, Row> byId = byId(Cql.rows(rs));
+                    : inboxRows.summaries(me, ids).map(read -> {
+                        Map<UUID, Row> byId = byId(read);
                         byId.putAll(known);
                         return byId;
                     });
@@ -293,10 +296,7 @@ public class Inbox {
      * marks the index complete, in one batch of their partition before it answers.
      */
     private Uni<List<Summary>> everySummary(Walk walk) {
-        // Every summary in one page: the partition is bounded by the user's conversations.
-        int pageSize = settings.maxInboxConversations() + 100;
-        return cql.read(SELECT, b -> b.setPageSize(pageSize), walk.me)
-                .chain(rs -> all(rs, new ArrayList<>()))
+        return inboxRows.everySummary(walk.me)
                 .chain(rows -> {
                     List<Summary> summaries = summaries(rows);
                     Map<UUID, Row> byId = byId(rows);
@@ -317,7 +317,7 @@ public class Inbox {
     }
 
     /** A summary row of a conversation the caller is in, before its unread count is known. */
-    private record Summary(UUID id, Row row, Instant lastAt) {
+    record Summary(UUID id, Row row, Instant lastAt) {
         /** Markers may exist only when a message from someone else came after the last mark-read. */
         boolean mayHaveUnread(String me) {
             UUID lastUnread = row.getUuid("last_unread_id");
@@ -432,15 +432,6 @@ public class Inbox {
         });
     }
 
-    /** Further pages of the same partition, should it hold more groups than one page (a cap raised). */
-    private Uni<List<Row>> all(AsyncResultSet rs, List<Row> rows) {
-        rows.addAll(Cql.rows(rs));
-        if (!rs.hasMorePages()) {
-            return Uni.createFrom().item(rows);
-        }
-        return cql.call(0, rs::fetchNextPage).chain(next -> all(next, rows));
-    }
-
     private static Map<UUID, Row> byId(List<Row> summaries) {
         Map<UUID, Row> byId = new HashMap<>();
         summaries.forEach(row -> byId.put(row.getUuid("conversation_id"), row));
@@ -448,7 +439,7 @@ public class Inbox {
     }
 
     /** The summaries of conversations the caller is in, most recent activity first. */
-    private static List<Summary> summaries(List<Row> rows) {
+    static List<Summary> summaries(List<Row> rows) {
         List<Summary> summaries = new ArrayList<>();
         for (Row s : rows) {
             if (InboxRows.isMember(s)) {

@@ -7,6 +7,9 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.BucketRegistry;
+import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.time.TimeUuids;
@@ -17,12 +20,17 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * The rows of inbox_by_user that more than one function writes (see cql/010_messenger.cql): the
- * summary row of a conversation (kind 0) and the unread markers (kind 1). Every write carries an
- * explicit write timestamp in microseconds of the service clock or of a message's time.
+ * The rows of a user's inbox that more than one function writes or reads: in inbox_by_user (see
+ * cql/010_messenger.cql) the summary row of a conversation (kind 0) and the unread markers (kind 1);
+ * its place in the order of last activity, in inbox_by_activity (cql/014) and inbox_by_day with the
+ * days listed in time_buckets (cql/015). Every write carries an explicit write timestamp in
+ * microseconds of the service clock or of a message's time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -46,6 +54,22 @@ public class InboxRows {
             "INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE_ACTIVITY = Cql.idempotent(
             "DELETE FROM inbox_by_activity USING TIMESTAMP ? WHERE username = ? AND last_at = ? AND conversation_id = ?");
+    /** The days of a user's activity (cql/015): one bucket per UTC day, kept as long as the conversations. */
+    static final TimeSeries DAYS = TimeSeries.perEntity("inbox", Granularity.DAY, Optional.empty());
+    private static final Query INSERT_DAY = Cql.idempotent(
+            "INSERT INTO inbox_by_day (username, day, conversation_id, last_at) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query DELETE_DAY = Cql.idempotent(
+            "DELETE FROM inbox_by_day USING TIMESTAMP ? WHERE username = ? AND day = ? AND conversation_id = ?");
+    private static final Query DAYS_INDEXED = Cql.idempotent(
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET days_indexed = true WHERE username = ?");
+    /** With the static days_indexed (cql/015), which comes with every row. */
+    private static final String SUMMARY_COLUMNS = "conversation_id, title, partner, direct, joined_at, last_message_id, "
+            + "last_sender, last_preview, last_unread_id, read_up_to, days_indexed FROM inbox_by_user "
+            + "WHERE username = ? AND kind = 0";
+    /** Every summary of a user. */
+    private static final Query SUMMARIES = Cql.idempotent("SELECT " + SUMMARY_COLUMNS);
+    /** The summaries of some conversations (an index read named them). */
+    private static final Query SOME_SUMMARIES = Cql.idempotent("SELECT " + SUMMARY_COLUMNS + " AND conversation_id IN ?");
     private static final Query INSERT_ADDED = Cql.idempotent(
             "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
                     + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
@@ -55,14 +79,111 @@ public class InboxRows {
     @Inject
     Cql cql;
 
+    @Inject
+    BucketRegistry buckets;
+
+    @Inject
+    MessengerSettings settings;
+
     /**
-     * The summary row that makes a conversation appear in {@code username}'s inbox, and its row in
-     * inbox_by_activity (cql/014) at the join: written together (a logged batch) so the index never
-     * misses a summary.
+     * The rows that make a conversation appear in {@code username}'s inbox at the join: the row of
+     * the join's day (cql/015) first, then the summary with its row of inbox_by_activity (cql/014) and
+     * {@code alsoInBatch}, statements of the same partition, in one unlogged batch.
      */
-    List<Uni<BoundStatement>> summary(String username, Conversations.Conversation c, Instant joinedAt) {
-        return List.of(cql.bind(INSERT_SUMMARY, username, c.id(), SUMMARY, c.title(), c.partnerOf(username), c.direct(),
-                joinedAt, micros(joinedAt)), activity(username, c.id(), joinedAt));
+    Uni<Void> joined(String username, Conversations.Conversation c, Instant joinedAt, List<Uni<BoundStatement>> alsoInBatch) {
+        List<Uni<BoundStatement>> batch = new ArrayList<>(alsoInBatch);
+        // A 1:1 has no title, a group no partner: left unset, since a null would write a cell tombstone
+        // that every read of the summary scans.
+        String partner = c.partnerOf(username);
+        batch.add(cql.bind(INSERT_SUMMARY, username, c.id(), SUMMARY, c.title(), partner, c.direct(), joinedAt,
+                micros(joinedAt)).map(s -> {
+                    BoundStatement bound = c.title() == null ? s.unset("title") : s;
+                    return partner == null ? bound.unset("partner") : bound;
+                }));
+        batch.add(activity(username, c.id(), joinedAt));
+        return dayRow(username, c.id(), joinedAt, micros(joinedAt)).chain(() -> together(batch)).replaceWithVoid();
+    }
+
+    /**
+     * A member's writes of a message at {@code at} (written with {@code timestamp}, the message's
+     * time), in cql/015's order: the row of the message's day; then {@code summary}, statements of
+     * the member's partition, in one unlogged batch with the move of the member's row of
+     * inbox_by_activity; then, when the conversation's {@code previous} message fell on an earlier
+     * day, the delete of that day's row. {@code previous} is null when there is nothing to replace.
+     */
+    Uni<Void> delivered(String username, UUID conversationId, Instant at, long timestamp, Instant previous,
+            List<Uni<BoundStatement>> summary) {
+        List<Uni<BoundStatement>> batch = new ArrayList<>(summary);
+        batch.add(activity(username, conversationId, at));
+        if (previous != null) {
+            batch.add(inactive(username, conversationId, previous));
+        }
+        return dayRow(username, conversationId, at, timestamp)
+                .chain(() -> together(batch))
+                .chain(() -> previous == null ? Uni.createFrom().voidItem() : movedOn(username, conversationId, previous, at));
+    }
+
+    /** Lists the day of {@code at} among the user's days, then writes the conversation's row of that day. */
+    private Uni<Void> dayRow(String username, UUID conversationId, Instant at, long timestamp) {
+        Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
+        return buckets.record(DAYS, username, ms)
+                .chain(day -> cql.write(INSERT_DAY, username, day, conversationId, ms, timestamp))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Deletes the row of the day of {@code from} when {@code to} falls on a later day, with that day's
+     * last microsecond as timestamp: it shadows every write of the row, so no late or replayed write
+     * brings it back (cql/015).
+     */
+    private Uni<Void> movedOn(String username, UUID conversationId, Instant from, Instant to) {
+        int day = DAYS.granularity().key(from);
+        if (day >= DAYS.granularity().key(to)) {
+            return Uni.createFrom().voidItem();
+        }
+        long lastMicro = micros(DAYS.granularity().end(day)) - 1;
+        return cql.write(DELETE_DAY, lastMicro, username, day, conversationId).replaceWithVoid();
+    }
+
+    /**
+     * The first read with the days index of a user whose summaries may predate it (cql/015): the row
+     * of each summary's day, one unlogged batch per day with the day listed first, then days_indexed.
+     */
+    Uni<Void> indexDays(String username, Map<UUID, Instant> lastActivity, Instant now) {
+        Map<Integer, List<Uni<BoundStatement>>> byDay = new TreeMap<>();
+        Map<Integer, Instant> dayStart = new TreeMap<>();
+        lastActivity.forEach((id, at) -> {
+            Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
+            int day = DAYS.granularity().key(ms);
+            dayStart.putIfAbsent(day, ms);
+            byDay.computeIfAbsent(day, d -> new ArrayList<>()).add(cql.bind(INSERT_DAY, username, day, id, ms, micros(ms)));
+        });
+        List<Uni<Void>> days = byDay.entrySet().stream()
+                .map(e -> buckets.record(DAYS, username, dayStart.get(e.getKey())).chain(() -> together(e.getValue()))
+                        .replaceWithVoid())
+                .toList();
+        Uni<Void> rows = days.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(days).andFailFast().replaceWithVoid();
+        return rows.chain(() -> cql.write(DAYS_INDEXED, micros(now), username)).replaceWithVoid();
+    }
+
+    /** Every summary of a user's inbox, in one page: the partition is bounded by the user's conversations. */
+    Uni<List<Row>> everySummary(String username) {
+        int pageSize = settings.maxInboxConversations() + 100;
+        return cql.read(SUMMARIES, b -> b.setPageSize(pageSize), username).chain(rs -> all(rs, new ArrayList<>()));
+    }
+
+    /** The summaries of {@code ids} in the user's inbox, the ones not found left out. */
+    Uni<List<Row>> summaries(String username, List<UUID> ids) {
+        return cql.read(SOME_SUMMARIES, username, ids).map(Cql::rows);
+    }
+
+    /** Further pages of the same partition, should it hold more rows than one page (a cap raised). */
+    private Uni<List<Row>> all(AsyncResultSet rs, List<Row> rows) {
+        rows.addAll(Cql.rows(rs));
+        if (!rs.hasMorePages()) {
+            return Uni.createFrom().item(rows);
+        }
+        return cql.call(0, rs::fetchNextPage).chain(next -> all(next, rows));
     }
 
     /**
@@ -110,23 +231,26 @@ public class InboxRows {
     }
 
     /**
-     * Forgets a conversation in {@code username}'s inbox: its summary, unread markers and row of
-     * inbox_by_activity (found by reading the summary's last activity; a send racing the leave may
+     * Forgets a conversation in {@code username}'s inbox: reads the summary's last activity, then
+     * deletes the summary, unread markers and row of inbox_by_activity (a send racing the leave may
      * leave one more row, which the inbox skips and removes, cql/014) in one unlogged batch of the
-     * user's partition, and beside it the "added by others" charge. Idempotent writes, no logged
-     * batch (issue 14).
+     * user's partition, beside it the "added by others" charge, and then the row of the last
+     * activity's day (cql/015; a re-join writes it again later). Idempotent writes, no logged batch.
      */
     Uni<Void> forget(String username, UUID conversationId, Instant at) {
-        Uni<BoundStatement> activity = cql.read(SELECT_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
+        return cql.read(SELECT_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
             Row summary = rs.one();
-            // No summary: nothing listed; the tombstone of a row that never was costs nothing more.
-            return inactive(username, conversationId, summary == null || lastAt(summary) == null ? at : lastAt(summary));
+            // No summary: nothing listed; the tombstones of rows that never were cost nothing more.
+            Instant last = summary == null || lastAt(summary) == null ? at : lastAt(summary);
+            return Uni.join().all(
+                    together(List.of(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
+                            clearUnread(username, conversationId, at), inactive(username, conversationId, last)))
+                            .replaceWithVoid(),
+                    cql.write(DELETE_ADDED, micros(at), username, conversationId).replaceWithVoid())
+                    .andFailFast()
+                    .chain(() -> cql.write(DELETE_DAY, micros(at), username, DAYS.granularity().key(last), conversationId))
+                    .replaceWithVoid();
         });
-        return Uni.join().all(
-                together(List.of(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
-                        clearUnread(username, conversationId, at), activity)).replaceWithVoid(),
-                cql.write(DELETE_ADDED, micros(at), username, conversationId).replaceWithVoid())
-                .andFailFast().replaceWithVoid();
     }
 
     /**

@@ -19,10 +19,10 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -113,10 +113,9 @@ public class JoinConversation {
                     c.createdBy(), c.createdAt());
             return quotas.admitInto(id, username)
                     .chain(() -> Uni.join().all(
-                            // Markers a send racing an earlier leave may have left behind, the summary
-                            // and its row of inbox_by_activity: one partition, one unlogged batch.
-                            inbox.together(Stream.concat(Stream.of(inbox.clearUnread(username, id, now)),
-                                    inbox.summary(username, joined, now).stream()).toList()).replaceWithVoid(),
+                            // Markers a send racing an earlier leave may have left behind go in the
+                            // summary's batch (one partition).
+                            inbox.joined(username, joined, now, List.of(inbox.clearUnread(username, id, now))),
                             inbox.addedBy(username, id, me, now).replaceWithVoid())
                             .andFailFast())
                     .chain(() -> cql.write(ADD_MEMBER, Set.of(username), id))

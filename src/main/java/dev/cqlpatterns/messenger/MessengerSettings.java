@@ -65,4 +65,16 @@ public interface MessengerSettings {
     @WithDefault("99")
     @Min(1)
     int unreadCountCap();
+
+    /**
+     * Which index orders GET /inbox: {@code activity} (cql/014, the queue anti-pattern kept while an
+     * earlier release may still write alone) or {@code days} (cql/015). Every release writes both;
+     * switch to days once no earlier release serves (cql/015_inbox_by_day.cql says why and how).
+     */
+    @WithDefault("activity")
+    InboxIndex inboxIndex();
+
+    enum InboxIndex {
+        ACTIVITY, DAYS
+    }
 }

@@ -3,8 +3,6 @@ package dev.cqlpatterns.messenger;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -204,43 +202,30 @@ public class SendMessage {
     /**
      * The inbox writes of a message: the last message of every member's summary, and an unread
      * marker for each recipient. Written with the message's time as timestamp, so running them again
-     * changes nothing that a newer message, a mark-read or a leave has written since. With them, in
-     * the same one-partition batch, the member's row of inbox_by_activity moves (cql/014): the row at
-     * the message's time is written, and the row of the conversation's previous message, when older,
-     * is deleted; the conversation row then names this message as the one to delete next time.
+     * changes nothing that a newer message, a mark-read or a leave has written since. Around them
+     * each member's place in the order of last activity moves (InboxRows.delivered: cql/014 and
+     * cql/015); the conversation row then names this message as the one to replace next time.
      */
     private Uni<Void> deliver(UUID conversationId, UUID messageId, UUID previous, String sender, String content,
             Set<String> recipients) {
         long timestamp = InboxRows.micros(messageId);
         Instant at = TimeUuids.instant(messageId);
-        // A replay finds this message (or a newer one) as the previous one: nothing to delete then.
+        // A replay finds this message (or a newer one) as the previous one: nothing to replace then.
         Instant replaced = previous != null && TimeUuids.instant(previous).isBefore(at) ? TimeUuids.instant(previous) : null;
         String preview = preview(content);
-        List<Uni<AsyncResultSet>> writes = new ArrayList<>();
-        writes.add(cql.write(SET_CONVERSATION_LAST, timestamp, messageId, conversationId));
-        writes.add(inbox.together(activity(sender, conversationId, at, replaced,
+        List<Uni<Void>> writes = new ArrayList<>();
+        writes.add(cql.write(SET_CONVERSATION_LAST, timestamp, messageId, conversationId).replaceWithVoid());
+        writes.add(inbox.delivered(sender, conversationId, at, timestamp, replaced, List.of(
                 cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, sender, conversationId, InboxRows.SUMMARY))));
         for (String member : recipients) {
-            // Marker, summary and activity share the member's partition: one mutation.
-            writes.add(inbox.together(activity(member, conversationId, at, replaced,
+            // Marker and summary share the member's partition: one mutation.
+            writes.add(inbox.delivered(member, conversationId, at, timestamp, replaced, List.of(
                     cql.bind(MARK_UNREAD, member, conversationId, messageId, timestamp),
                     // last_unread_id with the marker, in one mutation: the inbox counts where it is newer than read_up_to.
                     cql.bind(SET_LAST_UNREAD, timestamp, messageId, sender, preview, messageId, member, conversationId,
                             InboxRows.SUMMARY))));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
-    }
-
-    /** A member's inbox writes of a message, with its move in inbox_by_activity. */
-    @SafeVarargs
-    private List<Uni<BoundStatement>> activity(String member, UUID conversationId, Instant at, Instant replaced,
-            Uni<BoundStatement>... summary) {
-        List<Uni<BoundStatement>> statements = new ArrayList<>(List.of(summary));
-        statements.add(inbox.activity(member, conversationId, at));
-        if (replaced != null) {
-            statements.add(inbox.inactive(member, conversationId, replaced));
-        }
-        return statements;
     }
 
     private String validContent(String content) {

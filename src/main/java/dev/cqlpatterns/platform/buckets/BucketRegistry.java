@@ -40,6 +40,8 @@ public class BucketRegistry {
             "UPDATE time_buckets SET closed = true WHERE series = ? AND entity = ? AND bucket = ?");
     private static final Query DROP_OLDER = Cql.idempotent(
             "DELETE FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ?");
+    private static final Query FORGET = Cql.idempotent(
+            "DELETE FROM time_buckets WHERE series = ? AND entity = ? AND bucket = ?");
     private static final Query NEWEST_FIRST = Cql.idempotent(
             "SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
 
@@ -97,6 +99,14 @@ public class BucketRegistry {
     /** The roller marks a finished bucket closed: no more writes are expected in it. */
     public Uni<Void> close(TimeSeries series, String entity, int bucket) {
         return cql.write(CLOSE, series.name(), entity, bucket).replaceWithVoid();
+    }
+
+    /**
+     * Forgets one bucket of an entity that a reader found holds nothing to show and that no writer
+     * can write into any more (the caller's rule; one row tombstone).
+     */
+    public Uni<Void> forget(TimeSeries series, String entity, int bucket) {
+        return cql.write(FORGET, series.name(), entity, bucket).replaceWithVoid();
     }
 
     /** Forgets every bucket older than {@code oldestKept} (one range tombstone). */

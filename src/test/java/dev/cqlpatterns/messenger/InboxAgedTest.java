@@ -1,0 +1,139 @@
+package dev.cqlpatterns.messenger;
+
+import static dev.cqlpatterns.messenger.Chat.as;
+import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.markRead;
+import static dev.cqlpatterns.messenger.Chat.sent;
+import static dev.cqlpatterns.messenger.Chat.user;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cqlpatterns.clickstream.MovableClockProfile;
+import dev.cqlpatterns.testsupport.MovableClock;
+import dev.cqlpatterns.testsupport.ReadTraces;
+import dev.cqlpatterns.testsupport.StoredRows;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * GET /inbox on an aged inbox, built through the service's own routes over several days (moved by the
+ * service's clock): each sender in turn in ten 1:1 conversations, mark-reads, the caller leaving and
+ * re-joining a group, the caller's own sends. Counts, from the node's traces, the tombstone cells the
+ * inbox's reads scan (cql/015_inbox_by_day.cql states the bound): the same at ten times the messages,
+ * and within one per conversation and day visited.
+ */
+@QuarkusTest
+@TestProfile(MovableClockProfile.class)
+class InboxAgedTest {
+    private static final int CONVERSATIONS = 10;
+    private static final int DAYS = 3;
+
+    @Inject
+    MovableClock clock;
+
+    @Inject
+    StoredRows stored;
+
+    @AfterEach
+    void resetClock() {
+        clock.reset();
+    }
+
+    @Test
+    void should_scan_the_same_dead_cells_for_ten_times_the_messages() {
+        Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(2)).plusSeconds(3600);
+        String small = aged(start, 2);
+        String large = aged(start, 20);
+
+        clock.set(start.plus(Duration.ofDays(DAYS - 1)).plusSeconds(7200));
+        Cells smallRead = deadCellsOfOneRead(small);
+        Cells largeRead = deadCellsOfOneRead(large);
+
+        // The order (the days, their rows, the summaries): the same after ten times the messages, and at
+        // most one per conversation (the group too) for each day visited.
+        assertThat(largeRead.index()).as("tombstone cells of the index after %d and %d messages (%d)",
+                CONVERSATIONS * 2 * DAYS, CONVERSATIONS * 20 * DAYS, smallRead.index()).isEqualTo(smallRead.index());
+        assertThat(smallRead.index()).isLessThanOrEqualTo((CONVERSATIONS + 1L) * DAYS);
+        // The unread markers after read_up_to: at most the two bounds of a mark-read's range tombstone per
+        // conversation (where the read's row limit cuts them off varies with the markers, not the count).
+        assertThat(List.of(smallRead.unread(), largeRead.unread())).allSatisfy(
+                cells -> assertThat(cells).isLessThanOrEqualTo(2L * (CONVERSATIONS + 1)));
+    }
+
+    @Test
+    void should_drop_settled_days_with_nothing_to_show_from_the_walk() {
+        Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(10)).plusSeconds(3600);
+        String alice = aged(start, 1);
+        // Three days later the two older days have settled: every conversation moved on from them.
+        clock.set(start.plus(Duration.ofDays(DAYS + 2)));
+        Cells first = deadCellsOfOneRead(alice);
+        Cells next = deadCellsOfOneRead(alice);
+
+        assertThat(days(alice)).as("days listed after the first read").hasSize(1);
+        // The two dropped days' row tombstones in time_buckets are all the second read's order meets.
+        assertThat(next.index()).isLessThan(first.index()).isLessThanOrEqualTo(2);
+        // The days, the one day's rows, their summaries, the unread markers.
+        as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "4");
+    }
+
+    /**
+     * A user aged through the routes: {@code perDay} messages a day from each of ten senders in turn,
+     * over DAYS days, with a mark-read, a leave and re-join of a group and an own send each day.
+     */
+    private String aged(Instant start, int perDay) {
+        String alice = user("alice");
+        List<String> senders = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        clock.set(start);
+        for (int i = 0; i < CONVERSATIONS; i++) {
+            senders.add(user("sender" + i));
+            ids.add(create(alice, List.of(senders.get(i)), null));
+        }
+        String organiser = senders.get(0);
+        String group = create(organiser, List.of(alice, senders.get(1)), "Trip");
+        Chat.inbox(alice);
+        for (int day = 0; day < DAYS; day++) {
+            Instant at = start.plus(Duration.ofDays(day));
+            for (int k = 0; k < perDay; k++) {
+                for (int i = 0; i < CONVERSATIONS; i++) {
+                    clock.set(at = at.plusMillis(7));
+                    sent(senders.get(i), ids.get(i), "message " + k);
+                }
+            }
+            clock.set(at = at.plusMillis(7));
+            markRead(alice, ids.get(day % CONVERSATIONS)).statusCode(200);
+            sent(alice, ids.get(0), "reply");
+            as(alice).when().delete("/conversations/{id}/members/{u}", group, alice).then().statusCode(204);
+            clock.set(at = at.plusMillis(7));
+            as(organiser).when().put("/conversations/{id}/members/{u}", group, alice).then().statusCode(200);
+            sent(organiser, group, "welcome back");
+        }
+        return alice;
+    }
+
+    /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its unread markers. */
+    private record Cells(long index, long unread) {
+    }
+
+    private Cells deadCellsOfOneRead(String username) {
+        List<ReadTraces.Scan> scans = ReadTraces.during(stored,
+                () -> as(username).when().get("/inbox").then().statusCode(200));
+        List<ReadTraces.Scan> unread = scans.stream().filter(s -> s.query().contains("kind = 1")).toList();
+        List<ReadTraces.Scan> index = scans.stream().filter(s -> !unread.contains(s)
+                && (s.query().contains("inbox_by") || s.query().contains("time_buckets"))).toList();
+        assertThat(index).as("traced statements of GET /inbox").isNotEmpty();
+        return new Cells(ReadTraces.tombstones(index), ReadTraces.tombstones(unread));
+    }
+
+    private List<Integer> days(String username) {
+        return stored.execute("SELECT bucket FROM time_buckets WHERE series = 'inbox' AND entity = ?", username).stream()
+                .map(r -> r.getInt("bucket")).toList();
+    }
+}
