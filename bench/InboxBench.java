@@ -33,6 +33,8 @@ public class InboxBench {
     static final int CONCURRENCY = Integer.getInteger("concurrency", 16);
     static final int SECONDS = Integer.getInteger("seconds", 8);
     static final int ROUNDS = Integer.getInteger("rounds", 3);
+    /** -Daged=N: instead of the seeded sizes, an inbox aged through the routes by N messages (see aged()). */
+    static final int AGED = Integer.getInteger("aged", 0);
 
     record Size(String name, String user, int conversations, int unread) {
     }
@@ -53,6 +55,10 @@ public class InboxBench {
         String keyspace = System.getProperty("keyspace", "cql_patterns");
         String[] contact = System.getProperty("contact", "127.0.0.1:19442").split(":");
         String tag = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+        if (AGED > 0) {
+            aged(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), base, tag);
+            return;
+        }
         List<Size> sizes = List.of(
                 new Size("5 unread, 1 conversation", "u5-" + tag, 1, 5),
                 new Size("100,000 unread, 1 conversation", "u100k-" + tag, 1, 100_000),
@@ -102,6 +108,110 @@ public class InboxBench {
         ratio(sizes, runs, 4, 3);
     }
 
+    /**
+     * An inbox aged through the service's own routes, against a new one: two owners, each in 10 1:1
+     * conversations; the new one gets 5 messages in each, the aged one AGED messages in all, each
+     * conversation's sender sending in turn (10 in flight, one per conversation: no two sends of one
+     * conversation at once, the case that left a tombstone per message in inbox_by_activity). Then
+     * GET /inbox of both, alternated, and the aged/new ratio of the medians.
+     */
+    static void aged(HttpClient http, String base, String tag) throws Exception {
+        String root = System.getProperty("bench.root", ".");
+        List<Size> sizes = List.of(new Size("new: 10 conversations, 5 messages each", "new-" + tag, 10, 50),
+                new Size(String.format("aged: 10 conversations, %,d messages", AGED), "aged-" + tag, 10, AGED));
+        for (Size size : sizes) {
+            call(http, base, root, size.user(), "POST", "/users", "{\"username\":\"" + size.user() + "\",\"email\":\""
+                    + size.user() + "@bench.example\"}");
+            String[] senders = new String[size.conversations()];
+            String[] ids = new String[size.conversations()];
+            for (int c = 0; c < senders.length; c++) {
+                senders[c] = size.user() + "-s" + c;
+                call(http, base, root, senders[c], "POST", "/users", "{\"username\":\"" + senders[c]
+                        + "\",\"email\":\"" + senders[c] + "@bench.example\"}");
+                String body = call(http, base, root, senders[c], "POST", "/conversations",
+                        "{\"members\":[\"" + size.user() + "\"]}");
+                ids[c] = body.replaceAll("(?s).*\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+            }
+            long t0 = System.nanoTime();
+            AtomicInteger sent = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            int perConversation = size.unread() / size.conversations();
+            for (int c = 0; c < ids.length; c++) {
+                int at = c;
+                Thread t = new Thread(() -> {
+                    for (int m = 0; m < perConversation; m++) {
+                        call(http, base, root, senders[at], "POST", "/conversations/" + ids[at] + "/messages",
+                                "{\"content\":\"message " + m + "\"}");
+                        int done = sent.incrementAndGet();
+                        if (done % Math.max(1, size.unread() / 10) == 0) {
+                            System.out.printf("  %s: %,d messages sent in %.0f s%n", size.user(), done,
+                                    (System.nanoTime() - t0) / 1e9);
+                        }
+                    }
+                });
+                t.start();
+                threads.add(t);
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            System.out.printf("aged %-44s %,d sends in %.1f s%n", size.name(), sent.get(), (System.nanoTime() - t0) / 1e9);
+        }
+        List<List<Run>> runs = List.of(new ArrayList<>(), new ArrayList<>());
+        for (Size size : sizes) {
+            measure(http, base, size, 2); // warm-up
+        }
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int i = 0; i < sizes.size(); i++) {
+                Run run = measure(http, base, sizes.get(i), SECONDS);
+                runs.get(i).add(run);
+                System.out.printf("round %d  %-44s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s%n", round + 1,
+                        sizes.get(i).name(), run.perSecond(), run.p50(), run.p99(), cpu(run.cpu()));
+            }
+        }
+        System.out.printf("%nmedians over %d rounds, %d in flight, %d s each, GET /inbox (first page, limit 50):%n",
+                ROUNDS, CONCURRENCY, SECONDS);
+        for (int i = 0; i < sizes.size(); i++) {
+            List<Run> r = runs.get(i);
+            System.out.printf("| %-44s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%n", sizes.get(i).name(),
+                    median(r.stream().mapToDouble(Run::perSecond).toArray()), median(r.stream().mapToDouble(Run::p50).toArray()),
+                    median(r.stream().mapToDouble(Run::p99).toArray()));
+        }
+        System.out.println();
+        ratio(sizes, runs, 1, 0);
+    }
+
+    /** One call as {@code username}; answers the body, and stops the bench on anything but a 2xx. */
+    static String call(HttpClient http, String base, String root, String username, String method, String path, String json) {
+        try {
+            String token = TOKENS.computeIfAbsent(username, u -> token(root, u));
+            HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + token)
+                    .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json))
+                    .build();
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2) {
+                throw new IllegalStateException(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+            }
+            return response.body();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static final java.util.Map<String, String> TOKENS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    static String token(String root, String username) {
+        try {
+            return new String(new ProcessBuilder(root + "/bin/token", username).redirectErrorStream(true).start()
+                    .getInputStream().readAllBytes()).strip();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static void ratio(List<Size> sizes, List<List<Run>> runs, int larger, int smaller) {
         double p50 = median(runs.get(larger).stream().mapToDouble(Run::p50).toArray())
                 / median(runs.get(smaller).stream().mapToDouble(Run::p50).toArray());
@@ -144,8 +254,7 @@ public class InboxBench {
     }
 
     static Run measure(HttpClient http, String base, Size size, int seconds) throws Exception {
-        String token = new String(new ProcessBuilder(System.getProperty("bench.root", ".") + "/bin/token", size.user())
-                .redirectErrorStream(true).start().getInputStream().readAllBytes()).strip();
+        String token = TOKENS.computeIfAbsent(size.user(), u -> token(System.getProperty("bench.root", "."), u));
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/inbox?limit=50"))
                 .header("Authorization", "Bearer " + token).GET().build();
         long end = System.nanoTime() + seconds * 1_000_000_000L;
