@@ -35,6 +35,8 @@ public class InboxBench {
     static final int ROUNDS = Integer.getInteger("rounds", 3);
     /** -Daged=N: instead of the seeded sizes, an inbox aged through the routes by N messages (see aged()). */
     static final int AGED = Integer.getInteger("aged", 0);
+    /** In the aged mode, the owner marks a conversation read after this many of its messages. */
+    static final int MARK_READ_EVERY = Integer.getInteger("mark-read-every", 1000);
 
     record Size(String name, String user, int conversations, int unread) {
     }
@@ -112,8 +114,9 @@ public class InboxBench {
      * An inbox aged through the service's own routes, against a new one: two owners, each in 10 1:1
      * conversations; the new one gets 5 messages in each, the aged one AGED messages in all, each
      * conversation's sender sending in turn (10 in flight, one per conversation: no two sends of one
-     * conversation at once, the case that left a tombstone per message in inbox_by_activity). Then
-     * GET /inbox of both, alternated, and the aged/new ratio of the medians.
+     * conversation at once, the case that left a tombstone per message in inbox_by_activity), its owner
+     * marking read every MARK_READ_EVERY messages and before the last 5. Then GET /inbox of both,
+     * alternated, and the aged/new ratio of the medians.
      */
     static void aged(HttpClient http, String base, String tag) throws Exception {
         String root = System.getProperty("bench.root", ".");
@@ -140,6 +143,11 @@ public class InboxBench {
                 int at = c;
                 Thread t = new Thread(() -> {
                     for (int m = 0; m < perConversation; m++) {
+                        // The owner reads every MARK_READ_EVERY messages, and once more before the last 5,
+                        // so both owners end with 5 unread in each conversation.
+                        if (m > 0 && m % MARK_READ_EVERY == 0 || m == perConversation - 5) {
+                            call(http, base, root, size.user(), "POST", "/conversations/" + ids[at] + "/read", "");
+                        }
                         call(http, base, root, senders[at], "POST", "/conversations/" + ids[at] + "/messages",
                                 "{\"content\":\"message " + m + "\"}");
                         int done = sent.incrementAndGet();
