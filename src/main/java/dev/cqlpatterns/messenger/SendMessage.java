@@ -118,10 +118,11 @@ public class SendMessage {
     @Schema(name = "NewMessage")
     public record Request(
             @Schema(description = "1 to 4,000 characters (cql-patterns.messenger.max-content-length), not all white "
-                    + "space", minLength = 1, maxLength = 4000, pattern = Text.NOT_BLANK, examples = "Where are you?",
+                    + "space; no control character but tab, line feed and carriage return", minLength = 1, maxLength = 4000,
+                    pattern = Text.FREE_TEXT_NOT_BLANK, examples = "Where are you?",
                     required = true) String content,
             @Schema(description = "At most 10 (cql-patterns.messenger.max-attachments); name (1 to 200 characters, not "
-                    + "blank) -> absolute http(s) URL of at most 2,000 characters", nullable = true, maxProperties = 10,
+                    + "blank, no control character) -> absolute http(s) URL of at most 2,000 characters", nullable = true, maxProperties = 10,
                     additionalProperties = AttachmentUrl.class,
                     examples = "{\"map.png\": \"https://example.com/map.png\"}") Map<String, String> attachments) {
     }
@@ -235,6 +236,9 @@ public class SendMessage {
         if (content.codePointCount(0, content.length()) > settings.maxContentLength()) {
             throw ProblemException.invalid("content", "at most " + settings.maxContentLength() + " characters");
         }
+        if (!Text.isFreeText(content)) {
+            throw ProblemException.invalid("content", Text.FREE_TEXT_MESSAGE);
+        }
         return content;
     }
 
@@ -250,6 +254,9 @@ public class SendMessage {
             if (name.isBlank() || name.codePointCount(0, name.length()) > settings.maxAttachmentNameLength()) {
                 throw ProblemException.invalid("attachments", "names must be 1 to " + settings.maxAttachmentNameLength()
                         + " characters");
+            }
+            if (!Text.isSingleLine(name)) {
+                throw ProblemException.invalid("attachments", "names " + Text.SINGLE_LINE_MESSAGE);
             }
             if (!WebUrls.isWebUrl(url) || url.length() > settings.maxAttachmentUrlLength()) {
                 throw ProblemException.invalid("attachments." + name, "must be an http(s) URL of at most "

@@ -7,6 +7,7 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
 import dev.cqlpatterns.platform.openapi.ApiDefinition;
@@ -79,7 +80,8 @@ public class CreatePaste {
             @Schema(nullable = true, description = "Optional title, at most 200 characters, one line; blank: none",
                     maxLength = 200, pattern = PasteInput.TITLE, examples = "nginx config") String title,
             @NotNull @Schema(required = true, description = "The text; not empty, at most max-body-size bytes of UTF-8 "
-                    + "(512 KiB; 413 above it)", minLength = 1, maxLength = PasteInput.BODY_MAX_CHARACTERS,
+                    + "(512 KiB; 413 above it); no control character but tab, line feed and carriage return", minLength = 1,
+                    maxLength = PasteInput.BODY_MAX_CHARACTERS, pattern = Text.FREE_TEXT,
                     examples = "server { listen 80; }") String body,
             // Checked by hand: Bean Validation would name the field isPrivate.
             @JsonProperty("private") @Schema(required = true,

@@ -46,6 +46,9 @@ public class PasteInput {
         if (body == null || body.isEmpty()) {
             throw ProblemException.invalid("body", "must not be empty");
         }
+        if (!Text.isFreeText(body)) {
+            throw ProblemException.invalid("body", Text.FREE_TEXT_MESSAGE);
+        }
         long max = settings.maxBodySize().asLongValue();
         // A char is at most 3 UTF-8 bytes: skip the encoding when the body cannot be over.
         if ((long) body.length() * 3 > max && body.getBytes(StandardCharsets.UTF_8).length > max) {

@@ -9,6 +9,7 @@ import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -85,7 +86,8 @@ public class UpdatePaste {
                     + "title", maxLength = 200, pattern = PasteInput.TITLE, examples = "nginx config, fixed")
             String title,
             @Schema(nullable = true, description = "New text; not empty, at most max-body-size bytes of UTF-8 (512 KiB; "
-                    + "413 above it)", minLength = 1, maxLength = PasteInput.BODY_MAX_CHARACTERS,
+                    + "413 above it); no control character but tab, line feed and carriage return", minLength = 1,
+                    maxLength = PasteInput.BODY_MAX_CHARACTERS, pattern = Text.FREE_TEXT,
                     examples = "server { listen 8080; }") String body,
             @JsonProperty("private") @Schema(nullable = true, description = "New visibility: true takes the paste off "
                     + "the list at once, false lists it") Boolean isPrivate,

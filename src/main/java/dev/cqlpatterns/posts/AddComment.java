@@ -22,6 +22,7 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
@@ -89,7 +90,8 @@ public class AddComment {
 
     @Schema(name = "NewComment")
     public record NewComment(
-            @NotBlank @Size(max = BODY_MAX) @Schema(examples = "Query first, then tables.", pattern = Text.NOT_BLANK) String body) {
+            @NotBlank @Size(max = BODY_MAX) @Pattern(regexp = Text.FREE_TEXT, message = Text.FREE_TEXT_MESSAGE)
+            @Schema(examples = "Query first, then tables.", pattern = Text.FREE_TEXT_NOT_BLANK) String body) {
     }
 
     @POST

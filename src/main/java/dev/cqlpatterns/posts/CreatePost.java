@@ -21,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
@@ -66,7 +67,8 @@ public class CreatePost {
 
     @Schema(name = "NewPost")
     public record NewPost(
-            @NotBlank @Size(max = BODY_MAX) @Schema(examples = "Data modelling is query first.", pattern = Text.NOT_BLANK) String body) {
+            @NotBlank @Size(max = BODY_MAX) @Pattern(regexp = Text.FREE_TEXT, message = Text.FREE_TEXT_MESSAGE)
+            @Schema(examples = "Data modelling is query first.", pattern = Text.FREE_TEXT_NOT_BLANK) String body) {
     }
 
     @Schema(name = "Created")

@@ -1,9 +1,11 @@
 package dev.cqlpatterns.platform.http;
 
 /**
- * What a one-line text field (a name, a title, an email, an address line) may hold: no control
- * characters, so a NUL or an escape sequence never reaches a table and every client that shows it.
- * The range form (not \p{Cc}) is also valid in JSON Schema, where the contract repeats it.
+ * The one rule for control characters (C0, DEL, C1) in text: a one-line field (a name, a title, a
+ * tag, an email, an address line, an attachment name) holds none; free text (message content, post
+ * and comment bodies, paste bodies) holds none but tab, line feed and carriage return. So a NUL or an
+ * escape sequence never reaches a table and every client that shows it. The range form (not
+ * \p{Cc}) is also valid in JSON Schema, where the contract repeats it.
  *
  * <p>Patterns here are written for both Java and the contract's JSON Schema (ECMA-262), which
  * differ: Java's {@code @Pattern} matches the whole value, JSON Schema finds the pattern anywhere in
@@ -17,6 +19,11 @@ public final class Text {
     public static final String SINGLE_LINE_CHAR = "[^" + CONTROL_CHARS + "]";
     public static final String SINGLE_LINE = "^" + SINGLE_LINE_CHAR + "*$";
     public static final String SINGLE_LINE_MESSAGE = "must not contain control characters";
+    /** One character of free text: no control character but tab, line feed and carriage return. */
+    public static final String FREE_TEXT_CHAR = "[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F]";
+    public static final String FREE_TEXT = "^" + FREE_TEXT_CHAR + "*$";
+    public static final String FREE_TEXT_MESSAGE = "must not contain control characters other than tab, line feed "
+            + "and carriage return";
     /** The white space of {@link Character#isWhitespace} that is no control character, as a class body. */
     private static final String PRINTABLE_WHITESPACE =
             "\\x20\\u1680\\u2000-\\u2006\\u2008-\\u200A\\u2028\\u2029\\u205F\\u3000";
@@ -36,11 +43,23 @@ public final class Text {
     public static final String SINGLE_LINE_NOT_BLANK = "^[" + PRINTABLE_WHITESPACE + "]*[^" + CONTROL_CHARS
             + PRINTABLE_WHITESPACE + "]" + SINGLE_LINE_CHAR + "*$";
 
+    /**
+     * The contract's pattern of free text that is also {@code @NotBlank}: no control character but tab,
+     * line feed and carriage return, and one character that is no white space. Linear, as above.
+     */
+    public static final String FREE_TEXT_NOT_BLANK = "^[\\t\\n\\r" + PRINTABLE_WHITESPACE + "]*[^" + CONTROL_CHARS
+            + PRINTABLE_WHITESPACE + "]" + FREE_TEXT_CHAR + "*$";
+
     private Text() {
     }
 
     /** True when {@code value} holds no control character. */
     public static boolean isSingleLine(String value) {
         return value.chars().noneMatch(Character::isISOControl);
+    }
+
+    /** True when {@code value} holds no control character but tab, line feed and carriage return. */
+    public static boolean isFreeText(String value) {
+        return value.chars().noneMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r');
     }
 }
