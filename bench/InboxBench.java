@@ -77,32 +77,7 @@ public class InboxBench {
             }
         }
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        List<List<Run>> runs = new ArrayList<>();
-        sizes.forEach(s -> runs.add(new ArrayList<>()));
-        for (Size size : sizes) {
-            measure(http, base, size, 2); // warm-up
-        }
-        for (int round = 0; round < ROUNDS; round++) {
-            for (int i = 0; i < sizes.size(); i++) {
-                Run run = measure(http, base, sizes.get(i), SECONDS);
-                runs.get(i).add(run);
-                System.out.printf("round %d  %-36s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s%n", round + 1,
-                        sizes.get(i).name(), run.perSecond(), run.p50(), run.p99(), cpu(run.cpu()));
-            }
-        }
-        System.out.printf("%nmedians over %d rounds, %d in flight, %d s each, GET /inbox (first page, limit 50):%n",
-                ROUNDS, CONCURRENCY, SECONDS);
-        for (int i = 0; i < sizes.size(); i++) {
-            List<Run> r = runs.get(i);
-            double[] cpu = new double[PIDS.length];
-            for (int p = 0; p < PIDS.length; p++) {
-                int at = p;
-                cpu[p] = median(r.stream().mapToDouble(run -> run.cpu()[at]).toArray());
-            }
-            System.out.printf("| %-36s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%s%n", sizes.get(i).name(),
-                    median(r.stream().mapToDouble(Run::perSecond).toArray()), median(r.stream().mapToDouble(Run::p50).toArray()),
-                    median(r.stream().mapToDouble(Run::p99).toArray()), cpu(cpu));
-        }
+        List<List<Run>> runs = rounds(http, base, sizes);
         // The goal's ratios (within 1.2x): the larger size against the smaller, in p50 and in throughput.
         System.out.println();
         ratio(sizes, runs, 1, 0);
@@ -165,26 +140,7 @@ public class InboxBench {
             }
             System.out.printf("aged %-44s %,d sends in %.1f s%n", size.name(), sent.get(), (System.nanoTime() - t0) / 1e9);
         }
-        List<List<Run>> runs = List.of(new ArrayList<>(), new ArrayList<>());
-        for (Size size : sizes) {
-            measure(http, base, size, 2); // warm-up
-        }
-        for (int round = 0; round < ROUNDS; round++) {
-            for (int i = 0; i < sizes.size(); i++) {
-                Run run = measure(http, base, sizes.get(i), SECONDS);
-                runs.get(i).add(run);
-                System.out.printf("round %d  %-44s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s%n", round + 1,
-                        sizes.get(i).name(), run.perSecond(), run.p50(), run.p99(), cpu(run.cpu()));
-            }
-        }
-        System.out.printf("%nmedians over %d rounds, %d in flight, %d s each, GET /inbox (first page, limit 50):%n",
-                ROUNDS, CONCURRENCY, SECONDS);
-        for (int i = 0; i < sizes.size(); i++) {
-            List<Run> r = runs.get(i);
-            System.out.printf("| %-44s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%n", sizes.get(i).name(),
-                    median(r.stream().mapToDouble(Run::perSecond).toArray()), median(r.stream().mapToDouble(Run::p50).toArray()),
-                    median(r.stream().mapToDouble(Run::p99).toArray()));
-        }
+        List<List<Run>> runs = rounds(http, base, sizes);
         System.out.println();
         ratio(sizes, runs, 1, 0);
     }
@@ -218,6 +174,40 @@ public class InboxBench {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A warm-up of each size, then ROUNDS rounds of SECONDS each, sizes alternated (the machine is
+     * shared and noisy); prints every run and the medians, and answers the runs of each size.
+     */
+    static List<List<Run>> rounds(HttpClient http, String base, List<Size> sizes) throws Exception {
+        List<List<Run>> runs = new ArrayList<>();
+        sizes.forEach(s -> runs.add(new ArrayList<>()));
+        for (Size size : sizes) {
+            measure(http, base, size, 2); // warm-up
+        }
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int i = 0; i < sizes.size(); i++) {
+                Run run = measure(http, base, sizes.get(i), SECONDS);
+                runs.get(i).add(run);
+                System.out.printf("round %d  %-44s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s%n", round + 1,
+                        sizes.get(i).name(), run.perSecond(), run.p50(), run.p99(), cpu(run.cpu()));
+            }
+        }
+        System.out.printf("%nmedians over %d rounds, %d in flight, %d s each, GET /inbox (first page, limit 50):%n",
+                ROUNDS, CONCURRENCY, SECONDS);
+        for (int i = 0; i < sizes.size(); i++) {
+            List<Run> r = runs.get(i);
+            double[] cpu = new double[PIDS.length];
+            for (int p = 0; p < PIDS.length; p++) {
+                int at = p;
+                cpu[p] = median(r.stream().mapToDouble(run -> run.cpu()[at]).toArray());
+            }
+            System.out.printf("| %-44s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%s%n", sizes.get(i).name(),
+                    median(r.stream().mapToDouble(Run::perSecond).toArray()), median(r.stream().mapToDouble(Run::p50).toArray()),
+                    median(r.stream().mapToDouble(Run::p99).toArray()), cpu(cpu));
+        }
+        return runs;
     }
 
     static void ratio(List<Size> sizes, List<List<Run>> runs, int larger, int smaller) {

@@ -25,7 +25,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -171,7 +170,7 @@ public class Inbox {
 
     /** The page in the order of inbox_by_activity (cql/014). */
     private Uni<Paged> byActivity(String me, int size, Position after) {
-        Walk walk = new Walk(me, size, after, clock.instant().minus(idempotency.ttl()).minus(Duration.ofHours(1)));
+        Walk walk = new Walk(me, size, after, idempotency.settledBefore(clock.instant()));
         return walk.round(after, 1)
                 .chain(found -> found == null ? everySummary(walk) : Uni.createFrom().item(found))
                 .call(walk::cleanUp)

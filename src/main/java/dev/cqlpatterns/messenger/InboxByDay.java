@@ -79,8 +79,8 @@ class InboxByDay {
 
     Uni<Inbox.Paged> page(String me, int size, Inbox.Position after) {
         Instant now = clock.instant();
-        // No send writes into a day ended longer ago than a replay can come (the Idempotency-Key TTL), plus an hour.
-        Instant settledBefore = now.minus(idempotency.ttl()).minus(Duration.ofHours(1));
+        // No send writes into a day that ended before this.
+        Instant settledBefore = idempotency.settledBefore(now);
         Set<Integer> empty = ConcurrentHashMap.newKeySet();
         BucketWalk.Mark<Inbox.Position> from = after == null ? null : new BucketWalk.Mark<>(DAY.key(after.lastAt()), after);
         // Tomorrow's day too: a clock of another replica may run ahead.
