@@ -22,18 +22,21 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * GET /pastes: the latest public pastes, newest first, from latest_public_pastes (one partition
- * per day, see cql/030_pastebin.cql). The days that hold rows come from the bucket registry (one
- * partition), so days without public pastes are never read. The walk is platform.buckets.BucketWalk:
+ * GET /pastes: the latest public pastes, newest first, from latest_public_pastes_by_period
+ * (cql/031_latest_public_pastes_by_period.cql) or, with list-index {@code expiry}, from
+ * latest_public_pastes (cql/030_pastebin.cql); both have one partition per day. The days that hold
+ * rows come from the bucket registry (one partition), so days without public pastes are never read. The walk is platform.buckets.BucketWalk:
  * a page reads 1 + its day reads, at most cql-patterns.paging.max-buckets (31). Pastes whose expiry
  * has passed on the service's clock are skipped even if their row is still there (the TTL runs on
  * the server's clock and in whole seconds), so a day whose rows were partly expired is read again
@@ -49,6 +52,20 @@ public class LatestPublicPastes {
             "SELECT created_at, id, title, expires_at FROM latest_public_pastes WHERE day = ? LIMIT ?");
     private static final Query OLDER_THAN = Cql.idempotent("SELECT created_at, id, title, expires_at "
             + "FROM latest_public_pastes WHERE day = ? AND (created_at, id) < (?, ?) LIMIT ?");
+    private static final Query NEWEST_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
+    private static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? "
+            + "AND (created_at, id) < (?, ?) LIMIT ?");
+    /**
+     * Newest first, as the table's clustering orders rows: created_at, then id as Cassandra compares a
+     * uuid (version, then both halves unsigned; paste ids are random, version 4).
+     */
+    private static final Comparator<Row> NEWEST_FIRST = Comparator.<Row, Instant>comparing(r -> r.getInstant("created_at"))
+            .thenComparing(r -> r.getUuid("id"), Comparator.comparingInt(UUID::version)
+                    .thenComparing(UUID::getMostSignificantBits, Long::compareUnsigned)
+                    .thenComparing(UUID::getLeastSignificantBits, Long::compareUnsigned))
+            .reversed();
 
     @Inject
     Cql cql;
@@ -64,6 +81,9 @@ public class LatestPublicPastes {
 
     @Inject
     PublicPasteList list;
+
+    @Inject
+    PastebinSettings settings;
 
     @Schema(name = "ListedPaste", description = "A public paste as the list shows it; GET /pastes/{id} has its body")
     public record Listed(
@@ -104,7 +124,10 @@ public class LatestPublicPastes {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The latest public pastes, newest first",
-            description = "Private and expired pastes are never listed. Paged: pass 'next' back as 'cursor'.")
+            description = "Private and expired pastes are never listed. A public paste may leave the list before "
+                    + "it expires: it is listed for the longest listing period it lives (by default 1 min, 10 min, 1 h, "
+                    + "6 h, 1 d, 7 d or 30 d), and one living less than a minute may not be listed at all. "
+                    + "Paged: pass 'next' back as 'cursor'.")
     public Uni<Page<Listed>> latest(
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "20") @QueryParam("limit") Integer limit,
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
@@ -114,7 +137,10 @@ public class LatestPublicPastes {
         TimeSeries series = list.series();
         int newest = series.granularity().key(now);
         return walk.page(series, TimeSeries.GLOBAL, newest, series.oldestKept(now), from.map(Position::mark).orElse(null),
-                        size, walk.budget(), (Listed p) -> new Key(p.createdAt(), p.id()), (day, after, n) -> readDay(day, after, n, now))
+                        size, walk.budget(), (Listed p) -> new Key(p.createdAt(), p.id()),
+                        settings.listIndex() == PastebinSettings.ListIndex.PERIOD
+                                ? (day, after, n) -> readPeriods(day, after, n, now)
+                                : (day, after, n) -> readDay(day, after, n, now))
                 .map(page -> Page.of(page.items(),
                         page.next() == null ? null : cursors.encode(SCOPE, Position.of(page.next()))));
     }
@@ -125,19 +151,58 @@ public class LatestPublicPastes {
      */
     private Uni<BucketWalk.Chunk<Listed, Key>> readDay(int day, Key after, int n, Instant now) {
         return (after == null ? cql.read(NEWEST, day, n) : cql.read(OLDER_THAN, day, after.createdAt(), after.id(), n))
-                .map(rs -> {
-                    List<Row> rows = Cql.rows(rs);
-                    List<Listed> live = new ArrayList<>();
-                    for (Row row : rows) {
-                        Instant expiresAt = row.getInstant("expires_at");
-                        if (!PasteRow.expired(expiresAt, now)) {
-                            live.add(new Listed(row.getUuid("id"), row.getString("title"), row.getInstant("created_at"),
-                                    expiresAt));
-                        }
-                    }
-                    Key last = rows.isEmpty() ? null
-                            : new Key(rows.get(rows.size() - 1).getInstant("created_at"), rows.get(rows.size() - 1).getUuid("id"));
-                    return new BucketWalk.Chunk<>(live, last, rows.size() < n);
-                });
+                .map(Cql::rows).map(rows -> chunk(rows, rows.size() < n, row -> true, now));
     }
+
+    /**
+     * Up to {@code n} rows of a day after {@code after} from latest_public_pastes_by_period: one read
+     * per listing period whose window still reaches the day, each starting at its newest row and
+     * stopping before its first expired one, merged newest first. The day is exhausted when every
+     * read came back short and together they fit in {@code n}.
+     */
+    private Uni<BucketWalk.Chunk<Listed, Key>> readPeriods(int day, Key after, int n, Instant now) {
+        Instant dayEnds = list.series().granularity().end(day);
+        List<Uni<List<Row>>> reads = new ArrayList<>();
+        for (int period : list.periods()) {
+            Instant since = PublicPasteList.listedSince(period, now);
+            if (dayEnds.isAfter(since)) {
+                reads.add((after == null ? cql.read(NEWEST_OF_PERIOD, day, period, since, n)
+                        : cql.read(OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)).map(Cql::rows));
+            }
+        }
+        if (reads.isEmpty()) {
+            return Uni.createFrom().item(new BucketWalk.Chunk<>(List.of(), null, true));
+        }
+        return Uni.join().all(reads).andFailFast().map(results -> {
+            List<Row> rows = new ArrayList<>();
+            boolean allShort = true;
+            for (List<Row> result : results) {
+                rows.addAll(result);
+                allShort &= result.size() < n;
+            }
+            rows.sort(NEWEST_FIRST);
+            boolean exhausted = allShort && rows.size() <= n;
+            return chunk(rows.size() > n ? rows.subList(0, n) : rows, exhausted,
+                    row -> row.getInt("listed_for") == list.listedFor(row.getInstant("created_at"), row.getInstant("expires_at")),
+                    now);
+        });
+    }
+
+    /**
+     * The rows read of a day, newest first, as a chunk of the walk: those {@code shown} and not
+     * expired at {@code now}.
+     */
+    private static BucketWalk.Chunk<Listed, Key> chunk(List<Row> rows, boolean exhausted, Predicate<Row> shown, Instant now) {
+        List<Listed> live = new ArrayList<>();
+        for (Row row : rows) {
+            Instant expiresAt = row.getInstant("expires_at");
+            if (!PasteRow.expired(expiresAt, now) && shown.test(row)) {
+                live.add(new Listed(row.getUuid("id"), row.getString("title"), row.getInstant("created_at"), expiresAt));
+            }
+        }
+        Row last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+        return new BucketWalk.Chunk<>(live, last == null ? null : new Key(last.getInstant("created_at"), last.getUuid("id")),
+                exhausted);
+    }
+
 }

@@ -5,6 +5,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.time.Period;
+import java.util.List;
 import java.util.Optional;
 
 @ConfigMapping(prefix = "cql-patterns.pastebin")
@@ -28,4 +29,22 @@ public interface PastebinSettings {
     /** How far back GET /pastes lists public pastes; older days are dropped from the list. */
     @WithDefault("P30D")
     Period listRetention();
+
+    /**
+     * How long GET /pastes lists a public paste, with the list's retention as the longest: the
+     * longest of these the paste lives at least (cql/031_latest_public_pastes_by_period.cql says why).
+     */
+    @WithDefault("PT1M,PT10M,PT1H,PT6H,P1D,P7D")
+    List<Duration> listingPeriods();
+
+    /**
+     * Which table GET /pastes reads: {@code expiry} (latest_public_pastes, rows live as long as their
+     * pastes) or {@code period} (latest_public_pastes_by_period). Every release writes both.
+     */
+    @WithDefault("expiry")
+    ListIndex listIndex();
+
+    enum ListIndex {
+        EXPIRY, PERIOD
+    }
 }

@@ -14,21 +14,26 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.Period;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * Writes of latest_public_pastes and public_paste_expiries (see cql/030_pastebin.cql), shared by
- * the functions that change a paste. Every write carries USING TIMESTAMP of the paste version it
- * stands for, so writes of concurrent changes land in version order whatever order they arrive in.
+ * Writes of the public list, shared by the functions that change a paste: latest_public_pastes with
+ * public_paste_expiries (cql/030_pastebin.cql) and latest_public_pastes_by_period
+ * (cql/031_latest_public_pastes_by_period.cql), both always. Every write carries USING TIMESTAMP of
+ * the paste version it stands for, so writes of concurrent changes land in version order whatever
+ * order they arrive in.
  *
- * <p>The rule the callers follow: a change that narrows who sees the paste ({@link #narrows})
- * calls {@link #hide} before the paste's transaction; a version that may be listed is
- * {@link #show shown} after it. A writer that dies half way leaves the paste out of the list,
- * never listed in a state it does not have.
-
+ * <p>The rule the callers follow: a change that takes the paste off a list row ({@link #unlists}:
+ * narrows who sees it, or moves it to another listing period) calls {@link #hide} before the
+ * paste's transaction; a version that may be listed is {@link #show shown} after it. A writer that
+ * dies half way leaves the paste out of the list, never listed in a state it does not have.
  *
  * <p>The list's writes are idempotent (same cells, USING TIMESTAMP the version), so the driver may
  * retry them, and a retry of a create with its Idempotency-Key writes them again (CreatePaste).
@@ -47,6 +52,15 @@ public class PublicPasteList {
             + "listed_day, listed_created_at, listed_version) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
     private static final Query HIDE = Cql.idempotent(
             "DELETE FROM latest_public_pastes USING TIMESTAMP ? WHERE day = ? AND created_at = ? AND id = ?");
+    private static final Query SHOW_FOR_PERIOD = Cql.idempotent("INSERT INTO latest_public_pastes_by_period (day, "
+            + "listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+    private static final Query HIDE_FOR_PERIOD = Cql.idempotent("DELETE FROM latest_public_pastes_by_period USING "
+            + "TIMESTAMP ? WHERE day = ? AND listed_for = ? AND created_at = ? AND id = ?");
+    /**
+     * A period's read stops this much short of the listing's end, so a service clock this far behind
+     * the nodes' still never reads a row they have expired.
+     */
+    static final Duration CLOCK_MARGIN = Duration.ofSeconds(2);
 
     @Inject
     Cql cql;
@@ -58,10 +72,22 @@ public class PublicPasteList {
     PastebinSettings settings;
 
     private TimeSeries series;
+    /** The listing periods in seconds, shortest first; the last is the list's retention. */
+    private List<Integer> periods;
 
     @PostConstruct
     void init() {
         series = TimeSeries.global(SERIES, Granularity.DAY, Optional.of(settings.listRetention()));
+        Period retention = settings.listRetention();
+        long longest = Duration.ofDays(retention.toTotalMonths() * 30 + retention.getDays()).toSeconds();
+        TreeSet<Integer> seconds = new TreeSet<>();
+        for (Duration period : settings.listingPeriods()) {
+            if (period.toSeconds() > 0 && period.toSeconds() < longest) {
+                seconds.add((int) period.toSeconds());
+            }
+        }
+        seconds.add((int) longest);
+        periods = List.copyOf(seconds);
     }
 
     /** The list's time series, for the bucket roller and for readers. */
@@ -80,8 +106,50 @@ public class PublicPasteList {
         return Granularity.DAY.key(at);
     }
 
+    /** The listing periods in seconds, shortest first. */
+    List<Integer> periods() {
+        return periods;
+    }
+
+    /**
+     * Seconds latest_public_pastes_by_period lists this version for: the longest period its lifetime
+     * covers; 0 when it lives less than the shortest (it is not listed there).
+     */
+    int listedFor(PasteRow paste) {
+        return listedFor(paste.createdAt(), paste.expiresAt());
+    }
+
+    /**
+     * Seconds a paste created at {@code createdAt} and expiring at {@code expiresAt} (null: never) is
+     * listed for. A list row under another period was written before listing-periods changed: the
+     * reader skips it, since a hide would not find it.
+     */
+    int listedFor(Instant createdAt, Instant expiresAt) {
+        long life = expiresAt == null ? Long.MAX_VALUE : Duration.between(createdAt, expiresAt).toMillis();
+        int listedFor = 0;
+        for (int period : periods) {
+            if (period * 1000L <= life) {
+                listedFor = period;
+            }
+        }
+        return listedFor;
+    }
+
+    /** The oldest created_at a period's rows may have to be read at {@code now}: newer than this. */
+    static Instant listedSince(int period, Instant now) {
+        return now.minusSeconds(period).plus(CLOCK_MARGIN);
+    }
+
+    /**
+     * Whether going from {@code before} to {@code after} takes a list row of the paste away: it
+     * narrows who sees the paste, or moves it to another listing period.
+     */
+    boolean unlists(PasteRow before, PasteRow after) {
+        return narrows(before, after) || (!before.isPrivate() && listedFor(before) != listedFor(after));
+    }
+
     /** Whether going from {@code before} to {@code after} can take the paste off the list or list it for less long. */
-    static boolean narrows(PasteRow before, PasteRow after) {
+    private static boolean narrows(PasteRow before, PasteRow after) {
         if (before.isPrivate()) {
             return false; // not listed before: nothing to take off
         }
@@ -111,16 +179,32 @@ public class PublicPasteList {
                             paste.version(), PasteRow.secondsUntil(paste.expiresAt(), now) + EXPIRY_ROW_GRACE_SECONDS,
                             paste.version()).replaceWithVoid();
             return expiry.chain(() -> cql.write(SHOW, day, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(),
-                    ttl, paste.version()));
+                    ttl, paste.version())).chain(() -> showForPeriod(paste, day, now));
         }).replaceWithVoid();
     }
 
-    /** Takes a paste off the list, as far as versions written at or before {@code timestamp} go. */
-    Uni<Void> hide(PasteRow paste, long timestamp) {
-        return hide(day(paste.createdAt()), paste.createdAt(), paste.id(), timestamp);
+    /** The row of latest_public_pastes_by_period, living until created_at + its period, whenever it is written. */
+    private Uni<Void> showForPeriod(PasteRow paste, int day, Instant now) {
+        int listedFor = listedFor(paste);
+        Instant ends = paste.createdAt().plusSeconds(listedFor);
+        if (listedFor == 0 || !now.isBefore(ends)) {
+            return Uni.createFrom().voidItem();
+        }
+        return cql.write(SHOW_FOR_PERIOD, day, listedFor, paste.createdAt(), paste.id(), paste.title(),
+                paste.expiresAt(), PasteRow.secondsUntil(ends, now), paste.version()).replaceWithVoid();
     }
 
-    Uni<Void> hide(int day, Instant createdAt, UUID id, long timestamp) {
+    /** Takes a paste off both lists, as far as versions written at or before {@code timestamp} go. */
+    Uni<Void> hide(PasteRow paste, long timestamp) {
+        int day = day(paste.createdAt());
+        int listedFor = listedFor(paste);
+        Uni<Void> hidden = hideExpired(day, paste.createdAt(), paste.id(), timestamp);
+        return listedFor == 0 ? hidden : hidden.chain(() -> cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor,
+                paste.createdAt(), paste.id()).replaceWithVoid());
+    }
+
+    /** Takes an expired paste's row off latest_public_pastes (the sweeper; the other table needs none). */
+    Uni<Void> hideExpired(int day, Instant createdAt, UUID id, long timestamp) {
         return cql.write(HIDE, timestamp, day, createdAt, id).replaceWithVoid();
     }
 

@@ -43,8 +43,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * transaction); the loser re-reads the paste through Paxos and applies its change again. The list
  * cannot take part in that transaction (a conditional batch is limited to one partition), so:
  * <ol>
- * <li>if the change narrows who sees the paste (made private, expiry brought forward), its list
- * row is deleted first, at the new version - 1;</li>
+ * <li>if the change narrows who sees the paste (made private, expiry brought forward) or moves it to
+ * another listing period (a changed expiry), its list rows are deleted first, at the new version - 1;</li>
  * <li>the compare-and-set replaces the paste row, every cell with the TTL of the new expiry;</li>
  * <li>a version that may be listed is written to the list at the new version.</li>
  * </ol>
@@ -140,7 +140,7 @@ public class UpdatePaste {
             PasteRow before = seen.paste().requireSecret(secret);
             PasteRow after = change.applyTo(before, seen.now(), before.nextVersion(floor.get()));
             floor.set(after.version());
-            Uni<Void> narrow = PublicPasteList.narrows(before, after)
+            Uni<Void> narrow = list.unlists(before, after)
                     ? list.hide(before, after.version() - 1)
                     : Uni.createFrom().voidItem();
             return Step.write("pastes_by_id", narrow.chain(() -> replace(before, after, seen.now())),
