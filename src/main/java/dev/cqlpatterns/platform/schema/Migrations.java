@@ -23,10 +23,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -80,9 +83,16 @@ public class Migrations {
         }
     }
 
-    /** Brings the keyspace up to date; returns the names of the files it applied. */
+    /**
+     * Brings the keyspace up to date; returns the names of the files it applied. A fresh keyspace
+     * gets the baseline (cql/baseline/schema.cql), recorded as the files it covers, then the rest.
+     */
     public List<String> migrate() {
-        String keyspace = settings.keyspace();
+        return migrate(settings.keyspace(), true);
+    }
+
+    /** Brings {@code keyspace} up to date, from the baseline when it is fresh and {@code fromBaseline}. */
+    public List<String> migrate(String keyspace, boolean fromBaseline) {
         if (!KEYSPACE_NAME.matcher(keyspace).matches()) {
             throw new IllegalArgumentException("cql-patterns.cassandra.keyspace is not a valid keyspace name: " + keyspace);
         }
@@ -91,15 +101,36 @@ public class Migrations {
         bootstrap(keyspace);
         List<Migration> migrations = load();
         String owner = UUID.randomUUID().toString();
-        acquireLease(owner);
+        acquireLease(keyspace, owner);
         try {
-            Map<Integer, String> applied = applied();
+            Map<Integer, String> applied = applied(keyspace);
             List<String> done = new ArrayList<>();
+            if (applied.isEmpty() && fromBaseline) {
+                Baseline baseline = baseline(migrations);
+                Set<String> started = new HashSet<>();
+                LOG.infof("Keyspace %s is new: applying cql/%s, the end state of %d files", keyspace, BASELINE,
+                        baseline.covers().size());
+                // Types, then tables, then indexes: each group's statements are independent of each
+                // other, so they go at once, and the group ends when every node has them all.
+                for (String kind : List.of("CREATE TYPE ", "CREATE TABLE ", "CREATE ")) {
+                    List<String> group = baseline.statements().stream().filter(st -> st.startsWith(kind))
+                            .filter(st -> !started.contains(st)).toList();
+                    started.addAll(group);
+                    schemaChanges(keyspace, group);
+                }
+                for (Migration m : baseline.covers()) {
+                    run(keyspace, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                            m.version(), m.name(), m.checksum(), Instant.now());
+                    applied.put(m.version(), m.checksum());
+                    done.add(m.name());
+                }
+                renewLease(keyspace, owner);
+            }
             for (Migration m : migrations) {
                 String checksum = applied.get(m.version());
                 if (checksum != null) {
                     if (checksum.equals(m.fileChecksum()) && !checksum.equals(m.checksum())) {
-                        run("UPDATE schema_migrations SET checksum = ? WHERE version = ?", m.checksum(), m.version());
+                        run(keyspace, "UPDATE schema_migrations SET checksum = ? WHERE version = ?", m.checksum(), m.version());
                     } else if (!checksum.equals(m.checksum())) {
                         throw new IllegalStateException("A statement of cql/" + m.name() + " changed after it was "
                                 + "applied; migrations are immutable, add a new numbered file instead");
@@ -108,11 +139,11 @@ public class Migrations {
                 }
                 LOG.infof("Applying cql/%s to keyspace %s", m.name(), keyspace);
                 for (String statement : m.statements()) {
-                    schemaChange(statement);
+                    schemaChange(keyspace, statement);
                 }
-                run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                run(keyspace, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                         m.version(), m.name(), m.checksum(), Instant.now());
-                renewLease(owner);
+                renewLease(keyspace, owner);
                 done.add(m.name());
             }
             LOG.infof("Keyspace %s is at cql/%s: %d of %d files applied in %d ms", keyspace,
@@ -120,7 +151,7 @@ public class Migrations {
                     (System.nanoTime() - began) / 1_000_000);
             return done;
         } finally {
-            run("DELETE FROM leases WHERE name = ? IF owner = ?", LEASE, owner);
+            run(keyspace, "DELETE FROM leases WHERE name = ? IF owner = ?", LEASE, owner);
         }
     }
 
@@ -128,10 +159,10 @@ public class Migrations {
         session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + keyspace
                 + " WITH replication = " + replication()).setNode(coordinator).setTimeout(Duration.ofSeconds(30)));
         awaitAgreement();
-        schemaChange("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
+        schemaChange(keyspace, "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
                 + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
         // Also the table behind the scheduler's cluster-wide leases.
-        schemaChange("CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
+        schemaChange(keyspace, "CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
                 + "WITH ID = " + fixedId(keyspace, "leases"));
     }
 
@@ -140,8 +171,19 @@ public class Migrations {
      * CREATE, the lease's Paxos round, the INSERT into schema_migrations) reach other replicas too,
      * and one that does not know a table yet fails them.
      */
-    private void schemaChange(String cql) {
-        run(cql);
+    private void schemaChange(String keyspace, String cql) {
+        run(keyspace, cql);
+        awaitAgreement();
+    }
+
+    /**
+     * Independent schema changes at once, all to the one coordinator (which applies them in turn),
+     * then the wait until every node has them all.
+     */
+    private void schemaChanges(String keyspace, List<String> cqls) {
+        CompletableFuture.allOf(cqls.stream()
+                .map(cql -> session.executeAsync(statement(keyspace, cql)).toCompletableFuture())
+                .toArray(CompletableFuture[]::new)).join();
         awaitAgreement();
     }
 
@@ -171,11 +213,11 @@ public class Migrations {
         return UUID.nameUUIDFromBytes((keyspace + "." + table).getBytes(StandardCharsets.UTF_8));
     }
 
-    private void acquireLease(String owner) {
+    private void acquireLease(String keyspace, String owner) {
         long ttl = settings.migrations().leaseTtl().toSeconds();
         Instant deadline = Instant.now().plus(settings.migrations().waitAtMost());
         while (true) {
-            ResultSet rs = run("INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?",
+            ResultSet rs = run(keyspace, "INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?",
                     LEASE, owner, Instant.now(), (int) ttl);
             if (rs.wasApplied()) {
                 return;
@@ -189,24 +231,28 @@ public class Migrations {
         }
     }
 
-    private void renewLease(String owner) {
-        run("UPDATE leases USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?",
+    private void renewLease(String keyspace, String owner) {
+        run(keyspace, "UPDATE leases USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?",
                 (int) settings.migrations().leaseTtl().toSeconds(), owner, Instant.now(), LEASE, owner);
     }
 
-    private Map<Integer, String> applied() {
+    private Map<Integer, String> applied(String keyspace) {
         Map<Integer, String> applied = new HashMap<>();
-        for (Row row : run("SELECT version, checksum FROM schema_migrations")) {
+        for (Row row : run(keyspace, "SELECT version, checksum FROM schema_migrations")) {
             applied.put(row.getInt("version"), row.getString("checksum"));
         }
         return applied;
     }
 
-    private ResultSet run(String cql, Object... values) {
-        return session.execute(SimpleStatement.newInstance(cql, values)
-                .setKeyspace(CqlIdentifier.fromInternal(settings.keyspace()))
+    private ResultSet run(String keyspace, String cql, Object... values) {
+        return session.execute(statement(keyspace, cql, values));
+    }
+
+    private SimpleStatement statement(String keyspace, String cql, Object... values) {
+        return SimpleStatement.newInstance(cql, values)
+                .setKeyspace(CqlIdentifier.fromInternal(keyspace))
                 .setNode(coordinator)
-                .setTimeout(Duration.ofSeconds(30)));
+                .setTimeout(Duration.ofSeconds(30));
     }
 
     /** The node this run talks to: one that is up, in the local datacenter when one is configured; null to let the driver pick. */
@@ -250,6 +296,33 @@ public class Migrations {
         private UUID schemaVersion(Node node) {
         return session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local").setNode(node)
                 .setTimeout(Duration.ofSeconds(10))).one().getUuid(0);
+    }
+
+    /**
+     * The schema a fresh keyspace starts from: the end state of the files it covers (its "-- covers:"
+     * lines), so a new keyspace takes one statement per table, type and index instead of the whole
+     * chain. baseline.BaselineTest proves both give the same schema and writes it again.
+     */
+    public record Baseline(List<Migration> covers, List<String> statements) {
+    }
+
+    static final String BASELINE = "baseline/schema.cql";
+    private static final Pattern COVERS = Pattern.compile("^-- covers: (\\S+)$", Pattern.MULTILINE);
+
+    /** The baseline, its covered files looked up in {@code migrations}; refuses one naming a file that is not there. */
+    static Baseline baseline(List<Migration> migrations) {
+        String text = read("cql/" + BASELINE);
+        Map<String, Migration> byName = migrations.stream().collect(Collectors.toMap(Migration::name, m -> m));
+        List<Migration> covers = new ArrayList<>();
+        Matcher m = COVERS.matcher(text);
+        while (m.find()) {
+            Migration covered = byName.get(m.group(1));
+            if (covered == null) {
+                throw new IllegalStateException("cql/" + BASELINE + " covers " + m.group(1) + ", which cql/INDEX does not list");
+            }
+            covers.add(covered);
+        }
+        return new Baseline(covers, statements(text));
     }
 
     /** The migrations listed in cql/INDEX, in order. */
