@@ -136,7 +136,8 @@ class GeneratedClientJourneyTest {
         assertThat(bobChat.conversationHistoryHistory(talkId, null, null, 1, null).getItems().get(0).getSeenBy())
                 .containsExactly(alice);
 
-        // A paste: created public with a short life, listed, updated with its secret, then gone.
+        // A paste: created public with a short life (too short to be listed: under a minute), updated
+        // with its secret, then gone.
         PastebinApi pastes = new PastebinApi(client());
         // With an Idempotency-Key, a retry of the create answers the same paste and secret.
         CreatePasteRequest newPaste = new CreatePasteRequest()
@@ -147,7 +148,15 @@ class GeneratedClientJourneyTest {
         assertThat(pastes.createPasteCreate(newPaste, pasteKey).getSecret()).isEqualTo(created.getSecret());
         UUID pasteId = created.getId();
         assertThat(pastes.latestPublicPastesLatest(null, 100).getItems()).extracting(ListedPaste::getId)
-                .contains(pasteId);
+                .doesNotContain(pasteId);
+        // A paste of a day is listed, until its owner deletes it.
+        CreatedPaste menu = pastes.createPasteCreate(new CreatePasteRequest().title("menu " + day).body("soup")
+                ._private(false).expiresIn("P1D"), null);
+        assertThat(pastes.latestPublicPastesLatest(null, 100).getItems()).extracting(ListedPaste::getId)
+                .contains(menu.getId());
+        pastes.deletePasteDelete(menu.getId(), menu.getSecret());
+        assertThat(pastes.latestPublicPastesLatest(null, 100).getItems()).extracting(ListedPaste::getId)
+                .doesNotContain(menu.getId());
         Paste updated = pastes.updatePasteUpdate(pasteId, created.getSecret(),
                 new UpdatePasteRequest().title("lunch notes " + day));
         assertThat(updated.getTitle()).isEqualTo("lunch notes " + day);
