@@ -19,7 +19,6 @@ import jakarta.inject.Named;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -40,6 +39,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.hibernate.validator.constraints.CodePointLength;
 
 /**
  * POST /clicks: records one click of the clickstream into its month, in one of the month's shards
@@ -98,12 +98,12 @@ public class RecordClick {
     @Schema(name = "ClickRequest")
     public record ClickRequest(
             @Schema(description = "Absolute http or https URL with a host that was clicked (international names in "
-                    + "punycode)", pattern = WebUrls.PATTERN, examples = "https://www.pluralsight.com/signup")
-            @NotBlank @Size(max = 2048) String url,
+                    + "punycode)", pattern = WebUrls.PATTERN, examples = "https://www.pluralsight.com/signup", maxLength = 2048)
+            @NotBlank @CodePointLength(max = 2048) String url,
             @Schema(description = "Literal IPv4 (1.2.3.4) or IPv6 (2001:db8::1) address of the client, never a host "
                     + "name; default: the address the request came from", pattern = IP_PATTERN,
-                    examples = "98.203.153.64", nullable = true)
-            @Size(max = 64) String ip) {
+                    examples = "98.203.153.64", nullable = true, maxLength = 64)
+            @CodePointLength(max = 64) String ip) {
     }
 
     @Schema(name = "ClickRecorded")

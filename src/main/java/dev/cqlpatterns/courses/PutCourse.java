@@ -13,7 +13,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -26,6 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.hibernate.validator.constraints.CodePointLength;
 
 /**
  * PUT /courses/{courseId}: creates a course, owned by the caller, or renames it when the caller
@@ -52,8 +52,8 @@ public class PutCourse {
     @Schema(name = "CourseName")
     public record CourseName(
             @Schema(description = "The course's title", examples = "Introduction to Node.js",
-                    pattern = Text.SINGLE_LINE_NOT_BLANK)
-            @NotBlank @Size(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) String name) {
+                    pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200)
+            @NotBlank @CodePointLength(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) String name) {
     }
 
     @Schema(name = "CourseSummary")

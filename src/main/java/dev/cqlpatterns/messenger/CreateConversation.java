@@ -175,7 +175,7 @@ public class CreateConversation {
             throw ProblemException.invalid("title", Text.SINGLE_LINE_MESSAGE);
         }
         String title = request.title() == null || request.title().isBlank() ? null : request.title().strip();
-        if (title != null && title.codePointCount(0, title.length()) > settings.maxTitleLength()) {
+        if (title != null && Text.length(title) > settings.maxTitleLength()) {
             throw ProblemException.invalid("title", "at most " + settings.maxTitleLength() + " characters");
         }
         Uni<Void> admitted = quotas.admit(me, List.copyOf(members), fields);

@@ -233,7 +233,7 @@ public class SendMessage {
         if (content == null || content.isBlank()) {
             throw ProblemException.invalid("content", "must not be empty");
         }
-        if (content.codePointCount(0, content.length()) > settings.maxContentLength()) {
+        if (Text.length(content) > settings.maxContentLength()) {
             throw ProblemException.invalid("content", "at most " + settings.maxContentLength() + " characters");
         }
         if (!Text.isFreeText(content)) {
@@ -251,14 +251,14 @@ public class SendMessage {
         }
         Map<String, String> valid = new TreeMap<>();
         attachments.forEach((name, url) -> {
-            if (name.isBlank() || name.codePointCount(0, name.length()) > settings.maxAttachmentNameLength()) {
+            if (name.isBlank() || Text.length(name) > settings.maxAttachmentNameLength()) {
                 throw ProblemException.invalid("attachments", "names must be 1 to " + settings.maxAttachmentNameLength()
                         + " characters");
             }
             if (!Text.isSingleLine(name)) {
                 throw ProblemException.invalid("attachments", "names " + Text.SINGLE_LINE_MESSAGE);
             }
-            if (!WebUrls.isWebUrl(url) || url.length() > settings.maxAttachmentUrlLength()) {
+            if (!WebUrls.isWebUrl(url) || Text.length(url) > settings.maxAttachmentUrlLength()) {
                 throw ProblemException.invalid("attachments." + name, "must be an http(s) URL of at most "
                         + settings.maxAttachmentUrlLength() + " characters");
             }
@@ -271,7 +271,7 @@ public class SendMessage {
     private String preview(String content) {
         String stripped = content.strip();
         int max = settings.previewLength();
-        if (stripped.codePointCount(0, stripped.length()) <= max) {
+        if (Text.length(stripped) <= max) {
             return stripped;
         }
         return stripped.substring(0, stripped.offsetByCodePoints(0, max - 1)) + "…";

@@ -64,7 +64,7 @@ public class PasteInput {
         if (title == null || title.isBlank()) {
             return null;
         }
-        if (title.length() > settings.maxTitleLength()) {
+        if (Text.length(title) > settings.maxTitleLength()) {
             throw ProblemException.invalid("title", "must be at most " + settings.maxTitleLength() + " characters");
         }
         if (!Text.isSingleLine(title)) {

@@ -24,7 +24,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -41,6 +40,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.hibernate.validator.constraints.CodePointLength;
 
 /**
  * POST /posts/{id}/comments: the caller comments on a post. The comment row and the post's
@@ -90,8 +90,8 @@ public class AddComment {
 
     @Schema(name = "NewComment")
     public record NewComment(
-            @NotBlank @Size(max = BODY_MAX) @Pattern(regexp = Text.FREE_TEXT, message = Text.FREE_TEXT_MESSAGE)
-            @Schema(examples = "Query first, then tables.", pattern = Text.FREE_TEXT_NOT_BLANK) String body) {
+            @NotBlank @CodePointLength(max = BODY_MAX) @Pattern(regexp = Text.FREE_TEXT, message = Text.FREE_TEXT_MESSAGE)
+            @Schema(examples = "Query first, then tables.", pattern = Text.FREE_TEXT_NOT_BLANK, maxLength = BODY_MAX) String body) {
     }
 
     @POST

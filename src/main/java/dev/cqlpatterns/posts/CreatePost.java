@@ -23,7 +23,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -38,6 +37,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.hibernate.validator.constraints.CodePointLength;
 
 /**
  * POST /posts: the caller writes a post. Only the static columns of a new post_and_comments
@@ -67,8 +67,8 @@ public class CreatePost {
 
     @Schema(name = "NewPost")
     public record NewPost(
-            @NotBlank @Size(max = BODY_MAX) @Pattern(regexp = Text.FREE_TEXT, message = Text.FREE_TEXT_MESSAGE)
-            @Schema(examples = "Data modelling is query first.", pattern = Text.FREE_TEXT_NOT_BLANK) String body) {
+            @NotBlank @CodePointLength(max = BODY_MAX) @Pattern(regexp = Text.FREE_TEXT, message = Text.FREE_TEXT_MESSAGE)
+            @Schema(examples = "Data modelling is query first.", pattern = Text.FREE_TEXT_NOT_BLANK, maxLength = BODY_MAX) String body) {
     }
 
     @Schema(name = "Created")

@@ -25,7 +25,7 @@ final class SongRules {
         if (tag.isEmpty()) {
             throw ProblemException.invalid(field, "must not be empty");
         }
-        if (tag.length() > TAG_MAX) {
+        if (Text.length(tag) > TAG_MAX) {
             throw ProblemException.invalid(field, "must be at most " + TAG_MAX + " printable characters");
         }
         return tag;
@@ -33,7 +33,7 @@ final class SongRules {
 
     /** An artist, album or song title: 1 to 200 characters, not blank, one line. */
     static String name(String field, String value) {
-        if (value == null || value.isBlank() || value.length() > NAME_MAX) {
+        if (value == null || value.isBlank() || Text.length(value) > NAME_MAX) {
             throw ProblemException.invalid(field, "must be 1 to " + NAME_MAX + " characters, not blank");
         }
         if (!Text.isSingleLine(value)) {

@@ -8,8 +8,8 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.PositiveOrZero;
-import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.hibernate.validator.constraints.CodePointLength;
 
 /**
  * One postal address: the {@code address} user-defined type of cql/040_users.cql (the mapper
@@ -19,9 +19,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @CqlName("address")
 @Schema(name = "Address", description = "A postal address")
 public record Address(
-        @NotBlank @Size(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) 
-        @Schema(examples = "1 Main Street", pattern = Text.SINGLE_LINE_NOT_BLANK) String street,
-        @NotBlank @Size(max = 100) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) 
-        @Schema(examples = "Springfield", pattern = Text.SINGLE_LINE_NOT_BLANK) String city,
+        @NotBlank @CodePointLength(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE)
+        @Schema(examples = "1 Main Street", pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200) String street,
+        @NotBlank @CodePointLength(max = 100) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE)
+        @Schema(examples = "Springfield", pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 100) String city,
         @NotNull @PositiveOrZero @Max(99_999_999) @Schema(examples = "12345") Integer zip) {
 }

@@ -14,7 +14,6 @@ import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -27,6 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.hibernate.validator.constraints.CodePointLength;
 
 /**
  * PUT /users/{username}/email: moves the user to another email, in an order that never leaves the
@@ -80,8 +80,8 @@ public class ChangeEmail {
 
     @Schema(name = "NewEmail")
     public record NewEmail(
-            @NotNull @Size(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
-            @Schema(description = "Stored lower case", examples = "alice@example.org") String email) {
+            @NotNull @CodePointLength(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
+            @Schema(description = "Stored lower case", examples = "alice@example.org", maxLength = UserRules.EMAIL_MAX) String email) {
     }
 
     @PUT

@@ -16,7 +16,6 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.PositiveOrZero;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -31,6 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.hibernate.validator.constraints.CodePointLength;
 
 /**
  * POST /users: the caller creates their user. Usernames and emails are both unique, each claimed
@@ -67,8 +67,8 @@ public class CreateUser {
     public record NewUser(
             @NotNull @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
             @Schema(description = "Must be the caller's own username (the token's subject)", examples = "alice") String username,
-            @NotNull @Size(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
-            @Schema(description = "Stored lower case", examples = "Alice@Example.com") String email,
+            @NotNull @CodePointLength(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
+            @Schema(description = "Stored lower case", examples = "Alice@Example.com", maxLength = UserRules.EMAIL_MAX) String email,
             @PositiveOrZero @Max(150) @Schema(nullable = true, examples = "34") Integer age) {
     }
 

@@ -10,7 +10,6 @@ import jakarta.inject.Inject;
 import java.util.function.UnaryOperator;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -18,10 +17,12 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.hibernate.validator.constraints.CodePointLength;
 
 /**
  * GET /users?email=: the caller's own user, found by their email: the claim in users_by_email, then
@@ -63,8 +64,9 @@ public class FindUserByEmail {
     @APIResponse(responseCode = "404", description = "The caller holds no such email (whether or not someone else does)",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<User> find(
-            @Parameter(description = "Email address; matched case-insensitively", example = "alice@example.com")
-            @QueryParam("email") @NotNull @Size(max = UserRules.EMAIL_MAX)
+            @Parameter(description = "Email address; matched case-insensitively", example = "alice@example.com",
+                    schema = @Schema(type = SchemaType.STRING, maxLength = UserRules.EMAIL_MAX))
+            @QueryParam("email") @NotNull @CodePointLength(max = UserRules.EMAIL_MAX)
             @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE) String email) {
         String me = caller.username();
         String normalized = UserRules.normalizeEmail(email);

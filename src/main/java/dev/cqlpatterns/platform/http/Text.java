@@ -53,6 +53,15 @@ public final class Text {
     private Text() {
     }
 
+    /**
+     * The length of {@code value} as the contract counts it: in code points, as JSON Schema's
+     * maxLength does (and Hibernate Validator's @CodePointLength), not in UTF-16 units (String.length,
+     * @Size), which count an emoji twice.
+     */
+    public static int length(String value) {
+        return value.codePointCount(0, value.length());
+    }
+
     /** True when {@code value} holds no control character. */
     public static boolean isSingleLine(String value) {
         return value.chars().noneMatch(Character::isISOControl);
