@@ -54,8 +54,8 @@ public class DeleteModule {
     public Uni<RestResponse<Void>> delete(
             @Parameter(description = "Course id", example = "node-intro",
                     schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
-            @Parameter(description = "Module id, a positive integer", example = "2",
-                    schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
+            @Parameter(description = "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",
+                    example = "2", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1", maximum = "1000"))
             @PathParam("moduleId") String moduleId) {
         String me = caller.username();
         String id = CourseIds.courseId(courseId);

@@ -82,7 +82,7 @@ public class PutModule {
             @Parameter(description = "Course id", example = "node-intro",
                     schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
             @Parameter(description = "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",
-                    example = "1", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
+                    example = "1", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1", maximum = "1000"))
             @PathParam("moduleId") String moduleId,
             @Valid @NotNull ModuleName body) {
         String me = caller.username();

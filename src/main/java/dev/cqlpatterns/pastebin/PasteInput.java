@@ -25,7 +25,9 @@ public class PasteInput {
     static final String DURATION_SECONDS = "[0-9]+(?:[.,][0-9]{0,9})?[Ss]";
     static final String DURATION_TIME = "[Tt](?:[0-9]+[Hh](?:[0-9]+[Mm])?(?:" + DURATION_SECONDS + ")?|[0-9]+[Mm](?:"
             + DURATION_SECONDS + ")?|" + DURATION_SECONDS + ")";
-    public static final String DURATION = "^[Pp](?:[0-9]+[Dd](?:" + DURATION_TIME + ")?|" + DURATION_TIME + ")$";
+    /** At least one digit that is not 0 (a lookahead, valid in Java and ECMA-262): P0D and PT0S are refused. */
+    public static final String DURATION = "^(?=[^1-9]*[1-9])[Pp](?:[0-9]+[Dd](?:" + DURATION_TIME + ")?|" + DURATION_TIME
+            + ")$";
     public static final String DURATION_DESCRIPTION = "positive ISO-8601 duration, at least PT1S and at most P365D "
             + "(cql-patterns.pastebin.max-expires-in)";
     /**

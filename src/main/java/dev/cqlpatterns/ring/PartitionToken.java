@@ -71,7 +71,8 @@ public class PartitionToken {
     // A missing column is a 400 naming it, a value that is not of the column's CQL type too.
     @Parameter(name = "key", in = ParameterIn.QUERY, required = true, style = ParameterStyle.FORM, explode = Explode.TRUE,
             description = "The partition key: one query parameter per partition key column of the table, named as the "
-                    + "column, its value in CQL literal form without quotes (e.g. artist=Miles%20Davis&album=...). "
+                    + "column, its value in CQL literal form without quotes (e.g. artist=Miles%20Davis&album=...); "
+                    + "any other parameter is a 400. "
                     + "Generated clients send it as an object: with openapi-fetch, "
                     + "querySerializer: { object: { style: 'form', explode: true } }",
             schema = @Schema(type = SchemaType.OBJECT, minProperties = 1, additionalProperties = String.class),
@@ -94,12 +95,20 @@ public class PartitionToken {
         var protocol = session.getContext().getProtocolVersion();
         Map<String, String> key = new LinkedHashMap<>();
         List<ByteBuffer> parts = new ArrayList<>();
+        List<String> keyColumns = table.getPartitionKey().stream().map(c -> c.getName().asInternal()).toList();
+        for (String given : uri.getQueryParameters().keySet()) {
+            if (!keyColumns.contains(given)) {
+                // Dropping it would place another partition than the caller meant (a clustering column given
+                // as if it were part of the key, say).
+                throw ProblemException.invalid(given, "not a partition key column: " + tableName + "'s partition key is "
+                        + keyColumns);
+            }
+        }
         for (ColumnMetadata column : table.getPartitionKey()) {
             String name = column.getName().asInternal();
             String raw = uri.getQueryParameters().getFirst(name);
             if (raw == null) {
-                throw ProblemException.invalid(name, "missing: " + tableName + "'s partition key is "
-                        + table.getPartitionKey().stream().map(c -> c.getName().asInternal()).toList());
+                throw ProblemException.invalid(name, "missing: " + tableName + "'s partition key is " + keyColumns);
             }
             TypeCodec<Object> codec = codecs.codecFor(column.getType());
             Object value;

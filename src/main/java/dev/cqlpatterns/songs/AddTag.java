@@ -17,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 
 /** PUT /songs/{artist}/{album}/{song}/tags/{tag}: the owner adds one tag to the set (and to songs_by_tag). */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
@@ -43,7 +44,8 @@ public class AddTag {
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
             @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
-            @Parameter(description = "Tag; stored trimmed and lower case", example = "trumpet") @PathParam("tag") String tag) {
+            @Parameter(description = "Tag; stored trimmed and lower case", example = "trumpet",
+                    schema = @Schema(type = SchemaType.STRING, maxLength = SongRules.TAG_MAX)) @PathParam("tag") String tag) {
         String me = caller.username();
         String normalized = SongRules.tag("tag", tag);
         return store.change(new SongStore.Key(artist, album, song), me, false, current -> {

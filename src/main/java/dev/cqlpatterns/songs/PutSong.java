@@ -54,7 +54,7 @@ public class PutSong {
     }
 
     /** The contract's schema of one tag (SongRules.tag checks it). */
-    @Schema(name = "SongTag", type = SchemaType.STRING, pattern = Text.NOT_BLANK,
+    @Schema(name = "SongTag", type = SchemaType.STRING, pattern = Text.NOT_BLANK, maxLength = SongRules.TAG_MAX,
             description = "Not blank; at most 50 characters once trimmed, no control characters", examples = "jazz")
     static final class SongTag {
         private SongTag() {

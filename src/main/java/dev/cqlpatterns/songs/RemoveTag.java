@@ -14,6 +14,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 
 /** DELETE /songs/{artist}/{album}/{song}/tags/{tag}: the owner removes one tag from the set (and from songs_by_tag). */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
@@ -38,7 +40,8 @@ public class RemoveTag {
             @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
             @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
             @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
-            @Parameter(description = "Tag", example = "trumpet") @PathParam("tag") String tag) {
+            @Parameter(description = "Tag", example = "trumpet",
+                    schema = @Schema(type = SchemaType.STRING, maxLength = SongRules.TAG_MAX)) @PathParam("tag") String tag) {
         String me = caller.username();
         String normalized = SongRules.tag("tag", tag);
         return store.change(new SongStore.Key(artist, album, song), me, false, current -> {

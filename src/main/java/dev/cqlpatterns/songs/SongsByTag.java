@@ -22,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 
 /**
  * GET /songs?tag=: the songs carrying a tag, in (artist, album, song) order, one partition of
@@ -58,7 +59,8 @@ public class SongsByTag {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Songs carrying a tag (one partition read per page)")
     public Uni<Page<TaggedSong>> byTag(
-            @Parameter(description = "Tag; matched trimmed and lower case", example = "jazz", required = true) @QueryParam("tag") String tag,
+            @Parameter(description = "Tag; matched trimmed and lower case", example = "jazz", required = true,
+                    schema = @Schema(type = SchemaType.STRING, maxLength = SongRules.TAG_MAX)) @QueryParam("tag") String tag,
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         String normalized = SongRules.tag("tag", tag);

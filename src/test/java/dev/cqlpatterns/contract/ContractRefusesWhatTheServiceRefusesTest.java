@@ -107,6 +107,8 @@ class ContractRefusesWhatTheServiceRefusesTest {
         // courses
         rows.add(put("course name not blank", "/courses/contract-course", "{\"name\":\" \"}", "name",
                 "{\"name\":\"Contracts\"}"));
+        rows.add(put("module id at most 1000", "/courses/contract-course/modules/1001", "{\"name\":\"ab\"}", "moduleId",
+                null));
         rows.add(put("module name one line", "/courses/contract-course/modules/1", "{\"name\":\"a\\u0001b\"}", "name",
                 "{\"name\":\"ab\"}"));
         // messenger
@@ -128,6 +130,8 @@ class ContractRefusesWhatTheServiceRefusesTest {
                 paste(null, "\"x\"", "\"P7D\"")));
         rows.add(post("expiresIn positive", "/pastes", paste(null, "\"x\"", "\"-PT1H\""), "expiresIn",
                 paste(null, "\"x\"", "\"PT1H\"")));
+        rows.add(post("expiresIn not zero", "/pastes", paste(null, "\"x\"", "\"P0D\""), "expiresIn",
+                paste(null, "\"x\"", "\"P1D\"")));
         rows.add(post("paste title one line", "/pastes", paste("\"a\\u0007b\"", "\"x\"", null), "title",
                 paste("\"ab\"", "\"x\"", null)));
         Row secret = new Row("update changes something", Request.Method.PUT, "/pastes/" + pasteId, Map.of(),
@@ -146,9 +150,13 @@ class ContractRefusesWhatTheServiceRefusesTest {
                 "{\"url\":\"HTTP://example.com\"}"));
         rows.add(post("click ip a literal address, not a name", "/clicks", "{\"url\":" + good + ",\"ip\":\"example.com\"}",
                 "ip", "{\"url\":" + good + ",\"ip\":\"2001:db8::1\"}"));
+        rows.add(post("click ip an IPv6 address, not only a colon", "/clicks", "{\"url\":" + good + ",\"ip\":\":\"}", "ip",
+                "{\"url\":" + good + ",\"ip\":\"::\"}"));
         rows.add(post("click ip a real IPv4 address", "/clicks", "{\"url\":" + good + ",\"ip\":\"1.2.3.256\"}", "ip",
                 "{\"url\":" + good + ",\"ip\":\"1.2.3.255\"}"));
         // songs
+        rows.add(put("tags at most 50 characters", "/songs/Miles Davis/Kind of Blue/So What",
+                "{\"tags\":[\"" + "j".repeat(51) + "\"]}", "tags", "{\"tags\":[\"" + "j".repeat(50) + "\"]}"));
         rows.add(put("tags not blank", "/songs/Miles Davis/Kind of Blue/So What", "{\"tags\":[\"jazz\",\" \"]}",
                 "tags[1]", "{\"tags\":[\"jazz\",\" modal\"]}"));
         // posts

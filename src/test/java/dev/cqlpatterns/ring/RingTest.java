@@ -100,6 +100,14 @@ class RingTest {
     }
 
     @Test
+    void should_refuse_a_column_that_is_not_of_the_partition_key_rather_than_drop_it() {
+        given().queryParam("country", "TR").queryParam("zip", "34000").queryParam("city", "Istanbul")
+                .when().get("/ring/ring_probe/token")
+                .then().statusCode(400).contentType(PROBLEM)
+                .body("errors[0].field", equalTo("city"));
+    }
+
+    @Test
     void should_name_a_malformed_partition_key_column() {
         given().queryParam("country", "TR").queryParam("zip", "not-a-number")
                 .when().get("/ring/ring_probe/token")
