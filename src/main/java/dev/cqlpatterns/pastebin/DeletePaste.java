@@ -62,7 +62,7 @@ public class DeletePaste {
             @Parameter(description = "The secret from the creation response; missing or wrong: 403", required = true,
                     example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") @HeaderParam("X-Paste-Secret") String secret) {
         AtomicLong floor = new AtomicLong();
-        return cas.<UpdatePaste.Seen, Void>run(attempt -> UpdatePaste.Seen.read(cql, clock, id, attempt.retry()), seen -> {
+        return cas.<PasteRow.Seen, Void>run(attempt -> PasteRow.Seen.read(cql, clock, id, attempt.retry()), seen -> {
             PasteRow before = seen.paste().requireSecret(secret);
             long version = before.nextVersion(floor.get());
             floor.set(version);

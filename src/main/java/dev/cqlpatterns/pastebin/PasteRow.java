@@ -6,6 +6,7 @@ import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -34,6 +35,17 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
                 .map(rs -> Optional.ofNullable(rs.one()).flatMap(PasteRow::of)
                         .filter(row -> !row.expired(now))
                         .orElseThrow(() -> ProblemException.notFound("No paste " + id)));
+    }
+
+    /**
+     * The paste a change's attempt starts from (UpdatePaste, DeletePaste), and the moment it was
+     * read at: a retry after a lost compare-and-set reads through Paxos ({@code serial}).
+     */
+    record Seen(PasteRow paste, Instant now) {
+        static Uni<Seen> read(Cql cql, Clock clock, UUID id, boolean serial) {
+            Instant now = millis(clock.instant());
+            return readLive(cql, id, now, serial).map(paste -> new Seen(paste, now));
+        }
     }
 
     /**

@@ -136,7 +136,7 @@ public class UpdatePaste {
                 request.expiresIn() == null ? Optional.empty() : input.expiresIn(request.expiresIn()));
         // Each attempt's version is above the one the previous attempt proposed.
         AtomicLong floor = new AtomicLong();
-        return cas.<Seen, Paste>run(attempt -> Seen.read(cql, clock, id, attempt.retry()), seen -> {
+        return cas.<PasteRow.Seen, Paste>run(attempt -> PasteRow.Seen.read(cql, clock, id, attempt.retry()), seen -> {
             PasteRow before = seen.paste().requireSecret(secret);
             PasteRow after = change.applyTo(before, seen.now(), before.nextVersion(floor.get()));
             floor.set(after.version());
@@ -146,14 +146,6 @@ public class UpdatePaste {
             return Step.write("pastes_by_id", narrow.chain(() -> replace(before, after, seen.now())),
                     () -> after.holds(cql, seen.now()), () -> list.show(after, seen.now()).replaceWith(after.view()));
         }, () -> ProblemException.conflict("The paste is being changed by others at this moment; retry"));
-    }
-
-    /** The paste an attempt starts from, and the moment it was read at. */
-    record Seen(PasteRow paste, Instant now) {
-        static Uni<Seen> read(Cql cql, Clock clock, UUID id, boolean serial) {
-            Instant now = PasteRow.millis(clock.instant());
-            return PasteRow.readLive(cql, id, now, serial).map(paste -> new Seen(paste, now));
-        }
     }
 
     /** The compare-and-set: applied when {@code before} was still the current version. */
