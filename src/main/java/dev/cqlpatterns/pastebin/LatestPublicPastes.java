@@ -36,8 +36,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * GET /pastes: the latest public pastes, newest first, from latest_public_pastes_by_period
  * (cql/031_latest_public_pastes_by_period.cql) or, with list-index {@code expiry}, from
  * latest_public_pastes (cql/030_pastebin.cql); both have one partition per day. The days that hold
- * rows come from the bucket registry (one partition), so days without public pastes are never read. The walk is platform.buckets.BucketWalk:
- * a page reads 1 + its day reads, at most cql-patterns.paging.max-buckets (31). Pastes whose expiry
+ * rows come from the bucket registry (one partition), so days without public pastes are never read.
+ * The walk is platform.buckets.BucketWalk: a page reads 1 + its day reads, at most cql-patterns.paging.max-buckets (31). Pastes whose expiry
  * has passed on the service's clock are skipped even if their row is still there (the TTL runs on
  * the server's clock and in whole seconds), so a day whose rows were partly expired is read again
  * after the last row read (another day read); a page not full when the reads run out ends short,
@@ -204,5 +204,4 @@ public class LatestPublicPastes {
         return new BucketWalk.Chunk<>(live, last == null ? null : new Key(last.getInstant("created_at"), last.getUuid("id")),
                 exhausted);
     }
-
 }

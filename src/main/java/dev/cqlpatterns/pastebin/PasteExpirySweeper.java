@@ -103,7 +103,7 @@ public class PasteExpirySweeper {
         if (due.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return Uni.join().all(due.stream().map(row -> list.hideExpired(row.getInt("listed_day"),
+        return Uni.join().all(due.stream().map(row -> list.hideByExpiry(row.getInt("listed_day"),
                 row.getInstant("listed_created_at"), row.getUuid("id"), row.getLong("listed_version"))).toList())
                 .andFailFast().replaceWith(due.size());
     }

@@ -198,13 +198,16 @@ public class PublicPasteList {
     Uni<Void> hide(PasteRow paste, long timestamp) {
         int day = day(paste.createdAt());
         int listedFor = listedFor(paste);
-        Uni<Void> hidden = hideExpired(day, paste.createdAt(), paste.id(), timestamp);
+        Uni<Void> hidden = hideByExpiry(day, paste.createdAt(), paste.id(), timestamp);
         return listedFor == 0 ? hidden : hidden.chain(() -> cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor,
                 paste.createdAt(), paste.id()).replaceWithVoid());
     }
 
-    /** Takes an expired paste's row off latest_public_pastes (the sweeper; the other table needs none). */
-    Uni<Void> hideExpired(int day, Instant createdAt, UUID id, long timestamp) {
+    /**
+     * Takes a paste's row off latest_public_pastes, the list by expiry: {@link #hide} for both lists,
+     * and the sweeper for expired pastes (latest_public_pastes_by_period needs no sweeping).
+     */
+    Uni<Void> hideByExpiry(int day, Instant createdAt, UUID id, long timestamp) {
         return cql.write(HIDE, timestamp, day, createdAt, id).replaceWithVoid();
     }
 

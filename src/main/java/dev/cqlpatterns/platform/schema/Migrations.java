@@ -23,11 +23,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
@@ -107,20 +106,15 @@ public class Migrations {
             List<String> done = new ArrayList<>();
             if (applied.isEmpty() && fromBaseline) {
                 Baseline baseline = baseline(migrations);
-                Set<String> started = new HashSet<>();
                 LOG.infof("Keyspace %s is new: applying cql/%s, the end state of %d files", keyspace, BASELINE,
                         baseline.covers().size());
                 // Types, then tables, then indexes: each group's statements are independent of each
                 // other, so they go at once, and the group ends when every node has them all.
-                for (String kind : List.of("CREATE TYPE ", "CREATE TABLE ", "CREATE ")) {
-                    List<String> group = baseline.statements().stream().filter(st -> st.startsWith(kind))
-                            .filter(st -> !started.contains(st)).toList();
-                    started.addAll(group);
-                    schemaChanges(keyspace, group);
-                }
+                baseline.statements().stream()
+                        .collect(Collectors.groupingBy(Migrations::creationOrder, TreeMap::new, Collectors.toList()))
+                        .values().forEach(group -> schemaChanges(keyspace, group));
                 for (Migration m : baseline.covers()) {
-                    run(keyspace, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                            m.version(), m.name(), m.checksum(), Instant.now());
+                    recordApplied(keyspace, m);
                     applied.put(m.version(), m.checksum());
                     done.add(m.name());
                 }
@@ -141,8 +135,7 @@ public class Migrations {
                 for (String statement : m.statements()) {
                     schemaChange(keyspace, statement);
                 }
-                run(keyspace, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                        m.version(), m.name(), m.checksum(), Instant.now());
+                recordApplied(keyspace, m);
                 renewLease(keyspace, owner);
                 done.add(m.name());
             }
@@ -171,6 +164,16 @@ public class Migrations {
      * CREATE, the lease's Paxos round, the INSERT into schema_migrations) reach other replicas too,
      * and one that does not know a table yet fails them.
      */
+    private void recordApplied(String keyspace, Migration m) {
+        run(keyspace, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                m.version(), m.name(), m.checksum(), Instant.now());
+    }
+
+    /** When a baseline statement may run: types (0) before the tables that use them (1), tables before their indexes (2). */
+    private static int creationOrder(String statement) {
+        return statement.startsWith("CREATE TYPE ") ? 0 : statement.startsWith("CREATE TABLE ") ? 1 : 2;
+    }
+
     private void schemaChange(String keyspace, String cql) {
         run(keyspace, cql);
         awaitAgreement();
@@ -301,7 +304,7 @@ public class Migrations {
     /**
      * The schema a fresh keyspace starts from: the end state of the files it covers (its "-- covers:"
      * lines), so a new keyspace takes one statement per table, type and index instead of the whole
-     * chain. baseline.BaselineTest proves both give the same schema and writes it again.
+     * chain. platform.BaselineTest (a test) proves both give the same schema and writes it again.
      */
     public record Baseline(List<Migration> covers, List<String> statements) {
     }
