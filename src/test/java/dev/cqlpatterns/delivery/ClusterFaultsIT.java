@@ -154,15 +154,8 @@ class ClusterFaultsIT {
         List<List<Integer>> answers = Concurrently.run(List.of(email1, email2), email -> {
             try {
                 List<Integer> statuses = new ArrayList<>();
-                // As the contract tells a client: a 503 is sent again after Retry-After.
-                for (long began = System.nanoTime();;) {
-                    HttpResponse<String> r = send("POST", "/users", name, null, signUpBody(name, email));
-                    statuses.add(r.statusCode());
-                    if (r.statusCode() != 503 || System.nanoTime() - began > GIVE_UP_AFTER.toNanos()) {
-                        return statuses;
-                    }
-                    Thread.sleep(retryAfterMillis(r));
-                }
+                untilAnswered("POST", "/users", name, signUpBody(name, email), statuses);
+                return statuses;
             } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -643,13 +636,20 @@ class ClusterFaultsIT {
         return r.body();
     }
 
-    /**
-     * A read as a client following the contract makes it: sent again after Retry-After while the
-     * answer is 503 (for at most GIVE_UP_AFTER).
-     */
+    /** A read as a client following the contract makes it (untilAnswered). */
     private static HttpResponse<String> readBack(String path, String as) throws IOException, InterruptedException {
+        return untilAnswered("GET", path, as, null, new ArrayList<>());
+    }
+
+    /**
+     * A request as the contract tells a client to send it: again after Retry-After while the answer is
+     * 503 (for at most GIVE_UP_AFTER); {@code statuses} gets every status, the last one answered.
+     */
+    private static HttpResponse<String> untilAnswered(String method, String path, String as, Object body,
+            List<Integer> statuses) throws IOException, InterruptedException {
         for (long began = System.nanoTime();;) {
-            HttpResponse<String> r = send("GET", path, as, null, null);
+            HttpResponse<String> r = send(method, path, as, null, body);
+            statuses.add(r.statusCode());
             if (r.statusCode() != 503 || System.nanoTime() - began > GIVE_UP_AFTER.toNanos()) {
                 return r;
             }
