@@ -64,10 +64,6 @@ public class SongStore {
     // owner = ? is the owner the serial read saw: the caller, or null for a song claimed now.
     private static final Query UPDATE = Cql.conditional("UPDATE songs SET tags = ?, last_removed = ?, version = ?, owner = ? "
             + "WHERE artist = ? AND album = ? AND song = ? IF version = ? AND owner = ?");
-    private static final Query TAG = Cql.idempotent(
-            "INSERT INTO songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query UNTAG = Cql.idempotent(
-            "DELETE FROM songs_by_tag USING TIMESTAMP ? WHERE tag = ? AND artist = ? AND album = ? AND song = ?");
 
     @Inject
     Cql cql;
@@ -77,6 +73,9 @@ public class SongStore {
 
     @Inject
     CompareAndSet cas;
+
+    @Inject
+    TagIndex index;
 
     @Inject
     Clock clock;
@@ -156,9 +155,10 @@ public class SongStore {
     }
 
     private Uni<Void> syncTags(Key key, Set<String> tags, Set<String> untag, long version) {
-        List<Uni<AsyncResultSet>> writes = new ArrayList<>();
-        tags.forEach(tag -> writes.add(cql.write(TAG, tag, key.artist(), key.album(), key.song(), version)));
-        untag.forEach(tag -> writes.add(cql.write(UNTAG, version, tag, key.artist(), key.album(), key.song())));
+        TagIndex.Entry entry = new TagIndex.Entry(key.artist(), key.album(), key.song());
+        List<Uni<Void>> writes = new ArrayList<>();
+        tags.forEach(tag -> writes.add(index.tag(tag, entry, version)));
+        untag.forEach(tag -> writes.add(index.untag(tag, entry, version)));
         if (writes.isEmpty()) {
             return Uni.createFrom().voidItem();
         }

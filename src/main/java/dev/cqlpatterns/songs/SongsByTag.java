@@ -1,12 +1,11 @@
 package dev.cqlpatterns.songs;
 
 import jakarta.validation.constraints.NotNull;
+import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -25,20 +24,16 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 
 /**
- * GET /songs?tag=: the songs carrying a tag, in (artist, album, song) order, one partition of
- * songs_by_tag per page. The cursor is the last song's key.
+ * GET /songs?tag=: the songs carrying a tag, in (artist, album, song) order: the tag's generation,
+ * then one partition of songs_by_tag (or songs_by_tag_generations) per page ({@link TagIndex}). The
+ * cursor is the last song's key, valid across generations.
  */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @Path("/songs")
 @Tag(name = "songs")
 public class SongsByTag {
-    private static final Query FIRST = Cql.idempotent(
-            "SELECT artist, album, song FROM songs_by_tag WHERE tag = ? LIMIT ?");
-    private static final Query AFTER = Cql.idempotent("SELECT artist, album, song FROM songs_by_tag "
-            + "WHERE tag = ? AND (artist, album, song) > (?, ?, ?) LIMIT ?");
-
     @Inject
-    Cql cql;
+    TagIndex index;
 
     @Inject
     Cursors cursors;
@@ -57,7 +52,7 @@ public class SongsByTag {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Songs carrying a tag (one partition read per page)")
+    @Operation(summary = "Songs carrying a tag (the tag's generation, then one partition read per page)")
     public Uni<Page<TaggedSong>> byTag(
             @Parameter(description = "Tag; matched trimmed and lower case", example = "jazz", required = true,
                     schema = @Schema(type = SchemaType.STRING, maxLength = SongRules.TAG_MAX)) @QueryParam("tag") String tag,
@@ -66,9 +61,9 @@ public class SongsByTag {
         String normalized = SongRules.tag("tag", tag);
         int size = cursors.limit(limit);
         String scope = "songs-by-tag:" + normalized;
-        Uni<AsyncResultSet> read = cursors.decode(scope, cursor, Position.class)
-                .map(p -> cql.read(AFTER, normalized, p.artist(), p.album(), p.song(), size + 1))
-                .orElseGet(() -> cql.read(FIRST, normalized, size + 1));
+        TagIndex.Entry after = cursors.decode(scope, cursor, Position.class)
+                .map(p -> new TagIndex.Entry(p.artist(), p.album(), p.song())).orElse(null);
+        Uni<AsyncResultSet> read = index.page(normalized, after, size + 1);
         return read.map(rs -> {
             List<TaggedSong> songs = Cql.rows(rs).stream().map(SongsByTag::song).toList();
             if (songs.size() <= size) {

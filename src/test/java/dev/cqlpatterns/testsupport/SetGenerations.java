@@ -1,0 +1,50 @@
+package dev.cqlpatterns.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import java.time.Duration;
+import java.time.Instant;
+
+/** What partition_generations says of one set (cql/049_partition_generations.cql), read straight from the node. */
+public final class SetGenerations {
+    /** Removals a read may meet beyond a generation's budget: those counted while the move that ends them runs. */
+    public static final int DURING_A_MOVE = 10;
+
+    private SetGenerations() {
+    }
+
+    /** The generation readers of the set read now (0 for a set that never moved). */
+    public static int current(StoredRows stored, String set, String key) {
+        Row row = state(stored, set, key);
+        return row == null ? 0 : row.getInt("current");
+    }
+
+    /** Waits until no move of the set is running: moves run after the answer of the removal that started them. */
+    public static void settled(StoredRows stored, String set, String key) {
+        pause(300);
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (true) {
+            Row row = state(stored, set, key);
+            if (row == null || row.isNull("next")) {
+                return;
+            }
+            assertThat(Instant.now()).as("a move of %s %s still running", set, key).isBefore(deadline);
+            pause(100);
+        }
+    }
+
+    private static Row state(StoredRows stored, String set, String key) {
+        return stored.execute("SELECT current, next FROM partition_generations WHERE set_name = ? AND set_key = ?", set, key)
+                .stream().findFirst().orElse(null);
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
