@@ -28,22 +28,22 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /groups/{group}/members: members in username order, with their join time (no private fields). A
- * group's members are spread over hash buckets (see cql/041_groups.cql), so a page reads the
- * next limit+1 members after the cursor from every bucket at once and merges them: 1 + buckets
- * partitions per page. The cursor is the last username shown.
+ * group's members are spread over hash buckets (see cql/041_groups.cql), so a page reads the next
+ * limit+1 members after the cursor from every bucket of the group's generation ({@link MemberLists})
+ * at once and merges them: 2 + buckets partitions per page. The cursor is the last username shown.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members")
 @Tag(name = "groups")
 public class GroupMembers {
-    private static final Query PAGE = Cql.idempotent("SELECT username, joined FROM group_members "
-            + "WHERE groupname = ? AND bucket = ? AND username > ? LIMIT ?");
-
     @Inject
     Cql cql;
 
     @Inject
     Groups groups;
+
+    @Inject
+    MemberLists lists;
 
     @Inject
     Cursors cursors;
@@ -56,7 +56,7 @@ public class GroupMembers {
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Members of a group in username order (reads 1 + buckets partitions, 17 by default)",
+    @Operation(summary = "Members of a group in username order (reads 2 + buckets partitions, 18 by default)",
             description = "Usernames and join times only: a member list carries no one's email or age, which are private.")
     public Uni<Page<Member>> members(
             @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
@@ -67,9 +67,9 @@ public class GroupMembers {
         String scope = "group-members:" + group;
         // Usernames are never empty, so '' is before the first one.
         String after = cursors.decode(scope, cursor, Position.class).map(Position::after).orElse("");
-        return groups.buckets(group)
-                .chain(buckets -> Uni.join().all(IntStream.range(0, buckets)
-                        .mapToObj(bucket -> cql.read(PAGE, group, bucket, after, size + 1)
+        return Uni.combine().all().unis(groups.buckets(group), lists.generation(group)).asTuple()
+                .chain(read -> Uni.join().all(IntStream.range(0, read.getItem1())
+                        .mapToObj(bucket -> lists.members(group, read.getItem2(), bucket, after, size + 1)
                                 .map(rs -> Cql.rows(rs).stream().map(Member::of).toList()))
                         .toList()).andFailFast())
                 .map(perBucket -> {

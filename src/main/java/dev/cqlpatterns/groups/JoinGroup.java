@@ -66,10 +66,6 @@ public class JoinGroup {
     // timeuuid is this join's, whatever Cassandra answered.
     private static final Query CLAIM = Cql.conditional(
             "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
-    private static final Query INSERT_MEMBER = Cql.idempotent("INSERT INTO group_members "
-            + "(groupname, bucket, username, joined) VALUES (?, ?, ?, ?)");
-    private static final Query INSERT_JOINER = Cql.idempotent("INSERT INTO group_join_dates "
-            + "(groupname, join_day, joined, username) VALUES (?, ?, ?, ?)");
 
     @Inject
     Cql cql;
@@ -79,6 +75,9 @@ public class JoinGroup {
 
     @Inject
     Groups groups;
+
+    @Inject
+    MemberLists lists;
 
     @Inject
     GroupsSettings settings;
@@ -120,7 +119,7 @@ public class JoinGroup {
             }
             return membership(group, username, now)
                     .call(m -> registry.record(Groups.JOINS, group, TimeUuids.instant(m.joined())))
-                    .call(m -> write(group, m, username))
+                    .call(m -> lists.add(group, m.bucket(), username, m.joined()))
                     .map(m -> RestResponse.status(m.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK,
                             new Member(username, TimeUuids.instant(m.joined()))));
         });
@@ -168,13 +167,5 @@ public class JoinGroup {
                 });
             });
         });
-    }
-
-    private Uni<Void> write(String group, Membership m, String username) {
-        int day = Groups.JOINS.granularity().key(TimeUuids.instant(m.joined()));
-        return Uni.join().all(
-                cql.write(INSERT_MEMBER, group, m.bucket(), username, m.joined()),
-                cql.write(INSERT_JOINER, group, day, m.joined(), username))
-                .andFailFast().replaceWithVoid();
     }
 }

@@ -25,9 +25,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /groups/{group}/members/latest: newest joiners first, from group_join_dates partitioned by
- * (group, join day) with joined timeuuid DESC. The bucket registry lists the days that had joins,
- * newest first, so the walk visits only those: a page reads 1 (groups) + 1 (time_buckets) + the
- * days it visits, at most cql-patterns.groups.latest-max-days (the walk is platform.buckets.BucketWalk
+ * (group, join day) with joined timeuuid DESC, in the group's generation ({@link MemberLists}). The
+ * bucket registry lists the days that had joins, newest first, so the walk visits only those: a page
+ * reads 1 (groups) + 1 (the generation) + 1 (time_buckets) + the days it visits, at most cql-patterns.groups.latest-max-days (the walk is platform.buckets.BucketWalk
  * with that budget). The cursor is the day and the timeuuid of the last joiner shown, or where the
  * walk stopped when the day budget ran out.
  */
@@ -35,16 +35,14 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/groups/{group}/members/latest")
 @Tag(name = "groups")
 public class LatestJoiners {
-    private static final Query DAY = Cql.idempotent("SELECT joined, username FROM group_join_dates "
-            + "WHERE groupname = ? AND join_day = ? LIMIT ?");
-    private static final Query DAY_BEFORE = Cql.idempotent("SELECT joined, username FROM group_join_dates "
-            + "WHERE groupname = ? AND join_day = ? AND joined < ? LIMIT ?");
-
     @Inject
     Cql cql;
 
     @Inject
     Groups groups;
+
+    @Inject
+    MemberLists lists;
 
     @Inject
     GroupsSettings settings;
@@ -69,7 +67,7 @@ public class LatestJoiners {
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The newest joiners of a group first, walking join days newest first (reads 2 + days visited partitions)",
+    @Operation(summary = "The newest joiners of a group first, walking join days newest first (reads 3 + days visited partitions)",
             description = "Usernames and join times only: the list carries no one's email or age, which are private.")
     public Uni<Page<Member>> latest(
             @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
@@ -80,11 +78,9 @@ public class LatestJoiners {
         String scope = "group-latest:" + group;
         BucketWalk.Mark<UUID> from = cursors.decode(scope, cursor, Position.class)
                 .map(p -> new BucketWalk.Mark<>(p.day(), p.joined())).orElse(null);
-        return groups.buckets(group)
-                .chain(buckets -> walk.page(Groups.JOINS, group, Integer.MAX_VALUE, 0, from, size, settings.latestMaxDays(),
-                        Joiner::joined, (day, after, n) -> (after == null
-                                ? cql.read(DAY, group, day, n)
-                                : cql.read(DAY_BEFORE, group, day, after, n))
+        return Uni.combine().all().unis(groups.buckets(group), lists.generation(group)).asTuple()
+                .chain(read -> walk.page(Groups.JOINS, group, Integer.MAX_VALUE, 0, from, size, settings.latestMaxDays(),
+                        Joiner::joined, (day, after, n) -> lists.joiners(group, read.getItem2(), day, after, n)
                                 .map(rs -> Cql.rows(rs).stream().map(row -> new Joiner(row.getUuid("joined"), Member.of(row))).toList())
                                 .map(found -> BucketWalk.Chunk.of(found, n, Joiner::joined))))
                 .map(page -> Page.of(page.items().stream().map(Joiner::member).toList(), page.next() == null ? null

@@ -47,16 +47,15 @@ public class LeaveGroup {
             "SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
     private static final Query DELETE_CLAIM = Cql.idempotent(
             "DELETE FROM groups_by_user WHERE username = ? AND groupname = ?");
-    private static final Query DELETE_MEMBER = Cql.idempotent(
-            "DELETE FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?");
-    private static final Query DELETE_JOINER = Cql.idempotent(
-            "DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined = ?");
 
     @Inject
     Cql cql;
 
     @Inject
     Caller caller;
+
+    @Inject
+    MemberLists lists;
 
     @DELETE
     @Authenticated
@@ -74,13 +73,7 @@ public class LeaveGroup {
             if (membership == null) {
                 return Uni.createFrom().failure(ProblemException.notFound(username + " is not a member of group " + group));
             }
-            int bucket = membership.getInt("bucket");
-            UUID joined = membership.getUuid("joined");
-            int day = Groups.JOINS.granularity().key(TimeUuids.instant(joined));
-            return Uni.join().all(
-                    cql.write(DELETE_MEMBER, group, bucket, username),
-                    cql.write(DELETE_JOINER, group, day, joined))
-                    .andFailFast()
+            return lists.remove(group, membership.getInt("bucket"), username, membership.getUuid("joined"))
                     .chain(() -> cql.write(DELETE_CLAIM, username, group))
                     .map(done -> RestResponse.<Void>noContent());
         });

@@ -76,7 +76,7 @@ class GroupMembersTest {
         int pages = 0;
         do {
             Response page = members(group, 10, cursor);
-            page.then().statusCode(200).header("X-Partitions-Read", "17").body("items", hasSize(10));
+            page.then().statusCode(200).header("X-Partitions-Read", "18").body("items", hasSize(10));
             List<String> usernames = page.jsonPath().getList("items.username");
             assertThat(usernames.stream().map(n -> Groups.bucketOf(n, 16)).distinct().count())
                     .as("one page merges members of several partitions").isGreaterThan(1);

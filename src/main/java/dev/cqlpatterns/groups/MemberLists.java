@@ -1,0 +1,190 @@
+package dev.cqlpatterns.groups;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.generations.GenerationalSet;
+import dev.cqlpatterns.platform.generations.PartitionGenerations;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
+
+/**
+ * A group's two lists of its members, by username (group_members, in hash buckets) and by join time
+ * (group_join_dates, by join day): the one owner of both tables and of their generations (generation
+ * 0 is the two tables themselves, the others group_members_generations and
+ * group_join_dates_generations; cql/041_groups.cql and cql/049_partition_generations.cql). One
+ * generation per group covers both lists: a leave is one removal, and a move copies the live members
+ * of every bucket into both lists of the next generation.
+ */
+@IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
+@ApplicationScoped
+public class MemberLists implements GenerationalSet<String> {
+    private static final Query INSERT_MEMBER = Cql.idempotent(
+            "INSERT INTO group_members (groupname, bucket, username, joined) VALUES (?, ?, ?, ?)");
+    private static final Query INSERT_JOINER = Cql.idempotent(
+            "INSERT INTO group_join_dates (groupname, join_day, joined, username) VALUES (?, ?, ?, ?)");
+    private static final Query DELETE_MEMBER = Cql.idempotent(
+            "DELETE FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?");
+    private static final Query DELETE_JOINER = Cql.idempotent(
+            "DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined = ?");
+    private static final Query MEMBERS = Cql.idempotent(
+            "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ? AND username > ? LIMIT ?");
+    private static final Query ALL_MEMBERS = Cql.idempotent(
+            "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ?");
+    private static final Query JOINERS = Cql.idempotent(
+            "SELECT joined, username FROM group_join_dates WHERE groupname = ? AND join_day = ? LIMIT ?");
+    private static final Query JOINERS_BEFORE = Cql.idempotent(
+            "SELECT joined, username FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined < ? LIMIT ?");
+    private static final Query DROP_MEMBERS = Cql.idempotent("DELETE FROM group_members WHERE groupname = ? AND bucket = ?");
+    private static final Query DROP_JOINERS = Cql.idempotent("DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ?");
+
+    private static final Query INSERT_MEMBER_MOVED = Cql.idempotent("INSERT INTO group_members_generations "
+            + "(groupname, generation, bucket, username, joined) VALUES (?, ?, ?, ?, ?)");
+    private static final Query INSERT_JOINER_MOVED = Cql.idempotent("INSERT INTO group_join_dates_generations "
+            + "(groupname, generation, join_day, joined, username) VALUES (?, ?, ?, ?, ?)");
+    private static final Query COPY_MEMBER = Cql.idempotent("INSERT INTO group_members_generations "
+            + "(groupname, generation, bucket, username, joined) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query COPY_JOINER = Cql.idempotent("INSERT INTO group_join_dates_generations "
+            + "(groupname, generation, join_day, joined, username) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query DELETE_MEMBER_MOVED = Cql.idempotent("DELETE FROM group_members_generations "
+            + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
+    private static final Query DELETE_JOINER_MOVED = Cql.idempotent("DELETE FROM group_join_dates_generations "
+            + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
+    private static final Query MEMBERS_MOVED = Cql.idempotent("SELECT username, joined FROM group_members_generations "
+            + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username > ? LIMIT ?");
+    private static final Query ALL_MEMBERS_MOVED = Cql.idempotent("SELECT username, joined FROM group_members_generations "
+            + "WHERE groupname = ? AND generation = ? AND bucket = ?");
+    private static final Query JOINERS_MOVED = Cql.idempotent("SELECT joined, username FROM group_join_dates_generations "
+            + "WHERE groupname = ? AND generation = ? AND join_day = ? LIMIT ?");
+    private static final Query JOINERS_BEFORE_MOVED = Cql.idempotent("SELECT joined, username FROM group_join_dates_generations "
+            + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined < ? LIMIT ?");
+    private static final Query DROP_MEMBERS_MOVED = Cql.idempotent(
+            "DELETE FROM group_members_generations WHERE groupname = ? AND generation = ? AND bucket = ?");
+    private static final Query DROP_JOINERS_MOVED = Cql.idempotent(
+            "DELETE FROM group_join_dates_generations WHERE groupname = ? AND generation = ? AND join_day = ?");
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    Groups groups;
+
+    @Inject
+    PartitionGenerations generations;
+
+    /** The generation a read of the group's lists reads now. */
+    Uni<Integer> generation(String group) {
+        return generations.current(this, group);
+    }
+
+    /** Lists the member in both lists (a join, or its retry). */
+    Uni<Void> add(String group, int bucket, String username, UUID joined) {
+        int day = joinDay(joined);
+        return generations.change(this, group, false, g -> g == 0
+                ? Uni.join().all(cql.write(INSERT_MEMBER, group, bucket, username, joined),
+                        cql.write(INSERT_JOINER, group, day, joined, username)).andFailFast()
+                : Uni.join().all(cql.write(INSERT_MEMBER_MOVED, group, g, bucket, username, joined),
+                        cql.write(INSERT_JOINER_MOVED, group, g, day, joined, username)).andFailFast());
+    }
+
+    /** Takes the member off both lists (a leave, or its retry). */
+    Uni<Void> remove(String group, int bucket, String username, UUID joined) {
+        int day = joinDay(joined);
+        return generations.change(this, group, true, g -> g == 0
+                ? Uni.join().all(cql.write(DELETE_MEMBER, group, bucket, username),
+                        cql.write(DELETE_JOINER, group, day, joined)).andFailFast()
+                : Uni.join().all(cql.write(DELETE_MEMBER_MOVED, group, g, bucket, username),
+                        cql.write(DELETE_JOINER_MOVED, group, g, day, joined)).andFailFast());
+    }
+
+    /** Up to {@code limit} members of one bucket after {@code after}, in username order. */
+    Uni<AsyncResultSet> members(String group, int generation, int bucket, String after, int limit) {
+        return generation == 0 ? cql.read(MEMBERS, group, bucket, after, limit)
+                : cql.read(MEMBERS_MOVED, group, generation, bucket, after, limit);
+    }
+
+    /** Up to {@code limit} joiners of one day, newest first, before {@code before} (null: from the newest). */
+    Uni<AsyncResultSet> joiners(String group, int generation, int day, UUID before, int limit) {
+        if (before == null) {
+            return generation == 0 ? cql.read(JOINERS, group, day, limit) : cql.read(JOINERS_MOVED, group, generation, day, limit);
+        }
+        return generation == 0 ? cql.read(JOINERS_BEFORE, group, day, before, limit)
+                : cql.read(JOINERS_BEFORE_MOVED, group, generation, day, before, limit);
+    }
+
+    static int joinDay(UUID joined) {
+        return Groups.JOINS.granularity().key(TimeUuids.instant(joined));
+    }
+
+    @Override
+    public String name() {
+        return "group_members";
+    }
+
+    @Override
+    public String key(String group) {
+        return group;
+    }
+
+    @Override
+    public Uni<Void> copy(String group, int from, int to) {
+        return eachBucket(group, bucket -> PartitionGenerations.forEachRow(paging -> allMembers(group, from, bucket, paging),
+                row -> {
+                    UUID joined = row.getUuid("joined");
+                    String username = row.getString("username");
+                    return Uni.join().all(
+                            cql.write(COPY_MEMBER, group, to, bucket, username, joined, COPIED),
+                            cql.write(COPY_JOINER, group, to, joinDay(joined), joined, username, COPIED)).andFailFast();
+                }));
+    }
+
+    /**
+     * Drops the generation's buckets, and the join days of the members they list: a day whose
+     * joiners have all left keeps its tombstones in a partition no read visits any more.
+     */
+    @Override
+    public Uni<Void> drop(String group, int generation) {
+        return eachBucket(group, bucket -> {
+            Set<Integer> days = ConcurrentHashMap.newKeySet();
+            return PartitionGenerations.forEachRow(paging -> allMembers(group, generation, bucket, paging),
+                            row -> Uni.createFrom().item(days.add(joinDay(row.getUuid("joined")))))
+                    .chain(() -> {
+                        List<Uni<Void>> drops = new ArrayList<>();
+                        days.forEach(day -> drops.add((generation == 0 ? cql.write(DROP_JOINERS, group, day)
+                                : cql.write(DROP_JOINERS_MOVED, group, generation, day)).replaceWithVoid()));
+                        drops.add((generation == 0 ? cql.write(DROP_MEMBERS, group, bucket)
+                                : cql.write(DROP_MEMBERS_MOVED, group, generation, bucket)).replaceWithVoid());
+                        return Uni.join().all(drops).andFailFast().replaceWithVoid();
+                    });
+        });
+    }
+
+    private Uni<AsyncResultSet> allMembers(String group, int generation, int bucket,
+            UnaryOperator<BoundStatementBuilder> paging) {
+        return generation == 0 ? cql.read(ALL_MEMBERS, paging, group, bucket) : cql.read(ALL_MEMBERS_MOVED, paging, group, generation, bucket);
+    }
+
+    /** Runs {@code action} for each bucket of the group, one after the other. */
+    private Uni<Void> eachBucket(String group, IntFunction<Uni<Void>> action) {
+        return groups.buckets(group).chain(buckets -> {
+            Uni<Void> done = Uni.createFrom().voidItem();
+            for (int bucket : IntStream.range(0, buckets).toArray()) {
+                done = done.chain(() -> action.apply(bucket));
+            }
+            return done;
+        });
+    }
+}
