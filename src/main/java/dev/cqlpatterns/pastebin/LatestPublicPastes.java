@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import jakarta.validation.constraints.AssertTrue;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -57,6 +58,12 @@ public class LatestPublicPastes {
     private static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
             + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? "
             + "AND (created_at, id) < (?, ?) LIMIT ?");
+    private static final Query NEWEST_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
+            + "AND created_at > ? LIMIT ?");
+    private static final Query OLDER_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
+            + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
     /**
      * Newest first, as the table's clustering orders rows: created_at, then id as Cassandra compares a
      * uuid (version, then both halves unsigned; paste ids are random, version 4).
@@ -162,18 +169,14 @@ public class LatestPublicPastes {
      */
     private Uni<BucketWalk.Chunk<Listed, Key>> readPeriods(int day, Key after, int n, Instant now) {
         Instant dayEnds = list.series().granularity().end(day);
-        List<Uni<List<Row>>> reads = new ArrayList<>();
-        for (int period : list.periods()) {
-            Instant since = PublicPasteList.listedSince(period, now);
-            if (dayEnds.isAfter(since)) {
-                reads.add((after == null ? cql.read(NEWEST_OF_PERIOD, day, period, since, n)
-                        : cql.read(OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)).map(Cql::rows));
-            }
-        }
-        if (reads.isEmpty()) {
+        List<Integer> periods = list.periods().stream()
+                .filter(period -> dayEnds.isAfter(PublicPasteList.listedSince(period, now))).toList();
+        if (periods.isEmpty()) {
             return Uni.createFrom().item(new BucketWalk.Chunk<>(List.of(), null, true));
         }
-        return Uni.join().all(reads).andFailFast().map(results -> {
+        return list.generation(day).chain(g -> Uni.join().all(periods.stream()
+                .map(period -> readPeriod(day, g, period, PublicPasteList.listedSince(period, now), after, n).map(Cql::rows))
+                .toList()).andFailFast()).map(results -> {
             List<Row> rows = new ArrayList<>();
             boolean allShort = true;
             for (List<Row> result : results) {
@@ -186,6 +189,16 @@ public class LatestPublicPastes {
                     row -> row.getInt("listed_for") == list.listedFor(row.getInstant("created_at"), row.getInstant("expires_at")),
                     now);
         });
+    }
+
+    /** One listing period's slice of a day, in the day's generation {@code g}: rows newer than {@code since}. */
+    private Uni<AsyncResultSet> readPeriod(int day, int g, int period, Instant since, Key after, int n) {
+        if (after == null) {
+            return g == 0 ? cql.read(NEWEST_OF_PERIOD, day, period, since, n)
+                    : cql.read(NEWEST_OF_PERIOD_MOVED, day, g, period, since, n);
+        }
+        return g == 0 ? cql.read(OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)
+                : cql.read(OLDER_OF_PERIOD_MOVED, day, g, period, since, after.createdAt(), after.id(), n);
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.generations.GenerationalSet;
+import dev.cqlpatterns.platform.generations.PartitionGenerations;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +16,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.Period;
@@ -56,6 +59,17 @@ public class PublicPasteList {
             + "listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
     private static final Query HIDE_FOR_PERIOD = Cql.idempotent("DELETE FROM latest_public_pastes_by_period USING "
             + "TIMESTAMP ? WHERE day = ? AND listed_for = ? AND created_at = ? AND id = ?");
+    private static final Query LISTED_FOR_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ?");
+    private static final Query DROP_FOR_PERIOD = Cql.idempotent("DELETE FROM latest_public_pastes_by_period WHERE day = ?");
+    private static final Query SHOW_MOVED = Cql.idempotent("INSERT INTO latest_public_pastes_by_period_generations (day, "
+            + "generation, listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+    private static final Query HIDE_MOVED = Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations USING "
+            + "TIMESTAMP ? WHERE day = ? AND generation = ? AND listed_for = ? AND created_at = ? AND id = ?");
+    private static final Query LISTED_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ?");
+    private static final Query DROP_MOVED = Cql.idempotent(
+            "DELETE FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?");
     /**
      * A period's read stops this much short of the listing's end, so a service clock this far behind
      * the nodes' still never reads a row they have expired.
@@ -70,6 +84,59 @@ public class PublicPasteList {
 
     @Inject
     PastebinSettings settings;
+
+    @Inject
+    PartitionGenerations generations;
+
+    @Inject
+    Clock clock;
+
+    /**
+     * The day partitions of latest_public_pastes_by_period in generations (cql/050): hides are the
+     * removals counted; generation 0 is latest_public_pastes_by_period itself.
+     */
+    private final GenerationalSet<Integer> byPeriod = new GenerationalSet<>() {
+        @Override
+        public String name() {
+            return "latest_public_pastes_by_period";
+        }
+
+        @Override
+        public String key(Integer day) {
+            return Integer.toString(day);
+        }
+
+        /** Copies each period's slice as a reader reads it, so the copy never reads an expired row either. */
+        @Override
+        public Uni<Void> copy(Integer day, int from, int to) {
+            Instant now = clock.instant();
+            Uni<Void> copied = Uni.createFrom().voidItem();
+            for (int period : periods) {
+                Instant since = listedSince(period, now);
+                copied = copied.chain(() -> copySlice(day, from, to, period, since, now));
+            }
+            return copied;
+        }
+
+        private Uni<Void> copySlice(int day, int from, int to, int period, Instant since, Instant now) {
+            return PartitionGenerations.forEachRow(paging -> from == 0 ? cql.read(LISTED_FOR_PERIOD, paging, day, period, since)
+                            : cql.read(LISTED_MOVED, paging, day, from, period, since),
+                    row -> {
+                        Instant ends = row.getInstant("created_at").plusSeconds(row.getInt("listed_for"));
+                        if (!now.isBefore(ends)) {
+                            return Uni.createFrom().voidItem();
+                        }
+                        return cql.write(SHOW_MOVED, day, to, row.getInt("listed_for"), row.getInstant("created_at"),
+                                row.getUuid("id"), row.getString("title"), row.getInstant("expires_at"),
+                                PasteRow.secondsUntil(ends, now), COPIED);
+                    });
+        }
+
+        @Override
+        public Uni<Void> drop(Integer day, int generation) {
+            return (generation == 0 ? cql.write(DROP_FOR_PERIOD, day) : cql.write(DROP_MOVED, day, generation)).replaceWithVoid();
+        }
+    };
 
     private TimeSeries series;
     /** The listing periods in seconds, shortest first; the last is the list's retention. */
@@ -190,8 +257,12 @@ public class PublicPasteList {
         if (listedFor == 0 || !now.isBefore(ends)) {
             return Uni.createFrom().voidItem();
         }
-        return cql.write(SHOW_FOR_PERIOD, day, listedFor, paste.createdAt(), paste.id(), paste.title(),
-                paste.expiresAt(), PasteRow.secondsUntil(ends, now), paste.version()).replaceWithVoid();
+        int ttl = PasteRow.secondsUntil(ends, now);
+        return generations.change(byPeriod, day, false, g -> g == 0
+                ? cql.write(SHOW_FOR_PERIOD, day, listedFor, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(), ttl,
+                        paste.version())
+                : cql.write(SHOW_MOVED, day, g, listedFor, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(), ttl,
+                        paste.version()));
     }
 
     /** Takes a paste off both lists, as far as versions written at or before {@code timestamp} go. */
@@ -199,8 +270,14 @@ public class PublicPasteList {
         int day = day(paste.createdAt());
         int listedFor = listedFor(paste);
         Uni<Void> hidden = hideByExpiry(day, paste.createdAt(), paste.id(), timestamp);
-        return listedFor == 0 ? hidden : hidden.chain(() -> cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor,
-                paste.createdAt(), paste.id()).replaceWithVoid());
+        return listedFor == 0 ? hidden : hidden.chain(() -> generations.change(byPeriod, day, true, g -> g == 0
+                ? cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor, paste.createdAt(), paste.id())
+                : cql.write(HIDE_MOVED, timestamp, day, g, listedFor, paste.createdAt(), paste.id())));
+    }
+
+    /** The generation of a day's partition of latest_public_pastes_by_period that reads read now. */
+    Uni<Integer> generation(int day) {
+        return generations.current(byPeriod, day);
     }
 
     /**
