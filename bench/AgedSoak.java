@@ -1,0 +1,469 @@
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Aged data through the routes only (issue 27): builds small read targets, measures every read route
+ * on them fresh, then ages the keyspace with -Dwrites=N HTTP writes of a busy service's mix, and
+ * measures the same routes again. Per route it prints p50 and p99 fresh and aged (closed model,
+ * CONCURRENCY in flight, ROUNDS rounds of SECONDS alternated, medians), and the tombstone cells one
+ * request scanned, from the node's own traces ("Read N live rows and M tombstone cells").
+ *
+ * <p>The mix: sends into the heavy user's 10 one-to-one conversations, each sender in turn, with the
+ * heavy user marking one read every 1,000 (45 %, so 10^6 writes give that user 450,000 messages); a
+ * group conversation's sends, with a member added and leaving again every 100th (5 %); public and
+ * private pastes with expiries from 2 s to 1 h, a third deleted at once (20 %: the cheapest way to
+ * leave dead rows in the public list); a song tagged and untagged on the measured tag (10 %); a new
+ * user joining and leaving the measured group (10 %); clicks and course views (10 %). The scheduler
+ * (roller, sweeper) runs in the service meanwhile. Run by bin/aged-soak, which starts the node and the
+ * service; it asserts nothing.
+ */
+public class AgedSoak {
+    static final int WRITES = Integer.getInteger("writes", 100_000);
+    static final int CONCURRENCY = Integer.getInteger("concurrency", 16);
+    static final int SECONDS = Integer.getInteger("seconds", 6);
+    static final int ROUNDS = Integer.getInteger("rounds", 3);
+    static final Pattern READ = Pattern.compile("Read (\\d+) live rows and (\\d+) tombstone cells");
+
+    static String base;
+    static String root;
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    static final Map<String, AtomicInteger> FAILED = new ConcurrentSkipListMap<>();
+
+    /** One read route on its target: a request and the user it is sent as (null: none). */
+    record Route(String name, String path, String user) {
+        HttpRequest request() {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).GET();
+            return user == null ? b.build() : b.header("Authorization", "Bearer " + token(user)).build();
+        }
+    }
+
+    record Run(double p50, double p99) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        base = System.getProperty("base-url", "http://localhost:18490");
+        root = System.getProperty("bench.root", ".");
+        String[] contact = System.getProperty("contact", "127.0.0.1:19452").split(":");
+        String t = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+
+        String heavy = signUp("heavy-" + t);
+        String fresh = signUp("new-" + t);
+        List<String> senders = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            senders.add(signUp("sender" + i + "-" + t));
+        }
+        List<String> heavyConversations = new ArrayList<>();
+        for (String sender : senders) {
+            heavyConversations.add(conversation(sender, List.of(heavy), null));
+            String other = conversation(sender, List.of(fresh), null);
+            for (int m = 0; m < 5; m++) {
+                must(post(sender, "/conversations/" + heavyConversations.get(heavyConversations.size() - 1) + "/messages",
+                        "{\"content\":\"hello " + m + "\"}"));
+                must(post(sender, "/conversations/" + other + "/messages", "{\"content\":\"hello " + m + "\"}"));
+            }
+        }
+        String group = conversation(heavy, senders.subList(0, 3), "the group");
+        String joiner = signUp("joiner-" + t);
+
+        String tag = "soak-" + t;
+        String gname = "soak-" + t;
+        String course = "soak-" + t;
+        String owner = "owner-" + t;
+        for (int i = 0; i < 50; i++) {
+            must(put(owner, "/songs/" + enc("Artist " + i) + "/Album/Song", "{\"tags\":[\"" + tag + "\"]}"));
+            String member = signUp(String.format("m%02d-%s", i, t));
+            must(put(member, "/groups/" + gname + "/members/" + member, null));
+        }
+        List<String> lasting = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            lasting.add(field(must(post(null, "/pastes", "{\"title\":\"lasting " + i + "\",\"body\":\"b\",\"private\":false,"
+                    + "\"expiresIn\":\"P1D\"}")), "id"));
+        }
+        must(put(owner, "/courses/" + course, "{\"name\":\"Soak\"}"));
+        for (int i = 0; i < 50; i++) {
+            must(post(null, "/courses/" + course + "/views", null));
+            must(post(null, "/clicks", "{\"url\":\"https://example.com/" + i + "\"}"));
+        }
+
+        List<Route> routes = List.of(
+                new Route("GET /inbox (heavy user)", "/inbox?limit=50", heavy),
+                new Route("GET /inbox (new user)", "/inbox?limit=50", fresh),
+                new Route("GET /conversations/{id}/messages", "/conversations/" + heavyConversations.get(0) + "/messages?limit=50", heavy),
+                new Route("GET /pastes", "/pastes?limit=50", null),
+                new Route("GET /pastes/{id}", "/pastes/" + lasting.get(0), null),
+                new Route("GET /songs?tag=", "/songs?tag=" + tag + "&limit=50", null),
+                new Route("GET /groups/{group}/members", "/groups/" + gname + "/members?limit=50", heavy),
+                new Route("GET /groups/{group}/members/latest", "/groups/" + gname + "/members/latest?limit=50", heavy),
+                new Route("GET /courses/{id}/views", "/courses/" + course + "/views?limit=50", null),
+                new Route("GET /clicks", "/clicks?limit=50", null));
+
+        try (CqlSession session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(contact[0], Integer.parseInt(contact[1])))
+                .withLocalDatacenter("datacenter1").build()) {
+            System.out.println("fresh: measuring " + routes.size() + " routes");
+            Map<String, Run> freshRuns = measureAll(routes);
+            Map<String, Long> freshCells = traced(session, routes);
+
+            long t0 = System.nanoTime();
+            age(t, heavy, senders, heavyConversations, group, joiner, tag, owner, gname, course);
+            System.out.printf("aged with %,d writes in %.0f s; failed: %s%n", WRITES, (System.nanoTime() - t0) / 1e9, FAILED);
+            Thread.sleep(5_000); // moves of generations finish after the answers that started them
+
+            System.out.println("aged: measuring " + routes.size() + " routes");
+            Map<String, Run> agedRuns = measureAll(routes);
+            Map<String, Long> agedCells = traced(session, routes);
+
+            System.out.printf("%n%,d writes through the routes, %d in flight, medians of %d rounds of %d s%n", WRITES,
+                    CONCURRENCY, ROUNDS, SECONDS);
+            System.out.println("| route | fresh p50 / p99 ms | aged p50 / p99 ms | aged / fresh (p50) | tombstone cells per request, fresh / aged |");
+            System.out.println("| --- | ---: | ---: | ---: | ---: |");
+            for (Route r : routes) {
+                Run f = freshRuns.get(r.name());
+                Run a = agedRuns.get(r.name());
+                System.out.printf("| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %d / %d |%n", r.name(), f.p50(), f.p99(), a.p50(),
+                        a.p99(), a.p50() / f.p50(), freshCells.get(r.name()), agedCells.get(r.name()));
+            }
+            System.out.printf("heavy user's inbox against a new user's, aged (p50): %.2fx (the heavy user's 10 "
+                    + "conversations each at 99+ unread, the new user's at 5)%n",
+                    agedRuns.get(routes.get(0).name()).p50() / agedRuns.get(routes.get(1).name()).p50());
+
+            // The same unread counts on both pages: the heavy user reads everything, then 5 more arrive in each.
+            for (int i = 0; i < senders.size(); i++) {
+                must(post(heavy, "/conversations/" + heavyConversations.get(i) + "/read", null));
+                for (int m = 0; m < 5; m++) {
+                    must(post(senders.get(i), "/conversations/" + heavyConversations.get(i) + "/messages", "{\"content\":\"late " + m + "\"}"));
+                }
+            }
+            List<Route> inboxes = List.of(new Route("GET /inbox (heavy user, read, 5 new each)", "/inbox?limit=50", heavy), routes.get(1));
+            Map<String, Run> even = measureAll(inboxes);
+            Map<String, Long> evenCells = traced(session, inboxes);
+            System.out.printf("heavy user's inbox against a new user's with 5 unread in each conversation (p50): %.2fx "
+                    + "(p99 %.2fx); tombstone cells %d / %d%n", even.get(inboxes.get(0).name()).p50() / even.get(inboxes.get(1).name()).p50(),
+                    even.get(inboxes.get(0).name()).p99() / even.get(inboxes.get(1).name()).p99(),
+                    evenCells.get(inboxes.get(0).name()), evenCells.get(inboxes.get(1).name()));
+        }
+    }
+
+    /** WRITES writes of the mix, CONCURRENCY operations in flight; an operation is one to three writes in turn. */
+    static void age(String t, String heavy, List<String> senders, List<String> heavyConversations, String group,
+            String joiner, String tag, String owner, String gname, String course) throws Exception {
+        Random random = new Random(27);
+        AtomicLong writes = new AtomicLong();
+        AtomicInteger sends = new AtomicInteger();
+        AtomicInteger serial = new AtomicInteger();
+        Semaphore slots = new Semaphore(CONCURRENCY);
+        String[] expiries = {"PT2S", "PT10S", "PT1M", "PT5M", "PT1H"};
+        long reported = 0;
+        while (writes.get() < WRITES) {
+            slots.acquire();
+            int dice = random.nextInt(100);
+            int n = serial.incrementAndGet();
+            Supplier<CompletableFuture<Integer>> op;
+            if (dice < 45) {
+                int s = sends.getAndIncrement();
+                int c = s % senders.size();
+                String id = heavyConversations.get(c);
+                op = (s + 1) % 1000 == 0
+                        ? () -> send(senders.get(c), "/conversations/" + id + "/messages", "{\"content\":\"m" + s + "\"}", "send")
+                                .thenCompose(x -> send(heavy, "/conversations/" + heavyConversations.get((s / 1000) % 10) + "/read", null, "read"))
+                        : () -> send(senders.get(c), "/conversations/" + id + "/messages", "{\"content\":\"m" + s + "\"}", "send");
+            } else if (dice < 50) {
+                op = n % 100 == 0
+                        ? () -> call("PUT", heavy, "/conversations/" + group + "/members/" + joiner, null, "conversation join")
+                                .thenCompose(x -> call("DELETE", joiner, "/conversations/" + group + "/members/" + joiner, null, "conversation leave"))
+                        : () -> send(senders.get(n % 3), "/conversations/" + group + "/messages", "{\"content\":\"g" + n + "\"}", "group send");
+            } else if (dice < 70) {
+                boolean isPrivate = n % 5 == 0;
+                String body = "{\"title\":\"p" + n + "\",\"body\":\"body " + n + "\",\"private\":" + isPrivate
+                        + ",\"expiresIn\":\"" + expiries[n % expiries.length] + "\"}";
+                op = n % 3 == 0
+                        ? () -> created(null, "/pastes", body, "paste").thenCompose(json -> json == null
+                                ? CompletableFuture.completedFuture(1)
+                                : call("DELETE", null, "/pastes/" + field(json, "id"), null, "paste delete",
+                                        "X-Paste-Secret", field(json, "secret")).thenApply(x -> 2))
+                        : () -> send(null, "/pastes", body, "paste");
+            } else if (dice < 80) {
+                String song = "/songs/" + enc("Churn " + n) + "/Album/Song";
+                op = () -> call("PUT", owner, song, "{\"tags\":[\"" + tag + "\"]}", "tag")
+                        .thenCompose(x -> call("DELETE", owner, song + "/tags/" + tag, null, "untag")).thenApply(x -> 2);
+            } else if (dice < 90) {
+                String user = "g" + n + "-" + t;
+                op = () -> call("POST", user, "/users", "{\"username\":\"" + user + "\",\"email\":\"" + user + "@example.com\"}", "sign-up")
+                        .thenCompose(x -> call("PUT", user, "/groups/" + gname + "/members/" + user, null, "group join"))
+                        .thenCompose(x -> call("DELETE", user, "/groups/" + gname + "/members/" + user, null, "group leave"))
+                        .thenApply(x -> 3);
+            } else if (dice < 95) {
+                op = () -> send(null, "/clicks", "{\"url\":\"https://example.com/c" + n + "\"}", "click");
+            } else {
+                op = () -> send(null, "/courses/" + course + "/views", null, "view");
+            }
+            op.get().whenComplete((count, e) -> {
+                writes.addAndGet(count == null ? 1 : count);
+                slots.release();
+            });
+            if (writes.get() - reported >= 50_000) {
+                reported = writes.get();
+                System.out.printf("  %,d writes (%s)%n", reported, Instant.now());
+            }
+        }
+        slots.acquire(CONCURRENCY);
+    }
+
+    static CompletableFuture<Integer> send(String user, String path, String json, String kind) {
+        return call("POST", user, path, json, kind);
+    }
+
+    /** One write; a failure is counted by kind (the run goes on), and counts as one write all the same. */
+    static CompletableFuture<Integer> call(String method, String user, String path, String json, String kind, String... headers) {
+        return HTTP.sendAsync(request(method, user, path, json, headers), HttpResponse.BodyHandlers.discarding())
+                .handle((r, e) -> {
+                    if (e != null || r.statusCode() >= 300) {
+                        FAILED.computeIfAbsent(kind + " " + (e != null ? e.getClass().getSimpleName() : r.statusCode()),
+                                k -> new AtomicInteger()).incrementAndGet();
+                    }
+                    return 1;
+                });
+    }
+
+    /** A create whose answer is needed; null when it failed. */
+    static CompletableFuture<String> created(String user, String path, String json, String kind) {
+        return HTTP.sendAsync(request("POST", user, path, json), HttpResponse.BodyHandlers.ofString()).handle((r, e) -> {
+            if (e != null || r.statusCode() >= 300) {
+                FAILED.computeIfAbsent(kind + " " + (e != null ? e.getClass().getSimpleName() : r.statusCode()),
+                        k -> new AtomicInteger()).incrementAndGet();
+                return null;
+            }
+            return r.body();
+        });
+    }
+
+    static HttpRequest request(String method, String user, String path, String json, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        if (json != null) {
+            b.header("Content-Type", "application/json");
+        }
+        if (user != null) {
+            b.header("Authorization", "Bearer " + token(user));
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return b.build();
+    }
+
+    /** Each route: a warm-up, then ROUNDS rounds of SECONDS, routes alternated; the medians. */
+    static Map<String, Run> measureAll(List<Route> routes) throws Exception {
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
+        for (Route r : routes) {
+            measure(r, 1);
+            runs.put(r.name(), new ArrayList<>());
+        }
+        for (int round = 0; round < ROUNDS; round++) {
+            for (Route r : routes) {
+                runs.get(r.name()).add(measure(r, SECONDS));
+            }
+        }
+        Map<String, Run> medians = new LinkedHashMap<>();
+        runs.forEach((name, list) -> {
+            Run m = new Run(median(list.stream().mapToDouble(Run::p50).toArray()), median(list.stream().mapToDouble(Run::p99).toArray()));
+            medians.put(name, m);
+            System.out.printf("  %-36s p50 %7.2f ms  p99 %7.2f ms%n", name, m.p50(), m.p99());
+        });
+        return medians;
+    }
+
+    /** Closed model: CONCURRENCY requests in flight for {@code seconds}; latency from when each was sent. */
+    static Run measure(Route route, int seconds) throws Exception {
+        HttpRequest request = route.request();
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        long[] latencies = new long[2_000_000];
+        AtomicInteger count = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        Semaphore slots = new Semaphore(CONCURRENCY);
+        while (System.nanoTime() < end) {
+            slots.acquire();
+            long sent = System.nanoTime();
+            HTTP.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
+                if (e != null || r.statusCode() != 200) {
+                    errors.incrementAndGet();
+                } else {
+                    int i = count.getAndIncrement();
+                    if (i < latencies.length) {
+                        latencies[i] = System.nanoTime() - sent;
+                    }
+                }
+                slots.release();
+            });
+        }
+        slots.acquire(CONCURRENCY);
+        if (errors.get() > 0) {
+            System.out.println("  " + route.name() + ": " + errors.get() + " requests failed");
+        }
+        long[] sorted = Arrays.copyOf(latencies, Math.min(count.get(), latencies.length));
+        Arrays.sort(sorted);
+        return new Run(pct(sorted, 0.50), pct(sorted, 0.99));
+    }
+
+    /**
+     * One request per route with the node tracing every statement (nodetool settraceprobability 1),
+     * a second apart; answers the tombstone cells each route's statements scanned, from system_traces.
+     */
+    static Map<String, Long> traced(CqlSession session, List<Route> routes) throws Exception {
+        nodetool("settraceprobability", "1");
+        List<Instant> starts = new ArrayList<>();
+        try {
+            for (Route r : routes) {
+                Thread.sleep(1_000);
+                starts.add(Instant.now());
+                HTTP.send(r.request(), HttpResponse.BodyHandlers.discarding());
+            }
+            Thread.sleep(1_000);
+            starts.add(Instant.now());
+        } finally {
+            nodetool("settraceprobability", "0");
+        }
+        Thread.sleep(3_000); // the node writes its traces in the background
+        Map<String, Long> cells = new LinkedHashMap<>();
+        routes.forEach(r -> cells.put(r.name(), 0L));
+        for (Row s : session.execute("SELECT session_id, started_at FROM system_traces.sessions")) {
+            Instant at = s.getInstant("started_at");
+            for (int i = 0; i < routes.size(); i++) {
+                if (at != null && !at.isBefore(starts.get(i)) && at.isBefore(starts.get(i + 1))) {
+                    long m = 0;
+                    for (Row e : session.execute(SimpleStatement.newInstance(
+                            "SELECT activity FROM system_traces.events WHERE session_id = ?", s.getUuid("session_id")))) {
+                        Matcher read = READ.matcher(e.getString("activity"));
+                        m += read.find() ? Long.parseLong(read.group(2)) : 0;
+                    }
+                    cells.merge(routes.get(i).name(), m, Long::sum);
+                }
+            }
+        }
+        return cells;
+    }
+
+    static void nodetool(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(root + "/bin/cassandra-local", "nodetool", "local"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).inheritIO().start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("nodetool " + String.join(" ", args) + " failed");
+        }
+    }
+
+    static String signUp(String user) throws Exception {
+        must(post(user, "/users", "{\"username\":\"" + user + "\",\"email\":\"" + user + "@example.com\"}"));
+        return user;
+    }
+
+    static String conversation(String creator, List<String> members, String title) throws Exception {
+        String list = String.join("\",\"", members);
+        return field(must(post(creator, "/conversations", "{\"members\":[\"" + list + "\"]"
+                + (title == null ? "" : ",\"title\":\"" + title + "\"") + "}")), "id");
+    }
+
+    static HttpResponse<String> post(String user, String path, String json) throws Exception {
+        return HTTP.send(request("POST", user, path, json), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpResponse<String> put(String user, String path, String json) throws Exception {
+        return HTTP.send(request("PUT", user, path, json), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String must(HttpResponse<String> r) {
+        if (r.statusCode() >= 300) {
+            throw new IllegalStateException(r.request().method() + " " + r.request().uri() + ": " + r.statusCode() + " " + r.body());
+        }
+        return r.body();
+    }
+
+    /** A string field of a flat JSON answer (ids and secrets: no escapes in them). */
+    static String field(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"]*)\"").matcher(json);
+        if (!m.find()) {
+            throw new IllegalStateException("no " + name + " in " + json);
+        }
+        return m.group(1);
+    }
+
+    static String enc(String segment) {
+        return segment.replace(" ", "%20");
+    }
+
+    record Token(String value, long issued) {
+    }
+
+    static final Map<String, Token> SIGNED = new ConcurrentHashMap<>();
+    static PrivateKey key;
+
+    /**
+     * A bearer token for {@code user}, signed as bin/token signs it (the local key pair of bin/run) but
+     * in process: tens of thousands of users sign up during a run. Re-signed after 20 minutes, well
+     * within the service's maximum token age.
+     */
+    static String token(String user) {
+        long now = Instant.now().getEpochSecond();
+        return SIGNED.compute(user, (u, old) -> old != null && now - old.issued() < 1_200 ? old : new Token(sign(u, now), now)).value();
+    }
+
+    static synchronized String sign(String user, long now) {
+        try {
+            if (key == null) {
+                String pem = Files.readString(Path.of(root, ".local/jwt/privateKey.pem")).replaceAll("-----[A-Z ]+-----|\\s", "");
+                key = KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));
+            }
+            Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+            String header = b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+            String payload = b64.encodeToString(String.format("{\"iss\":\"cql-patterns\",\"aud\":\"cql-patterns\",\"sub\":\"%s\","
+                    + "\"iat\":%d,\"exp\":%d}", user, now, now + 3_000).getBytes(StandardCharsets.UTF_8));
+            Signature rsa = Signature.getInstance("SHA256withRSA");
+            rsa.initSign(key);
+            rsa.update((header + "." + payload).getBytes(StandardCharsets.US_ASCII));
+            return header + "." + payload + "." + b64.encodeToString(rsa.sign());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot sign a token with .local/jwt/privateKey.pem (run bin/local-keys)", e);
+        }
+    }
+
+    static double pct(long[] sorted, double p) {
+        return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1e6;
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+}
