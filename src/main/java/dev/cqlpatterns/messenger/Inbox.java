@@ -71,8 +71,6 @@ public class Inbox {
     private static final Query UNREAD_OF_SOME = Cql.idempotent(
             "SELECT conversation_id, message_id FROM inbox_by_user WHERE username = ? AND kind = 1 "
                     + "AND conversation_id IN ? AND message_id > ? LIMIT ?");
-    /** Below every timeuuid the service makes: "count from the start" when nothing was marked read. */
-    private static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
     /** Index reads a page may take (each with its IN read of summaries) before it reads every summary instead. */
     static final int MAX_ROUNDS = 3;
     /** Index rows read beyond those the page still needs, for the stale ones met on the way. */
@@ -331,19 +329,32 @@ public class Inbox {
         /** The end of the caller's last mark-read, or before every message when none. */
         UUID readUpTo() {
             UUID readUpTo = row.getUuid("read_up_to");
-            return readUpTo == null ? NEVER_READ : readUpTo;
+            return readUpTo == null ? InboxRows.NEVER_READ : readUpTo;
         }
     }
 
     /**
      * The page's entries with their unread counts. Conversations that may have markers (a message
-     * from someone else after the last mark-read) are counted by one read of all their markers, at
-     * most cap + 1 rows in all; when that read is full, the conversations it did not see to their end
-     * are counted one capped read each (cql/013_unread_window.cql), as is a lone conversation.
+     * from someone else after the last mark-read) are counted from their own read_up_to, so that no
+     * read crosses markers the caller has read (deleted, and shadowed until compaction meets them):
+     * those with the same read_up_to (never read, most often) by one read of all their markers, at most
+     * cap + 1 rows in all; when that read is full, the conversations it did not see to their end are
+     * counted one capped read each (cql/013_unread_window.cql), as is a conversation alone with its
+     * read_up_to.
      */
     private Uni<List<InboxEntry>> withUnread(String me, List<Summary> page) {
-        List<Summary> counted = page.stream().filter(s -> s.mayHaveUnread(me)).toList();
-        Uni<Map<UUID, Unread>> unread = counted.size() <= 1 ? eachUnread(me, counted) : unreadTogether(me, counted);
+        Map<UUID, List<Summary>> byReadUpTo = new LinkedHashMap<>();
+        page.stream().filter(s -> s.mayHaveUnread(me))
+                .forEach(s -> byReadUpTo.computeIfAbsent(s.readUpTo(), k -> new ArrayList<>()).add(s));
+        List<Summary> alone = byReadUpTo.values().stream().filter(g -> g.size() == 1).map(g -> g.get(0)).toList();
+        List<Uni<Map<UUID, Unread>>> reads = new ArrayList<>();
+        reads.add(eachUnread(me, alone));
+        byReadUpTo.values().stream().filter(g -> g.size() > 1).forEach(g -> reads.add(unreadTogether(me, g)));
+        Uni<Map<UUID, Unread>> unread = Uni.join().all(reads).andFailFast().map(counts -> {
+            Map<UUID, Unread> byId = new HashMap<>();
+            counts.forEach(byId::putAll);
+            return byId;
+        });
         return unread.map(byId -> page.stream().map(s -> {
             Unread u = byId.getOrDefault(s.id(), Unread.NONE);
             return entry(s, u.count(), u.first());
@@ -390,8 +401,8 @@ public class Inbox {
     }
 
     /**
-     * The markers of several conversations in one read after the oldest read_up_to among them (those
-     * at or before a conversation's own read_up_to are dropped here), at most cap + 1 rows in all.
+     * The markers of several conversations with the same read_up_to, in one read after it, at most
+     * cap + 1 rows in all.
      * Rows come grouped by conversation: when fewer than the limit came, every count is exact; when
      * the read is full, every conversation whose group ended before the last row's is exact, and the
      * last one and those not seen are read again one by one.
@@ -400,19 +411,12 @@ public class Inbox {
         int limit = settings.unreadCountCap() + 1;
         Map<UUID, Summary> byId = new HashMap<>();
         conversations.forEach(s -> byId.put(s.id(), s));
-        UUID from = conversations.stream().map(Summary::readUpTo).min(Comparator.comparingLong(UUID::timestamp))
-                .orElse(NEVER_READ);
+        UUID from = conversations.get(0).readUpTo();
         return cql.read(UNREAD_OF_SOME, onePage(limit), me, List.copyOf(byId.keySet()), from, limit).chain(rs -> {
             List<Row> rows = Cql.rows(rs);
             Map<UUID, List<UUID>> markers = new LinkedHashMap<>();
             for (Row row : rows) {
-                UUID id = row.getUuid("conversation_id");
-                UUID marker = row.getUuid("message_id");
-                // read_up_to is the last timeuuid of its millisecond: a marker is after it when its time is.
-                List<UUID> of = markers.computeIfAbsent(id, k -> new ArrayList<>());
-                if (marker.timestamp() > byId.get(id).readUpTo().timestamp()) {
-                    of.add(marker);
-                }
+                markers.computeIfAbsent(row.getUuid("conversation_id"), k -> new ArrayList<>()).add(row.getUuid("message_id"));
             }
             Map<UUID, Unread> counted = new HashMap<>();
             List<Summary> again = new ArrayList<>();

@@ -37,6 +37,8 @@ import java.util.UUID;
 public class InboxRows {
     /** message_id of a summary row: clustering columns cannot be null, so a fixed zero timeuuid. */
     static final UUID SUMMARY = new UUID(0x0000000000001000L, 0x8000000000000000L);
+    /** read_up_to of a conversation never marked read: below every timeuuid the service makes. */
+    static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
     private static final long UUID_EPOCH_MICROS = 12_219_292_800_000_000L;
 
     private static final Query INSERT_SUMMARY = Cql.idempotent(
@@ -50,6 +52,8 @@ public class InboxRows {
     private static final Query SELECT_ACTIVITY = Cql.idempotent(
             "SELECT joined_at, last_message_id FROM inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id = ? "
                     + "AND message_id = ?");
+    private static final Query READ_UP_TO = Cql.idempotent(
+            "SELECT read_up_to FROM inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
     private static final Query INSERT_ACTIVITY = Cql.idempotent(
             "INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE_ACTIVITY = Cql.idempotent(
@@ -190,6 +194,18 @@ public class InboxRows {
      * The row of inbox_by_activity for a conversation last active at {@code at} (cql/014), written at
      * the start of that millisecond: every write of the row stays below {@link #inactive}'s tombstone.
      */
+    /**
+     * Where the user's last mark-read of a conversation ended (NEVER_READ when none, or when not a
+     * member): every unread marker at or before it is deleted (cql/013_unread_window.cql).
+     */
+    Uni<UUID> readUpTo(String username, UUID conversationId) {
+        return cql.read(READ_UP_TO, username, conversationId, SUMMARY).map(rs -> {
+            Row row = rs.one();
+            UUID readUpTo = row == null ? null : row.getUuid(0);
+            return readUpTo == null ? NEVER_READ : readUpTo;
+        });
+    }
+
     Uni<BoundStatement> activity(String username, UUID conversationId, Instant at) {
         Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
         return cql.bind(INSERT_ACTIVITY, username, ms, conversationId.toString(), micros(ms));

@@ -38,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * cql/SEEDS.md, without its read-modify-write of a JSON blob).
  *
  * <p>The caller's unread markers are the exact list of messages to add them to seenBy: read the
- * newest of them (at most markReadMaxMessages, 500), write the caller's own entry of those messages'
+ * newest of them after the previous mark-read's end (at most markReadMaxMessages, 500), write the caller's own entry of those messages'
  * seen_at map (cql/012_seen_at.cql), then delete every marker up to now with one range tombstone
  * (unread becomes 0; older markers beyond the bound are counted read without a seenBy entry), and
  * records that point as read_up_to in the caller's inbox summary (cql/013_unread_window.cql). Every
@@ -54,7 +54,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class MarkRead {
     private static final Query UNREAD = Cql.idempotent(
             "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ? "
-                    + "AND message_id <= ? LIMIT ?");
+                    + "AND message_id <= ? AND message_id > ? LIMIT ?");
     private static final Query SEEN_AT = Cql.idempotent(
             "UPDATE messages_by_conversation SET seen_at[?] = ? WHERE conversation_id = ? AND bucket = ? "
                     + "AND message_id = ?");
@@ -80,6 +80,9 @@ public class MarkRead {
     Conversations conversations;
 
     @Inject
+    InboxRows inboxRows;
+
+    @Inject
     MessengerSettings settings;
 
     @Schema(name = "ReadReceipt")
@@ -102,12 +105,15 @@ public class MarkRead {
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id) {
         String me = caller.username();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        return conversations.requireMember(id, me).chain(c -> read(id, me, now));
+        // The previous mark-read's end comes with the membership check: the markers are read from it on,
+        // never through those it deleted (shadowed until compaction meets them, whatever their number).
+        return Uni.combine().all().unis(conversations.requireMember(id, me), inboxRows.readUpTo(me, id)).asTuple()
+                .chain(found -> read(id, me, now, found.getItem2()));
     }
 
-    private Uni<Receipt> read(UUID id, String me, Instant now) {
+    private Uni<Receipt> read(UUID id, String me, Instant now, UUID readBefore) {
         UUID upTo = TimeUuids.endOf(now);
-        return cql.read(UNREAD, me, id, upTo, settings.markReadMaxMessages())
+        return cql.read(UNREAD, me, id, upTo, readBefore, settings.markReadMaxMessages())
                 .chain(rs -> {
                     Map<Integer, List<UUID>> byMonth = new TreeMap<>();
                     Cql.rows(rs).forEach(row -> {

@@ -6,6 +6,7 @@ import static dev.cqlpatterns.messenger.Chat.markRead;
 import static dev.cqlpatterns.messenger.Chat.sent;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.is;
 
 import dev.cqlpatterns.clickstream.MovableClockProfile;
 import dev.cqlpatterns.testsupport.MovableClock;
@@ -79,8 +80,49 @@ class InboxAgedTest {
         assertThat(days(alice)).as("days listed after the first read").hasSize(1);
         // The two dropped days' row tombstones in time_buckets are all the second read's order meets.
         assertThat(next.index()).isLessThan(first.index()).isLessThanOrEqualTo(2);
-        // The days, the one day's rows, their summaries, the unread markers.
-        as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "4");
+        // The days, the one day's rows, their summaries, and the unread markers: one read of those never
+        // marked read, one each of the two marked read (on days 0 and 1) before their latest messages.
+        as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "6");
+    }
+
+    @Test
+    void should_count_and_mark_unread_from_the_last_mark_read_on() {
+        Instant at = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(20)).plusSeconds(3600);
+        clock.set(at);
+        String alice = user("alice");
+        String quiet = user("quiet");
+        String busy = user("busy");
+        String unread = create(quiet, List.of(alice), null);
+        String read = create(busy, List.of(alice), null);
+        sent(quiet, unread, "never read");
+        for (int round = 0; round < 5; round++) {
+            for (int m = 0; m < 3; m++) {
+                clock.set(at = at.plusMillis(7));
+                sent(busy, read, "read soon " + round + "." + m);
+            }
+            clock.set(at = at.plusMillis(7));
+            markRead(alice, read).statusCode(200);
+        }
+        clock.set(at = at.plusMillis(7));
+        sent(busy, read, "new");
+        clock.set(at.plusMillis(7));
+
+        // Two conversations with unread messages and different read_up_to: each is counted from its own,
+        // so neither read meets the range deletions of the markers alice has read.
+        List<ReadTraces.Scan> inbox = ReadTraces.during(stored, () -> Chat.inbox(alice).statusCode(200)
+                .body("items.find { it.conversationId == '" + read + "' }.unreadCount", is(1))
+                .body("items.find { it.conversationId == '" + unread + "' }.unreadCount", is(1)));
+        List<ReadTraces.Scan> counts = inbox.stream().filter(s -> s.query().contains("kind = 1")).toList();
+        assertThat(counts).as("the unread reads of GET /inbox").isNotEmpty();
+        assertThat(ReadTraces.tombstones(counts)).as("tombstone cells of the unread reads: %s", counts).isZero();
+
+        // A mark-read reads the markers after the previous one's end, not down through those it deleted.
+        List<ReadTraces.Scan> mark = ReadTraces.during(stored, () -> markRead(alice, read).statusCode(200)
+                .body("markedSeen", is(1)));
+        List<ReadTraces.Scan> markers = mark.stream().filter(s -> s.query().contains("kind = 1")
+                && s.query().startsWith("SELECT")).toList();
+        assertThat(markers).as("the marker read of the mark-read").isNotEmpty();
+        assertThat(ReadTraces.tombstones(markers)).as("tombstone cells of the marker read: %s", markers).isZero();
     }
 
     /**
