@@ -54,6 +54,7 @@ public class AgedSoak {
     static final int SECONDS = Integer.getInteger("seconds", 6);
     static final int ROUNDS = Integer.getInteger("rounds", 3);
     static final Pattern READ = Pattern.compile("Read (\\d+) live rows and (\\d+) tombstone cells");
+    static final Pattern MERGED = Pattern.compile("Merged data from memtables and (\\d+) sstables");
 
     static String base;
     static String root;
@@ -158,7 +159,9 @@ public class AgedSoak {
                     + "conversations each at 99+ unread, the new user's at 5)%n",
                     agedRuns.get(routes.get(0).name()).p50() / agedRuns.get(routes.get(1).name()).p50());
 
-            // The same unread counts on both pages: the heavy user reads everything, then 5 more arrive in each.
+            // The same unread counts on both pages: the heavy user reads everything (the group conversation
+            // too, which the aging left at 99+), then 5 more arrive in each of the 10 the new user also has.
+            must(post(heavy, "/conversations/" + group + "/read", null));
             for (int i = 0; i < senders.size(); i++) {
                 must(post(heavy, "/conversations/" + heavyConversations.get(i) + "/read", null));
                 for (int m = 0; m < 5; m++) {
@@ -357,20 +360,32 @@ public class AgedSoak {
         Thread.sleep(3_000); // the node writes its traces in the background
         Map<String, Long> cells = new LinkedHashMap<>();
         routes.forEach(r -> cells.put(r.name(), 0L));
-        for (Row s : session.execute("SELECT session_id, started_at FROM system_traces.sessions")) {
+        List<String> statements = new ArrayList<>();
+        for (Row s : session.execute("SELECT session_id, started_at, duration, parameters FROM system_traces.sessions")) {
             Instant at = s.getInstant("started_at");
             for (int i = 0; i < routes.size(); i++) {
                 if (at != null && !at.isBefore(starts.get(i)) && at.isBefore(starts.get(i + 1))) {
                     long m = 0;
+                    StringBuilder merged = new StringBuilder();
                     for (Row e : session.execute(SimpleStatement.newInstance(
                             "SELECT activity FROM system_traces.events WHERE session_id = ?", s.getUuid("session_id")))) {
-                        Matcher read = READ.matcher(e.getString("activity"));
+                        String activity = e.getString("activity");
+                        Matcher read = READ.matcher(activity);
                         m += read.find() ? Long.parseLong(read.group(2)) : 0;
+                        Matcher sstables = MERGED.matcher(activity);
+                        if (sstables.find()) {
+                            merged.append(merged.isEmpty() ? "" : ",").append(sstables.group(1));
+                        }
                     }
                     cells.merge(routes.get(i).name(), m, Long::sum);
+                    String query = s.getMap("parameters", String.class, String.class).getOrDefault("query", "?");
+                    statements.add(String.format("  %s | %,d us | sstables %s | %d cells | %s", routes.get(i).name(),
+                            s.getInt("duration"), merged, m, query.length() > 110 ? query.substring(0, 110) : query));
                 }
             }
         }
+        // What each statement cost the node: its duration, the SSTables it merged, its tombstone cells.
+        statements.stream().sorted().forEach(System.out::println);
         return cells;
     }
 
