@@ -25,6 +25,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -75,6 +76,10 @@ public class Inbox {
     static final int MAX_ROUNDS = 3;
     /** Index rows read beyond those the page still needs, for the stale ones met on the way. */
     private static final int SLACK = 16;
+    /** Conversations whose read_up_to lie within this of each other are counted by one read. */
+    static final Duration ONE_READ_WINDOW = Duration.ofMinutes(1);
+    /** The window in a timeuuid's 100 ns ticks. */
+    private static final long ONE_READ_WINDOW_TICKS = ONE_READ_WINDOW.toNanos() / 100;
 
     @Inject
     Caller caller;
@@ -335,21 +340,29 @@ public class Inbox {
 
     /**
      * The page's entries with their unread counts. Conversations that may have markers (a message
-     * from someone else after the last mark-read) are counted from their own read_up_to, so that no
-     * read crosses markers the caller has read (deleted, and shadowed until compaction meets them):
-     * those with the same read_up_to (never read, most often) by one read of all their markers, at most
-     * cap + 1 rows in all; when that read is full, the conversations it did not see to their end are
-     * counted one capped read each (cql/013_unread_window.cql), as is a conversation alone with its
-     * read_up_to.
+     * from someone else after the last mark-read) are counted in groups whose read_up_to lie within
+     * {@link #ONE_READ_WINDOW} of the group's earliest, each group by one read of all their markers
+     * after that earliest, at most cap + 1 rows in all; when that read is full, the conversations it
+     * did not see to their end are counted one capped read each (cql/013_unread_window.cql), as is a
+     * conversation alone in its group. A read from an earlier read_up_to than a conversation's own
+     * crosses the markers its later mark-reads deleted (range tombstones, and the rows they shadow
+     * until compaction meets them); the window bounds those to what arrived within it.
      */
     private Uni<List<InboxEntry>> withUnread(String me, List<Summary> page) {
-        Map<UUID, List<Summary>> byReadUpTo = new LinkedHashMap<>();
-        page.stream().filter(s -> s.mayHaveUnread(me))
-                .forEach(s -> byReadUpTo.computeIfAbsent(s.readUpTo(), k -> new ArrayList<>()).add(s));
-        List<Summary> alone = byReadUpTo.values().stream().filter(g -> g.size() == 1).map(g -> g.get(0)).toList();
+        List<Summary> counted = page.stream().filter(s -> s.mayHaveUnread(me))
+                .sorted(Comparator.comparingLong(s -> s.readUpTo().timestamp())).toList();
+        List<List<Summary>> groups = new ArrayList<>();
+        for (Summary s : counted) {
+            List<Summary> last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+            if (last != null && s.readUpTo().timestamp() - last.get(0).readUpTo().timestamp() <= ONE_READ_WINDOW_TICKS) {
+                last.add(s);
+            } else {
+                groups.add(new ArrayList<>(List.of(s)));
+            }
+        }
         List<Uni<Map<UUID, Unread>>> reads = new ArrayList<>();
-        reads.add(eachUnread(me, alone));
-        byReadUpTo.values().stream().filter(g -> g.size() > 1).forEach(g -> reads.add(unreadTogether(me, g)));
+        reads.add(eachUnread(me, groups.stream().filter(g -> g.size() == 1).map(g -> g.get(0)).toList()));
+        groups.stream().filter(g -> g.size() > 1).forEach(g -> reads.add(unreadTogether(me, g)));
         Uni<Map<UUID, Unread>> unread = Uni.join().all(reads).andFailFast().map(counts -> {
             Map<UUID, Unread> byId = new HashMap<>();
             counts.forEach(byId::putAll);
@@ -401,8 +414,9 @@ public class Inbox {
     }
 
     /**
-     * The markers of several conversations with the same read_up_to, in one read after it, at most
-     * cap + 1 rows in all.
+     * The markers of several conversations in one read after the earliest read_up_to among them (the
+     * first: they come sorted; those at or before a conversation's own read_up_to are dropped here),
+     * at most cap + 1 rows in all.
      * Rows come grouped by conversation: when fewer than the limit came, every count is exact; when
      * the read is full, every conversation whose group ended before the last row's is exact, and the
      * last one and those not seen are read again one by one.
@@ -416,7 +430,13 @@ public class Inbox {
             List<Row> rows = Cql.rows(rs);
             Map<UUID, List<UUID>> markers = new LinkedHashMap<>();
             for (Row row : rows) {
-                markers.computeIfAbsent(row.getUuid("conversation_id"), k -> new ArrayList<>()).add(row.getUuid("message_id"));
+                UUID id = row.getUuid("conversation_id");
+                UUID marker = row.getUuid("message_id");
+                List<UUID> of = markers.computeIfAbsent(id, k -> new ArrayList<>());
+                // read_up_to is the last timeuuid of its millisecond: a marker is after it when its time is.
+                if (marker.timestamp() > byId.get(id).readUpTo().timestamp()) {
+                    of.add(marker);
+                }
             }
             Map<UUID, Unread> counted = new HashMap<>();
             List<Summary> again = new ArrayList<>();

@@ -125,6 +125,35 @@ class InboxAgedTest {
         assertThat(ReadTraces.tombstones(markers)).as("tombstone cells of the marker read: %s", markers).isZero();
     }
 
+    @Test
+    void should_count_conversations_read_within_a_minute_in_one_read() {
+        Instant at = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(30)).plusSeconds(3600);
+        clock.set(at);
+        String alice = user("alice");
+        List<String> senders = List.of(user("first"), user("second"), user("third"));
+        List<String> ids = senders.stream().map(sender -> create(sender, List.of(alice), null)).toList();
+        Chat.inbox(alice);
+        for (int i = 0; i < ids.size(); i++) {
+            clock.set(at = at.plusMillis(7));
+            sent(senders.get(i), ids.get(i), "before");
+            clock.set(at = at.plusSeconds(40));
+            markRead(alice, ids.get(i)).statusCode(200);
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            for (int m = 0; m <= i; m++) {
+                clock.set(at = at.plusMillis(7));
+                sent(senders.get(i), ids.get(i), "after " + m);
+            }
+        }
+        // Read 40 s apart: the first two within a minute of each other, counted by one read, each from
+        // its own read_up_to all the same; the third, 80 s after the first, by a read of its own. With
+        // the days, the day's rows and the summaries: 5 statements.
+        as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "5")
+                .body("items.find { it.conversationId == '" + ids.get(0) + "' }.unreadCount", is(1))
+                .body("items.find { it.conversationId == '" + ids.get(1) + "' }.unreadCount", is(2))
+                .body("items.find { it.conversationId == '" + ids.get(2) + "' }.unreadCount", is(3));
+    }
+
     /**
      * A user aged through the routes: {@code perDay} messages a day from each of ten senders in turn,
      * over DAYS days, with a mark-read, a leave and re-join of a group and an own send each day.
