@@ -15,13 +15,11 @@ import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -300,43 +298,21 @@ public class AgedSoak {
         }
         Map<String, Run> medians = new LinkedHashMap<>();
         runs.forEach((name, list) -> {
-            Run m = new Run(median(list.stream().mapToDouble(Run::p50).toArray()), median(list.stream().mapToDouble(Run::p99).toArray()));
+            Run m = new Run(ClosedLoop.median(list.stream().mapToDouble(Run::p50).toArray()),
+                    ClosedLoop.median(list.stream().mapToDouble(Run::p99).toArray()));
             medians.put(name, m);
             System.out.printf("  %-36s p50 %7.2f ms  p99 %7.2f ms%n", name, m.p50(), m.p99());
         });
         return medians;
     }
 
-    /** Closed model: CONCURRENCY requests in flight for {@code seconds}; latency from when each was sent. */
+    /** Closed model: CONCURRENCY requests in flight for {@code seconds}. */
     static Run measure(Route route, int seconds) throws Exception {
-        HttpRequest request = route.request();
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        long[] latencies = new long[2_000_000];
-        AtomicInteger count = new AtomicInteger();
-        AtomicInteger errors = new AtomicInteger();
-        Semaphore slots = new Semaphore(CONCURRENCY);
-        while (System.nanoTime() < end) {
-            slots.acquire();
-            long sent = System.nanoTime();
-            HTTP.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
-                if (e != null || r.statusCode() != 200) {
-                    errors.incrementAndGet();
-                } else {
-                    int i = count.getAndIncrement();
-                    if (i < latencies.length) {
-                        latencies[i] = System.nanoTime() - sent;
-                    }
-                }
-                slots.release();
-            });
+        ClosedLoop.Result r = ClosedLoop.run(HTTP, route.request(), CONCURRENCY, seconds);
+        if (r.failed() > 0) {
+            System.out.println("  " + route.name() + ": " + r.failed() + " requests failed " + r.failures());
         }
-        slots.acquire(CONCURRENCY);
-        if (errors.get() > 0) {
-            System.out.println("  " + route.name() + ": " + errors.get() + " requests failed");
-        }
-        long[] sorted = Arrays.copyOf(latencies, Math.min(count.get(), latencies.length));
-        Arrays.sort(sorted);
-        return new Run(pct(sorted, 0.50), pct(sorted, 0.99));
+        return new Run(r.ms(0.50), r.ms(0.99));
     }
 
     /**
@@ -470,15 +446,5 @@ public class AgedSoak {
         } catch (Exception e) {
             throw new IllegalStateException("cannot sign a token with .local/jwt/privateKey.pem (run bin/local-keys)", e);
         }
-    }
-
-    static double pct(long[] sorted, double p) {
-        return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1e6;
-    }
-
-    static double median(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 }

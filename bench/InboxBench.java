@@ -201,20 +201,20 @@ public class InboxBench {
             double[] cpu = new double[PIDS.length];
             for (int p = 0; p < PIDS.length; p++) {
                 int at = p;
-                cpu[p] = median(r.stream().mapToDouble(run -> run.cpu()[at]).toArray());
+                cpu[p] = ClosedLoop.median(r.stream().mapToDouble(run -> run.cpu()[at]).toArray());
             }
             System.out.printf("| %-44s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%s%n", sizes.get(i).name(),
-                    median(r.stream().mapToDouble(Run::perSecond).toArray()), median(r.stream().mapToDouble(Run::p50).toArray()),
-                    median(r.stream().mapToDouble(Run::p99).toArray()), cpu(cpu));
+                    ClosedLoop.median(r.stream().mapToDouble(Run::perSecond).toArray()), ClosedLoop.median(r.stream().mapToDouble(Run::p50).toArray()),
+                    ClosedLoop.median(r.stream().mapToDouble(Run::p99).toArray()), cpu(cpu));
         }
         return runs;
     }
 
     static void ratio(List<Size> sizes, List<List<Run>> runs, int larger, int smaller) {
-        double p50 = median(runs.get(larger).stream().mapToDouble(Run::p50).toArray())
-                / median(runs.get(smaller).stream().mapToDouble(Run::p50).toArray());
-        double rate = median(runs.get(smaller).stream().mapToDouble(Run::perSecond).toArray())
-                / median(runs.get(larger).stream().mapToDouble(Run::perSecond).toArray());
+        double p50 = ClosedLoop.median(runs.get(larger).stream().mapToDouble(Run::p50).toArray())
+                / ClosedLoop.median(runs.get(smaller).stream().mapToDouble(Run::p50).toArray());
+        double rate = ClosedLoop.median(runs.get(smaller).stream().mapToDouble(Run::perSecond).toArray())
+                / ClosedLoop.median(runs.get(larger).stream().mapToDouble(Run::perSecond).toArray());
         System.out.printf("%-36s vs %-36s p50 %.2fx  req/s %.2fx%n", sizes.get(larger).name(), sizes.get(smaller).name(),
                 p50, rate);
     }
@@ -255,43 +255,17 @@ public class InboxBench {
         String token = TOKENS.computeIfAbsent(size.user(), u -> token(System.getProperty("bench.root", "."), u));
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/inbox?limit=50"))
                 .header("Authorization", "Bearer " + token).GET().build();
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        long[] latencies = new long[4_000_000];
-        AtomicInteger count = new AtomicInteger();
-        AtomicInteger errors = new AtomicInteger();
-        java.util.Map<String, Integer> statuses = new java.util.concurrent.ConcurrentSkipListMap<>();
-        Semaphore slots = new Semaphore(CONCURRENCY);
         long[] ticks = ticks();
-        long t0 = System.nanoTime();
-        while (System.nanoTime() < end) {
-            slots.acquire();
-            long sent = System.nanoTime();
-            http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
-                if (e != null || r.statusCode() != 200) {
-                    errors.incrementAndGet();
-                    statuses.merge(e != null ? e.getClass().getSimpleName() : Integer.toString(r.statusCode()), 1, Integer::sum);
-                } else {
-                    int i = count.getAndIncrement();
-                    if (i < latencies.length) {
-                        latencies[i] = System.nanoTime() - sent;
-                    }
-                }
-                slots.release();
-            });
+        ClosedLoop.Result r = ClosedLoop.run(http, request, CONCURRENCY, seconds);
+        if (r.failed() > 0) {
+            System.out.println("  errors: " + r.failed() + " " + r.failures());
         }
-        slots.acquire(CONCURRENCY);
-        double elapsed = (System.nanoTime() - t0) / 1e9;
-        if (errors.get() > 0) {
-            System.out.println("  errors: " + errors.get() + " " + statuses);
-        }
-        long[] sorted = Arrays.copyOf(latencies, Math.min(count.get(), latencies.length));
-        Arrays.sort(sorted);
         long[] after = ticks();
         double[] cpu = new double[ticks.length];
         for (int p = 0; p < ticks.length; p++) {
-            cpu[p] = (after[p] - ticks[p]) * 10.0 / Math.max(1, count.get()); // USER_HZ 100: a tick is 10 ms
+            cpu[p] = (after[p] - ticks[p]) * 10.0 / Math.max(1, r.sorted().length); // USER_HZ 100: a tick is 10 ms
         }
-        return new Run(count.get() / elapsed, pct(sorted, 0.50), pct(sorted, 0.99), cpu);
+        return new Run(r.perSecond(), r.ms(0.50), r.ms(0.99), cpu);
     }
 
     /** utime + stime of each process of PIDS, in clock ticks (fields 14 and 15 of /proc/PID/stat). */
@@ -311,15 +285,5 @@ public class InboxBench {
             out.append(String.format("  %s %.3f", PIDS[p][0], msPerRequest[p]));
         }
         return msPerRequest.length == 0 ? "" : out.append(" cpu ms/req").toString();
-    }
-
-    static double pct(long[] sorted, double p) {
-        return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1e6;
-    }
-
-    static double median(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 }
