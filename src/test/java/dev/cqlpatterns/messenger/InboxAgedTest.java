@@ -21,7 +21,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * GET /inbox on an aged inbox, built through the service's own routes over several days (moved by the
@@ -29,9 +32,14 @@ import org.junit.jupiter.api.Test;
  * re-joining a group, the caller's own sends. Counts, from the node's traces, the tombstone cells the
  * inbox's reads scan (cql/015_inbox_by_day.cql states the bound): the same at ten times the messages,
  * and within one per conversation and day visited.
+ *
+ * <p>The tests run in the order of the days their clocks start on: a conversation's creation time
+ * never goes back within a process (CreateConversation), so a test on earlier days than one before
+ * it would find its conversations created on that test's days.
  */
 @QuarkusTest
 @TestProfile(MovableClockProfile.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class InboxAgedTest {
     private static final int CONVERSATIONS = 10;
     private static final int DAYS = 3;
@@ -48,6 +56,7 @@ class InboxAgedTest {
     }
 
     @Test
+    @Order(1) // from 2 days ahead
     void should_scan_the_same_dead_cells_for_ten_times_the_messages() {
         Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(2)).plusSeconds(3600);
         String small = aged(start, 2);
@@ -69,6 +78,7 @@ class InboxAgedTest {
     }
 
     @Test
+    @Order(2) // from 10 days ahead
     void should_drop_settled_days_with_nothing_to_show_from_the_walk() {
         Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(10)).plusSeconds(3600);
         String alice = aged(start, 1);
@@ -86,6 +96,7 @@ class InboxAgedTest {
     }
 
     @Test
+    @Order(3) // from 20 days ahead
     void should_count_and_mark_unread_from_the_last_mark_read_on() {
         Instant at = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(20)).plusSeconds(3600);
         clock.set(at);
@@ -126,6 +137,7 @@ class InboxAgedTest {
     }
 
     @Test
+    @Order(4) // from 30 days ahead
     void should_count_conversations_read_within_a_minute_in_one_read() {
         Instant at = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(30)).plusSeconds(3600);
         clock.set(at);
