@@ -77,7 +77,7 @@ public class Inbox {
     /** Index rows read beyond those the page still needs, for the stale ones met on the way. */
     private static final int SLACK = 16;
     /** Conversations whose read_up_to lie within this of each other are counted by one read. */
-    static final Duration ONE_READ_WINDOW = Duration.ofMinutes(1);
+    private static final Duration ONE_READ_WINDOW = Duration.ofMinutes(1);
     /** The window in a timeuuid's 100 ns ticks. */
     private static final long ONE_READ_WINDOW_TICKS = ONE_READ_WINDOW.toNanos() / 100;
 

@@ -58,7 +58,7 @@ class InboxAgedTest {
     @Test
     @Order(1) // from 2 days ahead
     void should_scan_the_same_dead_cells_for_ten_times_the_messages() {
-        Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(2)).plusSeconds(3600);
+        Instant start = daysAhead(2);
         String small = aged(start, 2);
         String large = aged(start, 20);
 
@@ -80,7 +80,7 @@ class InboxAgedTest {
     @Test
     @Order(2) // from 10 days ahead
     void should_drop_settled_days_with_nothing_to_show_from_the_walk() {
-        Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(10)).plusSeconds(3600);
+        Instant start = daysAhead(10);
         String alice = aged(start, 1);
         // Three days later the two older days have settled: every conversation moved on from them.
         clock.set(start.plus(Duration.ofDays(DAYS + 2)));
@@ -98,7 +98,7 @@ class InboxAgedTest {
     @Test
     @Order(3) // from 20 days ahead
     void should_count_and_mark_unread_from_the_last_mark_read_on() {
-        Instant at = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(20)).plusSeconds(3600);
+        Instant at = daysAhead(20);
         clock.set(at);
         String alice = user("alice");
         String quiet = user("quiet");
@@ -139,7 +139,7 @@ class InboxAgedTest {
     @Test
     @Order(4) // from 30 days ahead
     void should_count_conversations_read_within_a_minute_in_one_read() {
-        Instant at = Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(30)).plusSeconds(3600);
+        Instant at = daysAhead(30);
         clock.set(at);
         String alice = user("alice");
         List<String> senders = List.of(user("first"), user("second"), user("third"));
@@ -199,6 +199,11 @@ class InboxAgedTest {
             sent(organiser, group, "welcome back");
         }
         return alice;
+    }
+
+    /** 01:00 UTC, {@code days} days from today: where a test's clock starts (see the class comment). */
+    private static Instant daysAhead(int days) {
+        return Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(days)).plusSeconds(3600);
     }
 
     /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its unread markers. */
