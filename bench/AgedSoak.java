@@ -33,9 +33,11 @@ import java.util.regex.Pattern;
 /**
  * Aged data through the routes only (issue 27): builds small read targets, measures every read route
  * on them fresh, then ages the keyspace with -Dwrites=N HTTP writes of a busy service's mix, and
- * measures the same routes again. Per route it prints p50 and p99 fresh and aged (closed model,
- * CONCURRENCY in flight, ROUNDS rounds of SECONDS alternated, medians), and the tombstone cells one
- * request scanned, from the node's own traces ("Read N live rows and M tombstone cells").
+ * measures the same routes twice: right after the writes, and again once the node has flushed its
+ * memtables and its compactions have caught up (waited for, not forced). Per route it prints p50 and
+ * p99 fresh, aged and settled (closed model, CONCURRENCY in flight, ROUNDS rounds of SECONDS
+ * alternated, medians), and the tombstone cells one request scanned, from the node's own traces
+ * ("Read N live rows and M tombstone cells").
  *
  * <p>The mix: sends into the heavy user's 10 one-to-one conversations, each sender in turn, with the
  * heavy user marking one read every 1,000 (45 %, so 10^6 writes give that user 450,000 messages); a
@@ -92,6 +94,10 @@ public class AgedSoak {
                 must(post(sender, "/conversations/" + other + "/messages", "{\"content\":\"hello " + m + "\"}"));
             }
         }
+        // A full history page (50) before aging too, so both measurements read the same number of messages.
+        for (int m = 5; m < 50; m++) {
+            must(post(senders.get(0), "/conversations/" + heavyConversations.get(0) + "/messages", "{\"content\":\"hello " + m + "\"}"));
+        }
         String group = conversation(heavy, senders.subList(0, 3), "the group");
         String joiner = signUp("joiner-" + t);
 
@@ -139,23 +145,36 @@ public class AgedSoak {
             System.out.printf("aged with %,d writes in %.0f s; failed: %s%n", WRITES, (System.nanoTime() - t0) / 1e9, FAILED);
             Thread.sleep(5_000); // moves of generations finish after the answers that started them
 
-            System.out.println("aged: measuring " + routes.size() + " routes");
+            System.out.println("aged: measuring " + routes.size() + " routes, right after the writes");
             Map<String, Run> agedRuns = measureAll(routes);
             Map<String, Long> agedCells = traced(session, routes);
+            // The run compresses months into minutes, so the node still holds nearly all of them in its
+            // memtables, which a node serving months of writes has long flushed. Measured again once the
+            // memtables are flushed (nodetool flush: what a node does by itself as they fill) and the node's
+            // own compactions have caught up (waited for, never forced).
+            nodetool("flush", "cql_patterns");
+            long waited = settle();
+            System.out.printf("settled: memtables flushed, the node's compactions caught up after %d s; measuring again%n", waited);
+            Map<String, Run> settledRuns = measureAll(routes);
+            Map<String, Long> settledCells = traced(session, routes);
 
             System.out.printf("%n%,d writes through the routes, %d in flight, medians of %d rounds of %d s%n", WRITES,
                     CONCURRENCY, ROUNDS, SECONDS);
-            System.out.println("| route | fresh p50 / p99 ms | aged p50 / p99 ms | aged / fresh (p50) | tombstone cells per request, fresh / aged |");
-            System.out.println("| --- | ---: | ---: | ---: | ---: |");
+            System.out.println("| route | fresh p50 / p99 ms | aged p50 / p99 ms | aged / fresh (p50) | settled p50 / p99 ms "
+                    + "| settled / fresh (p50) | tombstone cells per request, fresh / aged / settled |");
+            System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
             for (Route r : routes) {
                 Run f = freshRuns.get(r.name());
                 Run a = agedRuns.get(r.name());
-                System.out.printf("| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %d / %d |%n", r.name(), f.p50(), f.p99(), a.p50(),
-                        a.p99(), a.p50() / f.p50(), freshCells.get(r.name()), agedCells.get(r.name()));
+                Run s = settledRuns.get(r.name());
+                System.out.printf("| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %.2f / %.2f | %.2fx | %d / %d / %d |%n", r.name(),
+                        f.p50(), f.p99(), a.p50(), a.p99(), a.p50() / f.p50(), s.p50(), s.p99(), s.p50() / f.p50(),
+                        freshCells.get(r.name()), agedCells.get(r.name()), settledCells.get(r.name()));
             }
-            System.out.printf("heavy user's inbox against a new user's, aged (p50): %.2fx (the heavy user's 10 "
+            System.out.printf("heavy user's inbox against a new user's (p50), aged %.2fx, settled %.2fx (the heavy user's 10 "
                     + "conversations each at 99+ unread, the new user's at 5)%n",
-                    agedRuns.get(routes.get(0).name()).p50() / agedRuns.get(routes.get(1).name()).p50());
+                    agedRuns.get(routes.get(0).name()).p50() / agedRuns.get(routes.get(1).name()).p50(),
+                    settledRuns.get(routes.get(0).name()).p50() / settledRuns.get(routes.get(1).name()).p50());
 
             // The same unread counts on both pages: the heavy user reads everything (the group conversation
             // too, which the aging left at 99+), then 5 more arrive in each of the 10 the new user also has.
@@ -363,6 +382,26 @@ public class AgedSoak {
         // What each statement cost the node: its duration, the SSTables it merged, its tombstone cells.
         statements.stream().sorted().forEach(System.out::println);
         return cells;
+    }
+
+    /**
+     * Waits, at most 30 minutes, until the node reports no pending and no running compaction twice in a row
+     * 10 s apart (nodetool compactionstats); answers the seconds waited. Compacts nothing itself.
+     */
+    static long settle() throws Exception {
+        long start = System.nanoTime();
+        int quiet = 0;
+        while (quiet < 2 && System.nanoTime() - start < 1_800_000_000_000L) {
+            Thread.sleep(10_000);
+            Process p = new ProcessBuilder(root + "/bin/cassandra-local", "nodetool", "local", "compactionstats")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+            Matcher pending = Pattern.compile("pending tasks:?\\s+(\\d+)").matcher(out);
+            boolean idle = pending.find() && pending.group(1).equals("0") && !out.contains("compaction type");
+            quiet = idle ? quiet + 1 : 0;
+        }
+        return (System.nanoTime() - start) / 1_000_000_000L;
     }
 
     static void nodetool(String... args) throws Exception {
