@@ -7,6 +7,7 @@ import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.time.TimeUuids;
@@ -28,6 +29,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -95,12 +97,8 @@ public class RecordClick {
 
     @PostConstruct
     void init() {
-        // TTL 0 is "no TTL" in CQL.
-        long seconds = settings.retention().map(r -> r.toSeconds()).orElse(0L);
-        if (seconds < 0 || seconds > Integer.MAX_VALUE) {
-            throw new IllegalStateException("cql-patterns.clickstream.retention is out of range");
-        }
-        ttlSeconds = (int) seconds;
+        // No retention: TTL 0, kept for ever.
+        ttlSeconds = Ttl.of(settings.retention().orElse(Duration.ZERO), Duration.ZERO, "cql-patterns.clickstream.retention");
     }
 
     @Schema(name = "ClickRequest")

@@ -6,6 +6,7 @@ import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
@@ -17,6 +18,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -67,11 +69,7 @@ public class RecordCourseView {
 
     @PostConstruct
     void init() {
-        long seconds = settings.viewsRetention().toSeconds();
-        if (seconds < 86_400 || seconds > Integer.MAX_VALUE) {
-            throw new IllegalStateException("cql-patterns.courses.views-retention must be between 1 day and 68 years");
-        }
-        ttlSeconds = (int) seconds;
+        ttlSeconds = Ttl.of(settings.viewsRetention(), Duration.ofDays(1), "cql-patterns.courses.views-retention");
     }
 
     @Schema(name = "CourseView")

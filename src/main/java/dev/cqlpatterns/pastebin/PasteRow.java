@@ -3,11 +3,11 @@ package dev.cqlpatterns.pastebin;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
 import java.nio.ByteBuffer;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
@@ -100,12 +100,7 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
 
     /** Seconds a row of this version lives from {@code now}: its TTL, 0 (none) when it never expires. */
     int ttl(Instant now) {
-        return expiresAt == null ? 0 : secondsUntil(expiresAt, now);
-    }
-
-    static int secondsUntil(Instant at, Instant now) {
-        long millis = Math.max(1, Duration.between(now, at).toMillis());
-        return (int) Math.min(Integer.MAX_VALUE, (millis + 999) / 1000);
+        return expiresAt == null ? 0 : Ttl.until(expiresAt, now);
     }
 
     Paste view() {

@@ -7,6 +7,7 @@ import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.generations.GenerationalSet;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
 import io.smallrye.mutiny.Uni;
@@ -128,7 +129,7 @@ public class PublicPasteList {
                         }
                         return cql.write(SHOW_MOVED, day, to, row.getInt("listed_for"), row.getInstant("created_at"),
                                 row.getUuid("id"), row.getString("title"), row.getInstant("expires_at"),
-                                PasteRow.secondsUntil(ends, now), COPIED);
+                                Ttl.until(ends, now), COPIED);
                     });
         }
 
@@ -243,7 +244,7 @@ public class PublicPasteList {
             // it times out (503), while these are retried and speculatively sent to live replicas.
             Uni<Void> expiry = paste.expiresAt() == null ? Uni.createFrom().voidItem()
                     : cql.write(EXPIRES, day(paste.expiresAt()), paste.expiresAt(), paste.id(), day, paste.createdAt(),
-                            paste.version(), PasteRow.secondsUntil(paste.expiresAt(), now) + EXPIRY_ROW_GRACE_SECONDS,
+                            paste.version(), Ttl.until(paste.expiresAt(), now) + EXPIRY_ROW_GRACE_SECONDS,
                             paste.version()).replaceWithVoid();
             return expiry.chain(() -> cql.write(SHOW, day, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(),
                     ttl, paste.version())).chain(() -> showForPeriod(paste, day, now));
@@ -257,7 +258,7 @@ public class PublicPasteList {
         if (listedFor == 0 || !now.isBefore(ends)) {
             return Uni.createFrom().voidItem();
         }
-        int ttl = PasteRow.secondsUntil(ends, now);
+        int ttl = Ttl.until(ends, now);
         return generations.change(byPeriod, day, false, g -> g == 0
                 ? cql.write(SHOW_FOR_PERIOD, day, listedFor, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(), ttl,
                         paste.version())
@@ -298,7 +299,7 @@ public class PublicPasteList {
         if (!now.isBefore(keepUntil)) {
             return -1;
         }
-        int kept = PasteRow.secondsUntil(keepUntil, now);
+        int kept = Ttl.until(keepUntil, now);
         int expiry = paste.ttl(now);
         return expiry == 0 ? kept : Math.min(kept, expiry);
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,7 +19,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
@@ -175,8 +175,7 @@ public class IdempotencyKeys {
     }
 
     private int secondsUntil(Instant at) {
-        long millis = Duration.between(clock.instant(), at).toMillis();
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
+        return Ttl.until(at, clock.instant());
     }
 
     private byte[] bytes(Object value) {
