@@ -18,6 +18,7 @@ import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
 import dev.cqlpatterns.platform.observability.RequestIds;
+import dev.cqlpatterns.platform.paging.PagingSettings;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
@@ -176,8 +177,10 @@ public class ContractFilter implements OASFilter {
      */
     private static void addPagingParameters(Components components) {
         Config config = ConfigProvider.getConfig();
-        int max = config.getOptionalValue("cql-patterns.paging.max-limit", Integer.class).orElse(500);
-        int dflt = config.getOptionalValue("cql-patterns.paging.default-limit", Integer.class).orElse(50);
+        int max = config.getOptionalValue("cql-patterns.paging.max-limit", Integer.class)
+                .orElse(Integer.parseInt(PagingSettings.MAX_LIMIT));
+        int dflt = config.getOptionalValue("cql-patterns.paging.default-limit", Integer.class)
+                .orElse(Integer.parseInt(PagingSettings.DEFAULT_LIMIT));
         components.addParameter(LIMIT, OASFactory.createParameter().name(LIMIT).in(Parameter.In.QUERY)
                 .description("Page size, 1 to " + max + " (default " + dflt + ")")
                 .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)).format("int32")

@@ -6,13 +6,16 @@ import java.util.Optional;
 
 @ConfigMapping(prefix = "cql-patterns.paging")
 public interface PagingSettings {
+    /** Defaults, also read by the contract (platform.openapi.ContractFilter), which is built without CDI. */
+    String DEFAULT_LIMIT = "50";
+    String MAX_LIMIT = "500";
 
     /** Page size when a list call gives no limit. */
-    @WithDefault("50")
+    @WithDefault(DEFAULT_LIMIT)
     int defaultLimit();
 
     /** The largest limit a list call may ask for. */
-    @WithDefault("500")
+    @WithDefault(MAX_LIMIT)
     int maxLimit();
 
     /**
