@@ -160,17 +160,30 @@ public final class Problems {
     }
 
     public static Response problem(int status, String slug, String title, String detail) {
-        return build(new Problem(type(slug), title, status, detail, null));
+        return build(of(status, slug, title, detail));
     }
 
-    private static Response field(String field, String message) {
-        return build(new Problem(type("validation"), "Invalid request", 400, field + ": " + message,
+    /** The problem itself, for answers written outside the REST layer (platform.http.RequestGate). */
+    public static Problem of(int status, String slug, String title, String detail) {
+        return traced(new Problem(type(slug), title, status, detail, null));
+    }
+
+    /** A 400 that names the field and says what is wrong with it. */
+    public static Problem ofField(String field, String message) {
+        return traced(new Problem(type("validation"), "Invalid request", 400, field + ": " + message,
                 List.of(new Problem.FieldError(field, message))));
     }
 
+    private static Response field(String field, String message) {
+        return build(ofField(field, message));
+    }
+
+    private static Problem traced(Problem problem) {
+        return problem.traceId() == null ? problem.withTraceId(Traces.currentTraceId()) : problem;
+    }
+
     private static Response build(Problem problem) {
-        Problem traced = problem.traceId() == null ? problem.withTraceId(Traces.currentTraceId()) : problem;
-        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(traced).build();
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(traced(problem)).build();
     }
 
     private static Response validation(ConstraintViolationException cve) {

@@ -5,8 +5,7 @@ import dev.cqlpatterns.platform.errors.Problems;
 import dev.cqlpatterns.platform.observability.RequestIds;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.json.Json;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -106,21 +105,16 @@ public class RequestGate {
     }
 
     private static void refuse(RoutingContext rc, int status, String slug, String title, String detail) {
-        named(rc).setStatusCode(status).putHeader("Content-Type", Problem.MEDIA_TYPE)
-                .end(problem(status, slug, title, detail).encode());
+        answer(rc, Problems.of(status, slug, title, detail));
     }
 
     /** A 400 that names the field, as the REST layer's validation problems do. */
     private static void refuseField(RoutingContext rc, String field, String message) {
-        named(rc).setStatusCode(400).putHeader("Content-Type", Problem.MEDIA_TYPE)
-                .end(problem(400, "validation", "Invalid request", field + ": " + message)
-                        .put("errors", new JsonArray().add(new JsonObject().put("field", field).put("message", message)))
-                        .encode());
+        answer(rc, Problems.ofField(field, message));
     }
 
-    private static JsonObject problem(int status, String slug, String title, String detail) {
-        return new JsonObject().put("type", Problems.type(slug)).put("title", title).put("status", status)
-                .put("detail", detail);
+    private static void answer(RoutingContext rc, Problem problem) {
+        named(rc).setStatusCode(problem.status()).putHeader("Content-Type", Problem.MEDIA_TYPE).end(Json.encode(problem));
     }
 
     /**
