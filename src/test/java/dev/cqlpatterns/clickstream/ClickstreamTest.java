@@ -12,6 +12,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MovableClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -33,7 +34,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(MovableClockProfile.class)
 class ClickstreamTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @Inject
     MovableClock clock;
@@ -170,11 +170,11 @@ class ClickstreamTest {
         String at = freshYear() + "-01-01T00:00:00Z";
         for (String bad : List.of("not a url", "ftp://example.org/file", "http://", "/relative/path",
                 "javascript:alert(1)", "mailto:someone@example.org", "https://" + "a".repeat(2048) + ".org")) {
-            click(at, Map.of("url", bad)).statusCode(400).contentType(PROBLEM)
+            click(at, Map.of("url", bad)).statusCode(400).contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("url"));
         }
-        click(at, Map.of("url", " ")).statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("url"));
-        click(at, Map.of("ip", "1.2.3.4")).statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("url"));
+        click(at, Map.of("url", " ")).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("url"));
+        click(at, Map.of("ip", "1.2.3.4")).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("url"));
     }
 
     @Test
@@ -198,25 +198,25 @@ class ClickstreamTest {
             Map<String, Object> body = new HashMap<>();
             body.put("url", "https://example.org/");
             body.put("ip", bad);
-            click(at, body).statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("ip"));
+            click(at, body).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("ip"));
         }
     }
 
     @Test
     void should_reject_bad_month_ranges_and_cursors() {
-        list("2025-02", "2025-01", null, null).statusCode(400).contentType(PROBLEM)
+        list("2025-02", "2025-01", null, null).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("from"));
         for (String bad : List.of("2025-13", "2025-1", "25-01", "2025-01-01", "abc")) {
-            list(bad, "2025-12", null, null).statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("from"));
-            list("2025-01", bad, null, null).statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("to"));
+            list(bad, "2025-12", null, null).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("from"));
+            list("2025-01", bad, null, null).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("to"));
         }
         // 24 months, both ends included, is the default maximum; 25 is over it
         list("2024-01", "2025-12", null, null).statusCode(200);
-        list("2023-12", "2025-12", null, null).statusCode(400).contentType(PROBLEM)
+        list("2023-12", "2025-12", null, null).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("from"));
-        list("2024-01", "2025-12", null, "garbage").statusCode(400).contentType(PROBLEM)
+        list("2024-01", "2025-12", null, "garbage").statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        list("2024-01", "2025-12", 0, null).statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("limit"));
+        list("2024-01", "2025-12", 0, null).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("limit"));
     }
 
     @Test
@@ -227,7 +227,7 @@ class ClickstreamTest {
         clock.reset();
         String next = list(month(year, 4), month(year, 4), 1, null).statusCode(200).extract().path("next");
         assertThat(next).isNotNull();
-        list(month(year, 3), month(year, 4), 1, next).statusCode(400).contentType(PROBLEM)
+        list(month(year, 3), month(year, 4), 1, next).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
     }
 

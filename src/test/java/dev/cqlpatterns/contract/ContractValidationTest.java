@@ -6,6 +6,7 @@ import com.atlassian.oai.validator.OpenApiInteractionValidator;
 import com.atlassian.oai.validator.model.Request;
 import com.atlassian.oai.validator.model.SimpleRequest;
 import com.atlassian.oai.validator.model.SimpleResponse;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.ContractValidation;
 import org.junit.jupiter.api.Test;
 
@@ -43,14 +44,14 @@ class ContractValidationTest {
     @Test
     void should_reject_a_status_the_contract_does_not_list() {
         var report = validator.validateResponse("/ring", Request.Method.GET, SimpleResponse.Builder.status(418)
-                .withContentType("application/problem+json").withBody("{\"type\":\"x\",\"title\":\"t\",\"status\":418}").build());
+                .withContentType(Problem.MEDIA_TYPE).withBody("{\"type\":\"x\",\"title\":\"t\",\"status\":418}").build());
         assertThat(report.hasErrors()).isTrue();
     }
 
     @Test
     void should_accept_a_problem_the_contract_lists() {
         var report = validator.validateResponse("/ring/{table}/token", Request.Method.GET, SimpleResponse.Builder.status(404)
-                .withContentType("application/problem+json").withHeader("X-Request-Id", "4bf92f3577b34da6a3ce929d0e0e4736")
+                .withContentType(Problem.MEDIA_TYPE).withHeader("X-Request-Id", "4bf92f3577b34da6a3ce929d0e0e4736")
                 .withBody("{\"type\":\"urn:cql-patterns:problem:not-found\",\"title\":\"Not found\",\"status\":404}").build());
         assertThat(report.getMessages()).isEmpty();
     }

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class CourseOwnershipTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @Inject
     StoredRows stored;
@@ -65,7 +65,7 @@ class CourseOwnershipTest {
         String id = newCourseId();
         putCourse("ada", id, "Data Modelling").then().statusCode(200).body("owner", equalTo("ada"));
 
-        putCourse("mallory", id, "Pwned").then().statusCode(403).contentType(PROBLEM)
+        putCourse("mallory", id, "Pwned").then().statusCode(403).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
         assertCourse(id, "Data Modelling", "ada", List.of());
 
@@ -79,11 +79,11 @@ class CourseOwnershipTest {
         putCourse("ada", id, "Data Modelling").then().statusCode(200);
         putModule("ada", id, 1, "Partitions").then().statusCode(200);
 
-        putModule("mallory", id, 1, "Pwned").then().statusCode(403).contentType(PROBLEM);
-        putModule("mallory", id, 2, "Spam").then().statusCode(403).contentType(PROBLEM);
-        deleteModule("mallory", id, 1).then().statusCode(403).contentType(PROBLEM);
+        putModule("mallory", id, 1, "Pwned").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        putModule("mallory", id, 2, "Spam").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        deleteModule("mallory", id, 1).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         // Also for a module that is not there: the answer does not depend on the modules.
-        deleteModule("mallory", id, 3).then().statusCode(403).contentType(PROBLEM);
+        deleteModule("mallory", id, 3).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         assertCourse(id, "Data Modelling", "ada", List.of("Partitions"));
 
         putModule("ada", id, 2, "Clustering").then().statusCode(200);
@@ -94,8 +94,8 @@ class CourseOwnershipTest {
     @Test
     void should_answer_404_for_the_modules_of_an_unknown_course() {
         String id = newCourseId();
-        putModule("ada", id, 1, "Orphan").then().statusCode(404).contentType(PROBLEM);
-        deleteModule("ada", id, 1).then().statusCode(404).contentType(PROBLEM);
+        putModule("ada", id, 1, "Orphan").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        deleteModule("ada", id, 1).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().when().get("/courses/{id}", id).then().statusCode(404);
     }
 
@@ -118,8 +118,8 @@ class CourseOwnershipTest {
         given().when().get("/courses/{id}", id).then().statusCode(200).body("owner", nullValue());
 
         putModule("dora", id, 2, "New module").then().statusCode(200);
-        putCourse("mallory", id, "Pwned").then().statusCode(403).contentType(PROBLEM);
-        deleteModule("mallory", id, 1).then().statusCode(403).contentType(PROBLEM);
+        putCourse("mallory", id, "Pwned").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        deleteModule("mallory", id, 1).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         assertCourse(id, "Legacy", "dora", List.of("Old module", "New module"));
 
         // Two callers claiming one unowned course at once: one owns it, the other is refused.

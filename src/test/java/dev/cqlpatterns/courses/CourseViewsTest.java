@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.cqlpatterns.clickstream.MovableClockProfile;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.Pages;
 import dev.cqlpatterns.testsupport.Tokens;
@@ -27,7 +28,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(MovableClockProfile.class)
 class CourseViewsTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @Inject
     MovableClock clock;
@@ -135,29 +135,29 @@ class CourseViewsTest {
     void should_answer_404_for_views_of_an_unknown_course() {
         String unknown = "no-such-course-" + UUID.randomUUID();
         given().when().post("/courses/{id}/views", unknown)
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().when().get("/courses/{id}/views", unknown)
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_reject_bad_ranges_limits_and_cursors() {
         String course = newCourse();
         given().queryParam("from", "yesterday").when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("from"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("from"));
         given().queryParam("to", "2030-13-01T00:00:00Z").when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("to"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("to"));
         given().queryParam("from", "2030-02-01T00:00:00Z").queryParam("to", "2030-01-01T00:00:00Z")
                 .when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("from"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("from"));
         given().queryParam("limit", 0).when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("limit"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("limit"));
         given().queryParam("limit", 501).when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("limit"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("limit"));
         given().queryParam("cursor", "not-a-cursor").when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(PROBLEM).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
         given().when().post("/courses/{id}/views", "bad id")
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("courseId"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("courseId"));
     }
 
     @Test
@@ -170,6 +170,6 @@ class CourseViewsTest {
                 .then().statusCode(200).extract().path("next");
         assertThat(next).isNotNull();
         given().queryParam("limit", 1).queryParam("cursor", next).when().get("/courses/{id}/views", other)
-                .then().statusCode(400).contentType(PROBLEM).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
     }
 }

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class CoursesTest {
-    private static final String PROBLEM = "application/problem+json";
     private static final String AUTH = Tokens.bearer("course-admin");
 
     private static String newCourseId() {
@@ -116,7 +116,7 @@ class CoursesTest {
     @Test
     void should_answer_404_for_an_unknown_course() {
         given().when().get("/courses/{id}", newCourseId())
-                .then().statusCode(404).contentType(PROBLEM)
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"))
                 .header("X-Partitions-Read", equalTo("1"));
     }
@@ -124,9 +124,9 @@ class CoursesTest {
     @Test
     void should_answer_404_for_a_module_of_an_unknown_course() {
         String id = newCourseId();
-        putModule(id, 1, Map.of("name", "Orphan")).statusCode(404).contentType(PROBLEM);
+        putModule(id, 1, Map.of("name", "Orphan")).statusCode(404).contentType(Problem.MEDIA_TYPE);
         // and nothing was written: the course is still unknown
-        given().when().get("/courses/{id}", id).then().statusCode(404).contentType(PROBLEM);
+        given().when().get("/courses/{id}", id).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -134,19 +134,19 @@ class CoursesTest {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Introduction to Node.js")).statusCode(200);
         for (String bad : new String[] {"abc", "1.5", "0", "-1", "1001", "99999999999"}) {
-            putModule(id, bad, Map.of("name", "Bad")).statusCode(400).contentType(PROBLEM)
+            putModule(id, bad, Map.of("name", "Bad")).statusCode(400).contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("moduleId"));
             given().header("Authorization", AUTH).when().delete("/courses/{id}/modules/{m}", id, bad)
-                    .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("moduleId"));
+                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("moduleId"));
         }
     }
 
     @Test
     void should_reject_a_blank_course_name() {
         String id = newCourseId();
-        putCourse(id, Map.of("name", "  ")).statusCode(400).contentType(PROBLEM)
+        putCourse(id, Map.of("name", "  ")).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("name"));
-        putCourse(id, Map.of()).statusCode(400).contentType(PROBLEM)
+        putCourse(id, Map.of()).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("name"));
         given().when().get("/courses/{id}", id).then().statusCode(404);
     }
@@ -155,18 +155,18 @@ class CoursesTest {
     void should_reject_a_blank_module_name() {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Introduction to Node.js")).statusCode(200);
-        putModule(id, 1, Map.of("name", "")).statusCode(400).contentType(PROBLEM)
+        putModule(id, 1, Map.of("name", "")).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("name"));
     }
 
     @Test
     void should_reject_a_malformed_course_id() {
-        putCourse("has space", Map.of("name", "x")).statusCode(400).contentType(PROBLEM)
+        putCourse("has space", Map.of("name", "x")).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("courseId"));
         given().when().get("/courses/{id}", "-starts-with-dash")
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("courseId"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("courseId"));
         given().when().get("/courses/{id}", "x".repeat(101))
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("courseId"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("courseId"));
     }
 
     @Test
@@ -174,11 +174,11 @@ class CoursesTest {
         String id = newCourseId();
         given().contentType(ContentType.JSON).body(Map.of("name", "x"))
                 .when().put("/courses/{id}", id)
-                .then().statusCode(401).contentType(PROBLEM);
+                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
         given().contentType(ContentType.JSON).body(Map.of("name", "x"))
                 .when().put("/courses/{id}/modules/1", id)
-                .then().statusCode(401).contentType(PROBLEM);
+                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
         given().when().delete("/courses/{id}/modules/1", id)
-                .then().statusCode(401).contentType(PROBLEM);
+                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
     }
 }

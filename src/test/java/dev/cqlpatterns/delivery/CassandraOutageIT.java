@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.CassandraTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.response.Response;
@@ -35,7 +36,7 @@ class CassandraOutageIT {
 
             given().when().get("/courses/outage-probe")
                     .then().statusCode(503)
-                    .contentType("application/problem+json")
+                    .contentType(Problem.MEDIA_TYPE)
                     .header("Retry-After", notNullValue())
                     .body("type", equalTo("urn:cql-patterns:problem:cassandra-unavailable"));
         } finally {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.PackagedService;
 import dev.cqlpatterns.testsupport.PackagedService.Command;
@@ -433,7 +434,7 @@ class ClusterFaultsIT {
         /** Every failure is a 503 problem+json with Retry-After; a 500 is never an answer. */
         private void checkProblem(String operation, HttpResponse<String> r) {
             if (r.statusCode() >= 500) {
-                boolean problem = r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json");
+                boolean problem = r.headers().firstValue("Content-Type").orElse("").startsWith(Problem.MEDIA_TYPE);
                 if (r.statusCode() != 503 || !problem || r.headers().firstValue("Retry-After").isEmpty()) {
                     violations.add(operation + " answered " + r.statusCode() + " " + r.headers().map() + " " + r.body());
                 }

@@ -8,6 +8,7 @@ import static dev.cqlpatterns.testsupport.PackagedService.get;
 import static dev.cqlpatterns.testsupport.PackagedService.stop;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.CassandraTestResource;
 import dev.cqlpatterns.testsupport.PackagedService;
 import dev.cqlpatterns.testsupport.PackagedService.Command;
@@ -82,7 +83,7 @@ class ColdStartIT {
             assertThat(firstAnswer(port, "/q/health/live", began, FIRST_ANSWER_WITHIN)).isEqualTo(200);
             HttpResponse<String> pastes = get(port, "/pastes");
             assertThat(pastes.statusCode()).isEqualTo(503);
-            assertThat(pastes.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(pastes.headers().firstValue("Content-Type")).hasValue(Problem.MEDIA_TYPE);
             assertThat(pastes.headers().firstValue("Retry-After")).isPresent();
             assertThat(get(port, "/q/health/ready").statusCode()).isEqualTo(503);
         } finally {

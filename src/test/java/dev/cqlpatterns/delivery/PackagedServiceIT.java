@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -72,7 +73,7 @@ class PackagedServiceIT {
         // Problem bodies travel inside a Response: in a native image they need NativeReflection.
         given().when().get("/no-such-route")
                 .then().statusCode(404)
-                .contentType(containsString("application/problem+json"))
+                .contentType(containsString(Problem.MEDIA_TYPE))
                 .body("status", equalTo(404))
                 .body("type", not(emptyOrNullString()));
     }

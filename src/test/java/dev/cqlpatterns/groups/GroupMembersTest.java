@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class GroupMembersTest {
-    static final String PROBLEM = "application/problem+json";
 
     @BeforeAll
     static void logFailures() {
@@ -107,7 +107,7 @@ class GroupMembersTest {
         members(group, null, null).then().statusCode(200).body("items", hasSize(0)).body("next", nullValue());
         given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
                 .then().statusCode(200).body("items", hasSize(0));
-        leave(pat, group, pat).then().statusCode(404).contentType(PROBLEM);
+        leave(pat, group, pat).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -115,22 +115,22 @@ class GroupMembersTest {
         String group = unique("club-");
         String quinn = unique("quinn");
         createUser(quinn, 30);
-        join("mallory", group, quinn).then().statusCode(403).contentType(PROBLEM);
+        join("mallory", group, quinn).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         join(quinn, group, quinn).then().statusCode(201);
-        leave("mallory", group, quinn).then().statusCode(403).contentType(PROBLEM);
-        given().when().put("/groups/{g}/members/{u}", group, quinn).then().statusCode(401).contentType(PROBLEM);
+        leave("mallory", group, quinn).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        given().when().put("/groups/{g}/members/{u}", group, quinn).then().statusCode(401).contentType(Problem.MEDIA_TYPE);
         members(group, null, null).then().body("items.username", equalTo(List.of(quinn)));
     }
 
     @Test
     void should_answer_404_for_unknown_groups_users_and_memberships() {
         String group = unique("nothing-");
-        members(group, null, null).then().statusCode(404).contentType(PROBLEM);
+        members(group, null, null).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         String sam = unique("sam");
-        join(sam, group, sam).then().statusCode(404).contentType(PROBLEM);
-        leave(sam, group, sam).then().statusCode(404).contentType(PROBLEM);
+        join(sam, group, sam).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        leave(sam, group, sam).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -138,15 +138,15 @@ class GroupMembersTest {
         String group = unique("club-");
         String tess = unique("tess");
         createUser(tess, 22);
-        join(tess, "Not A Group", tess).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("group"));
-        join(tess, "x".repeat(65), tess).then().statusCode(400).contentType(PROBLEM);
+        join(tess, "Not A Group", tess).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("group"));
+        join(tess, "x".repeat(65), tess).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         join(tess, group, tess).then().statusCode(201);
-        members(group, 0, null).then().statusCode(400).contentType(PROBLEM);
-        members(group, 501, null).then().statusCode(400).contentType(PROBLEM);
-        members(group, 10, "garbage").then().statusCode(400).contentType(PROBLEM)
+        members(group, 0, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        members(group, 501, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        members(group, 10, "garbage").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
         given().header("Authorization", Tokens.bearer("reader")).queryParam("cursor", "garbage")
-                .when().get("/groups/{g}/members/latest", group).then().statusCode(400).contentType(PROBLEM);
+                .when().get("/groups/{g}/members/latest", group).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
 
         // A cursor of another group's list does not page this one.
         String other = unique("club-");
@@ -157,6 +157,6 @@ class GroupMembersTest {
             join(name, other, name).then().statusCode(201);
         }
         String foreign = members(other, 1, null).then().statusCode(200).extract().path("next");
-        members(group, 1, foreign).then().statusCode(400).contentType(PROBLEM);
+        members(group, 1, foreign).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 }

@@ -2,6 +2,7 @@ package dev.cqlpatterns.messenger;
 
 import static io.restassured.RestAssured.given;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.restassured.http.ContentType;
@@ -14,7 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /** Test steps of the messenger, run over HTTP as a client would. */
 final class Chat {
-    static final String PROBLEM = "application/problem+json";
     private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
 
     private Chat() {

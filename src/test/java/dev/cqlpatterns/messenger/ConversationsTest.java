@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import static dev.cqlpatterns.messenger.Chat.PROBLEM;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.user;
@@ -12,6 +11,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -97,33 +97,33 @@ class ConversationsTest {
         String alice = user("alice");
         String id = create(alice, List.of(user("bob")), null);
         as(user("mallory")).when().get("/conversations/{id}", id)
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         as(alice).when().get("/conversations/{id}", UUID.randomUUID())
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         as(alice).when().get("/conversations/not-a-uuid")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         given().when().get("/conversations/{id}", id)
-                .then().statusCode(401).contentType(PROBLEM);
+                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_bad_conversations() {
         String alice = user("alice");
         as(alice).contentType(ContentType.JSON).body("{}").when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("members"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("members"));
         as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(alice))).when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("members"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("members"));
         as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of("Bob:Smith"))).when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("members[0]"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("members[0]"));
         as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(user("bob")), "title", "t".repeat(101)))
                 .when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("title"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("title"));
         List<String> crowd = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             crowd.add("crowd-" + i);
         }
         as(alice).contentType(ContentType.JSON).body(Map.of("members", crowd)).when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("50"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("50"));
     }
 
     @Test
@@ -132,19 +132,19 @@ class ConversationsTest {
         String bob = user("bob");
         String ghost = Chat.unknown("ghost");
         as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(bob, ghost))).when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", equalTo(List.of("members[1]")))
                 .body("detail", containsString(ghost));
         as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(ghost))).when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString(ghost));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString(ghost));
         // A caller who never signed up starts nothing either.
         String stranger = Chat.unknown("stranger");
         as(stranger).contentType(ContentType.JSON).body(Map.of("members", List.of(bob))).when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", equalTo(List.of("caller")));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", equalTo(List.of("caller")));
 
         String id = create(alice, List.of(bob, user("carol")), null);
         as(alice).when().put("/conversations/{id}/members/{u}", id, ghost)
-                .then().statusCode(404).contentType(PROBLEM).body("detail", containsString(ghost));
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE).body("detail", containsString(ghost));
         as(alice).when().get("/conversations/{id}", id).then().statusCode(200).body("members", not(hasItem(ghost)));
         Chat.inbox(alice).body("items.conversationId", not(hasItem(
                 UUID.nameUUIDFromBytes(((alice.compareTo(ghost) < 0 ? alice + ":" + ghost : ghost + ":" + alice))
@@ -168,19 +168,19 @@ class ConversationsTest {
 
         // carol leaves; she no longer sees it, and it leaves her inbox
         as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(204);
-        as(carol).when().get("/conversations/{id}", id).then().statusCode(404).contentType(PROBLEM);
+        as(carol).when().get("/conversations/{id}", id).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         Chat.inbox(carol).body("items.conversationId", not(hasItem(id)));
         // leaving again: not a member any more
-        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(PROBLEM);
+        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         // bob may not remove dave; alice created it and may
-        as(bob).when().delete("/conversations/{id}/members/{u}", id, dave).then().statusCode(403).contentType(PROBLEM);
+        as(bob).when().delete("/conversations/{id}/members/{u}", id, dave).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         as(alice).when().delete("/conversations/{id}/members/{u}", id, dave).then().statusCode(204);
-        as(alice).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(PROBLEM);
+        as(alice).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         as(alice).when().get("/conversations/{id}", id)
                 .then().statusCode(200).body("members", equalTo(List.of(alice, bob).stream().sorted().toList()));
         // a non-member cannot add anyone
-        as(carol).when().put("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(PROBLEM);
-        as(alice).when().put("/conversations/{id}/members/{u}", id, "Not Valid").then().statusCode(400).contentType(PROBLEM);
+        as(carol).when().put("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        as(alice).when().put("/conversations/{id}/members/{u}", id, "Not Valid").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -192,7 +192,7 @@ class ConversationsTest {
         }
         String id = create(alice, others, "Full house");
         as(alice).when().put("/conversations/{id}/members/{u}", id, user("late"))
-                .then().statusCode(409).contentType(PROBLEM).body("detail", containsString("50"));
+                .then().statusCode(409).contentType(Problem.MEDIA_TYPE).body("detail", containsString("50"));
     }
 
     @Test
@@ -200,7 +200,7 @@ class ConversationsTest {
         String alice = user("alice");
         String bob = user("bob");
         String id = create(alice, List.of(bob), null);
-        as(alice).when().put("/conversations/{id}/members/{u}", id, user("carol")).then().statusCode(409).contentType(PROBLEM);
-        as(alice).when().delete("/conversations/{id}/members/{u}", id, alice).then().statusCode(409).contentType(PROBLEM);
+        as(alice).when().put("/conversations/{id}/members/{u}", id, user("carol")).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        as(alice).when().delete("/conversations/{id}/members/{u}", id, alice).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
     }
 }

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import static dev.cqlpatterns.messenger.Chat.PROBLEM;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.sent;
@@ -9,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.cqlpatterns.clickstream.MovableClockProfile;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MovableClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -77,6 +77,6 @@ class HistoryMonthsTest {
                 .body("next", nullValue());
         // The same cursor with another slice is refused.
         as(bob).queryParam("limit", 5).queryParam("cursor", sliced).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 }

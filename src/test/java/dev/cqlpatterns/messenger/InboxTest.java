@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import static dev.cqlpatterns.messenger.Chat.PROBLEM;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.markRead;
@@ -11,6 +10,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.Concurrently;
 import io.quarkus.test.junit.QuarkusTest;
@@ -101,14 +101,14 @@ class InboxTest {
         } while (cursor != null);
         assertThat(seen).isEqualTo(expected);
 
-        as(alice).queryParam("limit", 501).when().get("/inbox").then().statusCode(400).contentType(PROBLEM);
-        as(alice).queryParam("cursor", "not-a-cursor").when().get("/inbox").then().statusCode(400).contentType(PROBLEM);
+        as(alice).queryParam("limit", 501).when().get("/inbox").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        as(alice).queryParam("cursor", "not-a-cursor").when().get("/inbox").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         // Another user's cursor does not page through this inbox.
         String bob = user("bob");
         create(bob, List.of(user("x")), null);
         create(bob, List.of(user("y")), null);
         String bobs = Chat.as(bob).queryParam("limit", 1).when().get("/inbox").then().statusCode(200).extract().path("next");
-        as(alice).queryParam("cursor", bobs).when().get("/inbox").then().statusCode(400).contentType(PROBLEM);
+        as(alice).queryParam("cursor", bobs).when().get("/inbox").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -205,7 +205,7 @@ class InboxTest {
     void should_refuse_mark_read_of_a_conversation_one_is_not_in() {
         String alice = user("alice");
         String id = create(alice, List.of(user("bob")), null);
-        markRead(user("mallory"), id).statusCode(404).contentType(PROBLEM);
-        markRead(alice, UUID.randomUUID().toString()).statusCode(404).contentType(PROBLEM);
+        markRead(user("mallory"), id).statusCode(404).contentType(Problem.MEDIA_TYPE);
+        markRead(alice, UUID.randomUUID().toString()).statusCode(404).contentType(Problem.MEDIA_TYPE);
     }
 }

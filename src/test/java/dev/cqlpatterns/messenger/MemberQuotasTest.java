@@ -1,11 +1,11 @@
 package dev.cqlpatterns.messenger;
 
 import static org.hamcrest.Matchers.hasItem;
+import dev.cqlpatterns.platform.errors.Problem;
 import java.util.UUID;
 import java.time.Instant;
 import jakarta.inject.Inject;
 import dev.cqlpatterns.testsupport.StoredRows;
-import static dev.cqlpatterns.messenger.Chat.PROBLEM;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.user;
@@ -44,7 +44,7 @@ class MemberQuotasTest {
         // The victim's bound of conversations others put them in is full...
         as(mallory).contentType(ContentType.JSON).body(Map.of("members", List.of(victim, user("crony"))))
                 .when().post("/conversations")
-                .then().statusCode(409).contentType(PROBLEM)
+                .then().statusCode(409).contentType(Problem.MEDIA_TYPE)
                 .body("detail", containsString(victim)).body("detail", containsString("by others"));
 
         // ...but every conversation the victim starts still works, up to their own cap.
@@ -53,7 +53,7 @@ class MemberQuotasTest {
         }
         as(victim).contentType(ContentType.JSON).body(Map.of("members", List.of(user("friend"))))
                 .when().post("/conversations")
-                .then().statusCode(409).contentType(PROBLEM).body("detail", containsString("You already started"));
+                .then().statusCode(409).contentType(Problem.MEDIA_TYPE).body("detail", containsString("You already started"));
 
         // Leaving a conversation someone else put them in gives that room back.
         String friend = user("friend");
@@ -70,7 +70,7 @@ class MemberQuotasTest {
             String id = create(adder, List.of(user("bob"), user("dan")), null);
             as(adder).when().put("/conversations/{id}/members/{u}", id, carol)
                     .then().statusCode(i < SmallQuotasProfile.ADDED ? 200 : 409).contentType(
-                            i < SmallQuotasProfile.ADDED ? "application/json" : PROBLEM);
+                            i < SmallQuotasProfile.ADDED ? "application/json" : Problem.MEDIA_TYPE);
         }
         // Carol's own cap is untouched.
         create(carol, List.of(user("friend")), null);

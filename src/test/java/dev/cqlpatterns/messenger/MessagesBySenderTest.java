@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import static dev.cqlpatterns.messenger.Chat.PROBLEM;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.sent;
@@ -11,6 +10,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.util.ArrayList;
@@ -82,18 +82,18 @@ class MessagesBySenderTest {
         String next = as(alice).queryParam("sender", bob).queryParam("limit", 2).when().get("/messages")
                 .then().extract().path("next");
         as(alice).queryParam("sender", alice).queryParam("cursor", next).when().get("/messages")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_bad_lookups() {
         String alice = user("alice");
-        as(alice).when().get("/messages").then().statusCode(400).contentType(PROBLEM)
+        as(alice).when().get("/messages").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("sender"));
-        as(alice).queryParam("sender", "Not Valid").when().get("/messages").then().statusCode(400).contentType(PROBLEM);
+        as(alice).queryParam("sender", "Not Valid").when().get("/messages").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         as(alice).queryParam("sender", "bob").queryParam("cursor", "garbage").when().get("/messages")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         as(alice).queryParam("sender", "bob").queryParam("limit", 501).when().get("/messages")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 }

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import static dev.cqlpatterns.messenger.Chat.PROBLEM;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.send;
@@ -16,6 +15,7 @@ import static org.hamcrest.Matchers.nullValue;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.KeyClaims;
 import io.quarkus.test.junit.QuarkusTest;
@@ -99,8 +99,8 @@ class MessagesTest {
                 .body("items[0].recipients", equalTo(List.of(bob, dave).stream().sorted().toList()))
                 .body("items[1].recipients", equalTo(List.of(bob)))
                 .body("items[2].recipients", equalTo(List.of(bob, carol).stream().sorted().toList()));
-        send(carol, id, "let me back in").statusCode(404).contentType(PROBLEM);
-        as(carol).when().get("/conversations/{id}/messages", id).then().statusCode(404).contentType(PROBLEM);
+        send(carol, id, "let me back in").statusCode(404).contentType(Problem.MEDIA_TYPE);
+        as(carol).when().get("/conversations/{id}/messages", id).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -121,7 +121,7 @@ class MessagesTest {
                 .body("recipients", equalTo(List.of(bob)));
         as(alice).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(Map.of("content", "something else"))
                 .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(409).contentType(PROBLEM);
+                .then().statusCode(409).contentType(Problem.MEDIA_TYPE);
         // Keys belong to their sender: bob's key-1 is another message.
         as(bob).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(body)
                 .when().post("/conversations/{id}/messages", id)
@@ -169,14 +169,14 @@ class MessagesTest {
         String alice = user("alice");
         String id = create(alice, List.of(user("bob")), null);
 
-        send(alice, UUID.randomUUID().toString(), "hello?").statusCode(404).contentType(PROBLEM);
-        send(user("mallory"), id, "let me in").statusCode(404).contentType(PROBLEM);
-        send(alice, id, "").statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("content"));
-        send(alice, id, "   ").statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("content"));
-        send(alice, id, "x".repeat(4001)).statusCode(400).contentType(PROBLEM).body("detail", containsString("4000"));
+        send(alice, UUID.randomUUID().toString(), "hello?").statusCode(404).contentType(Problem.MEDIA_TYPE);
+        send(user("mallory"), id, "let me in").statusCode(404).contentType(Problem.MEDIA_TYPE);
+        send(alice, id, "").statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("content"));
+        send(alice, id, "   ").statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("content"));
+        send(alice, id, "x".repeat(4001)).statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("4000"));
         send(alice, id, "x".repeat(4000)).statusCode(201);
         as(alice).contentType(ContentType.JSON).body("{}").when().post("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("content"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("content"));
 
         Map<String, String> eleven = new HashMap<>();
         for (int i = 0; i < 11; i++) {
@@ -184,15 +184,15 @@ class MessagesTest {
         }
         as(alice).contentType(ContentType.JSON).body(Map.of("content", "files", "attachments", eleven))
                 .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("attachments"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("attachments"));
         for (String url : List.of("ftp://example.com/a", "javascript:alert(1)", "not a url", "https://", "/relative")) {
             as(alice).contentType(ContentType.JSON).body(Map.of("content", "file", "attachments", Map.of("a", url)))
                     .when().post("/conversations/{id}/messages", id)
-                    .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("attachments.a"));
+                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("attachments.a"));
         }
         as(alice).header("Idempotency-Key", "has space").contentType(ContentType.JSON).body(Map.of("content", "k"))
                 .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("Idempotency-Key"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("Idempotency-Key"));
     }
 
     @Test
@@ -206,19 +206,19 @@ class MessagesTest {
                 .then().statusCode(200).extract().path("next");
         assertThat(foreign).isNotNull();
 
-        as(alice).when().get("/conversations/{id}/messages", UUID.randomUUID()).then().statusCode(404).contentType(PROBLEM);
+        as(alice).when().get("/conversations/{id}/messages", UUID.randomUUID()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         as(alice).queryParam("cursor", "garbage").when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         as(alice).queryParam("cursor", foreign).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         as(alice).queryParam("from", "2025-02-01T00:00:00Z").queryParam("to", "2025-01-01T00:00:00Z")
                 .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("from"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("from"));
         as(alice).queryParam("from", "yesterday").when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("from"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("from"));
         as(alice).queryParam("limit", 501).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("500"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("500"));
         as(alice).queryParam("limit", 0).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 }

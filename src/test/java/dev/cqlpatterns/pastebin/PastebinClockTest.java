@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.nullValue;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.Pages;
 import io.quarkus.test.junit.QuarkusTest;
@@ -28,7 +29,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(PastebinClockProfile.class)
 class PastebinClockTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @Inject
     MovableClock clock;
@@ -59,11 +59,11 @@ class PastebinClockTest {
         assertThat(PastebinTest.latestIds()).contains(paste.id());
 
         clock.set(now.plusSeconds(3600));
-        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(PROBLEM);
+        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         assertThat(PastebinTest.latestIds()).doesNotContain(paste.id());
-        PastebinTest.put(paste.id(), paste.secret(), Map.of("title", "x")).then().statusCode(404).contentType(PROBLEM);
+        PastebinTest.put(paste.id(), paste.secret(), Map.of("title", "x")).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         // the rows are still there (their TTL has most of an hour to go): the service's own check hid them
         assertThat(listRowExists(paste.id(), createdAt)).isTrue();
 
@@ -105,7 +105,7 @@ class PastebinClockTest {
 
         // a tampered cursor is a 400
         given().queryParam("cursor", first.getString("next") + "x").when().get("/pastes")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test

@@ -12,6 +12,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Pages;
 import io.quarkus.test.junit.QuarkusTest;
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class PastebinTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @Inject
     QuarkusCqlSession session;
@@ -224,55 +224,55 @@ class PastebinTest {
         given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
                 // as making it private: the paste, the day's generation twice, the hide's count
                 .then().statusCode(204).header("X-Partitions-Read", "5");
-        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(PROBLEM);
+        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         assertThat(latestIds()).doesNotContain(paste.id());
         given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_changes_without_the_right_secret() {
         Created paste = createPublic("guarded", null);
         put(paste.id(), "not-the-secret", Map.of("title", "hacked"))
-                .then().statusCode(403).contentType(PROBLEM)
+                .then().statusCode(403).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
         put(paste.id(), null, Map.of("title", "hacked"))
-                .then().statusCode(403).contentType(PROBLEM);
+                .then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         given().header("X-Paste-Secret", paste.secret() + "x").when().delete("/pastes/" + paste.id())
-                .then().statusCode(403).contentType(PROBLEM);
+                .then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         given().when().delete("/pastes/" + paste.id())
-                .then().statusCode(403).contentType(PROBLEM);
+                .then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("title", equalTo("guarded"));
     }
 
     @Test
     void should_answer_404_for_an_unknown_paste() {
         String unknown = UUID.randomUUID().toString();
-        given().when().get("/pastes/" + unknown).then().statusCode(404).contentType(PROBLEM)
+        given().when().get("/pastes/" + unknown).then().statusCode(404).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"));
-        put(unknown, "whatever", Map.of("title", "x")).then().statusCode(404).contentType(PROBLEM);
+        put(unknown, "whatever", Map.of("title", "x")).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().header("X-Paste-Secret", "whatever").when().delete("/pastes/" + unknown)
-                .then().statusCode(404).contentType(PROBLEM);
-        given().when().get("/pastes/not-a-uuid").then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        given().when().get("/pastes/not-a-uuid").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_an_empty_or_missing_body() {
         given().contentType(ContentType.JSON).body(Map.of("body", "", "private", false))
-                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM)
+                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("body"));
         given().contentType(ContentType.JSON).body(Map.of("title", "no body", "private", false))
-                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM)
+                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("body"));
         given().contentType(ContentType.JSON).body(Map.of("body", "no visibility"))
-                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM)
+                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("private"));
         given().contentType(ContentType.JSON)
-                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM);
+                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         Created paste = createPublic("keeps its body", null);
-        put(paste.id(), paste.secret(), Map.of("body", "")).then().statusCode(400).contentType(PROBLEM)
+        put(paste.id(), paste.secret(), Map.of("body", "")).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("body"));
-        put(paste.id(), paste.secret(), Map.of()).then().statusCode(400).contentType(PROBLEM);
+        put(paste.id(), paste.secret(), Map.of()).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -281,28 +281,28 @@ class PastebinTest {
         create(Map.of("body", atLimit, "private", true));
         // between the paste limit (512 KiB) and the HTTP limit (1 MiB): the paste's own 413
         given().contentType(ContentType.JSON).body(Map.of("body", atLimit + "x", "private", true))
-                .when().post("/pastes").then().statusCode(413).contentType(PROBLEM)
+                .when().post("/pastes").then().statusCode(413).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:payload-too-large"))
                 .body("errors.field", hasItem("body"));
         // 3-byte characters: under the limit in characters, over it in bytes
         given().contentType(ContentType.JSON).body(Map.of("body", "€".repeat(200_000), "private", true))
-                .when().post("/pastes").then().statusCode(413).contentType(PROBLEM);
+                .when().post("/pastes").then().statusCode(413).contentType(Problem.MEDIA_TYPE);
         // over the HTTP limit: the platform's 413 before the body is read
         given().contentType(ContentType.JSON).body(Map.of("body", "x".repeat(1_100_000), "private", true))
-                .when().post("/pastes").then().statusCode(413).contentType(PROBLEM);
+                .when().post("/pastes").then().statusCode(413).contentType(Problem.MEDIA_TYPE);
         Created paste = createPublic("stays small", null);
-        put(paste.id(), paste.secret(), Map.of("body", atLimit + "x")).then().statusCode(413).contentType(PROBLEM);
+        put(paste.id(), paste.secret(), Map.of("body", atLimit + "x")).then().statusCode(413).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_malformed_or_negative_expiry() {
         for (String bad : List.of("tomorrow", "P1M", "7d", "PT-5M", "-PT1H", "PT0S", "PT0.5S", "P400D")) {
             given().contentType(ContentType.JSON).body(Map.of("body", "x", "private", false, "expiresIn", bad))
-                    .when().post("/pastes").then().statusCode(400).contentType(PROBLEM)
+                    .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                     .body("errors.field", hasItem("expiresIn"));
         }
         Created paste = createPublic("expiry kept", "P1D");
-        put(paste.id(), paste.secret(), Map.of("expiresIn", "PT-1S")).then().statusCode(400).contentType(PROBLEM)
+        put(paste.id(), paste.secret(), Map.of("expiresIn", "PT-1S")).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("expiresIn"));
         given().when().get("/pastes/" + paste.id()).then().statusCode(200)
                 .body("expiresAt", equalTo(paste.json().getString("expiresAt")));
@@ -311,12 +311,12 @@ class PastebinTest {
     @Test
     void should_refuse_a_malformed_cursor_or_limit() {
         given().queryParam("cursor", "garbage").when().get("/pastes")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
         given().queryParam("limit", 0).when().get("/pastes")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         given().queryParam("limit", 501).when().get("/pastes")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -398,8 +398,8 @@ class PastebinTest {
         } while (!gone && System.nanoTime() < deadline);
         assertThat(gone).as("both pastes gone from GET and from the list within 10 s").isTrue();
         for (Created p : List.of(paste, shortened)) {
-            given().when().get("/pastes/" + p.id()).then().statusCode(404).contentType(PROBLEM);
-            put(p.id(), p.secret(), Map.of("title", "too late")).then().statusCode(404).contentType(PROBLEM);
+            given().when().get("/pastes/" + p.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+            put(p.id(), p.secret(), Map.of("title", "too late")).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         }
         // and the rows themselves have expired, not just been hidden
         Thread.sleep(1_000);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import dev.cqlpatterns.testsupport.fuzz.ApiContract;
 import dev.cqlpatterns.testsupport.fuzz.ApiContract.Operation;
@@ -152,7 +153,7 @@ class FuzzTest {
         if (request.belowApplication() && status == 400 && answer.contentType().isEmpty()) {
             return null; // refused by the HTTP stack before any route (MalformedRequests says which)
         }
-        if (!answer.contentType().startsWith("application/problem+json")) {
+        if (!answer.contentType().startsWith(Problem.MEDIA_TYPE)) {
             return "a 4xx without problem+json: " + head;
         }
         try {

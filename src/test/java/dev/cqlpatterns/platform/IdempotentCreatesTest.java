@@ -11,6 +11,7 @@ import dev.cqlpatterns.messenger.CreateConversation;
 import dev.cqlpatterns.pastebin.CreatePaste;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.posts.AddComment;
 import dev.cqlpatterns.posts.CreatePost;
 import dev.cqlpatterns.testsupport.KeyClaims;
@@ -48,7 +49,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @QuarkusTest
 class IdempotentCreatesTest {
-    private static final String PROBLEM = "application/problem+json";
     private static final String KEY = "Idempotency-Key";
     private static final String REPLAYED = "Idempotent-Replayed";
 
@@ -94,7 +94,7 @@ class IdempotentCreatesTest {
 
     private static void conflict(ExtractableResponse<Response> answer) {
         assertThat(answer.statusCode()).isEqualTo(409);
-        assertThat(answer.contentType()).startsWith(PROBLEM);
+        assertThat(answer.contentType()).startsWith(Problem.MEDIA_TYPE);
         assertThat(answer.jsonPath().getString("detail")).contains(KEY);
     }
 

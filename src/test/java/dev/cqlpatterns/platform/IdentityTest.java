@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.not;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.identity.VerifiedTokens;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
@@ -123,7 +124,7 @@ class IdentityTest {
     private static void assertUnauthorized(String token) {
         given().header("Authorization", token).when().get("/inbox")
                 .then().statusCode(401)
-                .contentType("application/problem+json")
+                .contentType(Problem.MEDIA_TYPE)
                 .body("status", equalTo(401));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import dev.cqlpatterns.testsupport.fuzz.FuzzRequest;
 import dev.cqlpatterns.testsupport.fuzz.FuzzRequest.Header;
@@ -52,7 +53,7 @@ class MalformedHeadersTest {
     /** A 4xx problem+json whose status is one of {@code statuses}; its body, parsed. */
     private static JsonNode problem(RawHttp.Answer answer, int... statuses) throws IOException {
         assertThat(answer.status()).as(answer.bodyText()).isIn(java.util.Arrays.stream(statuses).boxed().toList());
-        assertThat(answer.contentType()).startsWith("application/problem+json");
+        assertThat(answer.contentType()).startsWith(Problem.MEDIA_TYPE);
         JsonNode body = JSON.readTree(answer.body());
         assertThat(body.path("type").asText()).startsWith("urn:cql-patterns:problem:");
         assertThat(body.path("status").asInt()).isEqualTo(answer.status());

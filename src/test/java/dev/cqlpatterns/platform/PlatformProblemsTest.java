@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -14,12 +15,11 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class PlatformProblemsTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @Test
     void should_answer_unknown_route_with_404_problem() {
         given().when().get("/no-such-route")
-                .then().statusCode(404).contentType(PROBLEM)
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"))
                 .body("status", equalTo(404));
     }
@@ -28,7 +28,7 @@ class PlatformProblemsTest {
     void should_answer_malformed_json_with_400_problem() {
         given().contentType(ContentType.JSON).body("{\"text\": ")
                 .when().post("/test-probe/echo")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:malformed-json"))
                 .body("detail", not(containsString("com.fasterxml")));
     }
@@ -37,7 +37,7 @@ class PlatformProblemsTest {
     void should_name_every_invalid_field() {
         given().contentType(ContentType.JSON).body("{\"text\": \"\", \"n\": 0}")
                 .when().post("/test-probe/echo")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:validation"))
                 .body("errors.field", hasItem("text"))
                 .body("errors.field", hasItem("n"));
@@ -47,7 +47,7 @@ class PlatformProblemsTest {
     void should_name_a_field_of_the_wrong_type() {
         given().contentType(ContentType.JSON).body("{\"text\": \"a\", \"n\": \"many\"}")
                 .when().post("/test-probe/echo")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("n"));
     }
 
@@ -55,7 +55,7 @@ class PlatformProblemsTest {
     void should_answer_wrong_media_type_with_415_problem() {
         given().contentType(ContentType.TEXT).body("text=a")
                 .when().post("/test-probe/echo")
-                .then().statusCode(415).contentType(PROBLEM)
+                .then().statusCode(415).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:unsupported-media-type"));
     }
 
@@ -64,23 +64,23 @@ class PlatformProblemsTest {
         String big = "{\"text\": \"" + "x".repeat(1_100_000) + "\"}";
         given().contentType(ContentType.JSON).body(big)
                 .when().post("/test-probe/echo")
-                .then().statusCode(413).contentType(PROBLEM)
+                .then().statusCode(413).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:payload-too-large"));
     }
 
     @Test
     void should_answer_wrong_method_with_405_problem() {
         given().when().delete("/test-probe/echo")
-                .then().statusCode(405).contentType(PROBLEM);
+                .then().statusCode(405).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_require_a_bearer_token() {
         given().when().get("/test-probe/me")
-                .then().statusCode(401).contentType(PROBLEM)
+                .then().statusCode(401).contentType(Problem.MEDIA_TYPE)
                 .header("WWW-Authenticate", equalTo("Bearer"));
         given().header("Authorization", "Bearer not-a-jwt").when().get("/test-probe/me")
-                .then().statusCode(401).contentType(PROBLEM);
+                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -97,19 +97,19 @@ class PlatformProblemsTest {
                 .then().statusCode(200).body("last", equalTo("start+"));
         String tampered = (next.charAt(0) == 'A' ? 'B' : 'A') + next.substring(1);
         given().queryParam("cursor", tampered).when().get("/test-probe/cursor")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
         given().queryParam("cursor", "garbage").when().get("/test-probe/cursor")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_a_limit_over_the_maximum() {
         given().queryParam("limit", 501).when().get("/test-probe/cursor")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("detail", containsString("500"));
         given().queryParam("limit", "ten").when().get("/test-probe/cursor")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test

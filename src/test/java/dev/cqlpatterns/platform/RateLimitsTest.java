@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(SmallRateLimitsProfile.class)
 class RateLimitsTest {
-    private static final String PROBLEM = "application/problem+json";
 
     private static String someone(String name) {
         return SignUp.user(name + "-" + UUID.randomUUID().toString().substring(0, 8));
@@ -63,7 +63,7 @@ class RateLimitsTest {
         assertThat(sent).isEqualTo(SmallRateLimitsProfile.WRITES - 2);
         assertThat(refused).isNotNull();
         assertThat(refused.statusCode()).isEqualTo(429);
-        assertThat(refused.contentType()).isEqualTo(PROBLEM);
+        assertThat(refused.contentType()).isEqualTo(Problem.MEDIA_TYPE);
         assertThat(refused.<String>path("type")).isEqualTo("urn:cql-patterns:problem:rate-limited");
         assertThat(refused.<Integer>path("status")).isEqualTo(429);
         assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 3600L);
@@ -91,7 +91,7 @@ class RateLimitsTest {
         paste("10.1.0.1", run + " kept 0", body).then().statusCode(201);
         paste("10.1.0.1", run + " kept 1", body).then().statusCode(201)
                 .header("RateLimit-Limit", equalTo(String.valueOf(SmallRateLimitsProfile.BODY_BYTES)));
-        paste("10.1.0.1", run + " refused", body).then().statusCode(429).contentType(PROBLEM)
+        paste("10.1.0.1", run + " refused", body).then().statusCode(429).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:rate-limited"))
                 .body("detail", containsString("body-bytes"))
                 .header("Retry-After", not(equalTo("0")))

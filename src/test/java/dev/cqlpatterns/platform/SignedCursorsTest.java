@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
@@ -82,7 +83,7 @@ class SignedCursorsTest {
         for (ListRoute route : routes) {
             // no page writes these: always refused
             for (Object payload : List.of(Map.of(), Map.of("unexpected", 1), List.of(), "text", 42)) {
-                get(route, payload).statusCode(400).contentType("application/problem+json")
+                get(route, payload).statusCode(400).contentType(Problem.MEDIA_TYPE)
                         .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
             }
             // odd but well-typed positions (a far bucket, say) may find nothing; they never fail
@@ -90,7 +91,7 @@ class SignedCursorsTest {
                 int status = get(route, payload).extract().statusCode();
                 assertThat(status).as("%s with %s", route.path(), payload).isIn(200, 400);
                 if (status == 400) {
-                    get(route, payload).contentType("application/problem+json")
+                    get(route, payload).contentType(Problem.MEDIA_TYPE)
                             .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
                 }
             }

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -29,7 +30,6 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class StrictInputTest {
-    private static final String PROBLEM = "application/problem+json";
 
     private static ValidatableResponse send(String method, String user, String path, Object body) {
         return given().header("Authorization", Tokens.bearer(user)).contentType(ContentType.JSON).body(body)
@@ -41,51 +41,51 @@ class StrictInputTest {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
         send("PUT", "teacher", "/courses/" + course, Map.of("name", "Data modelling")).statusCode(200);
         for (Object name : List.of(5, true, -1, 1.5e300)) {
-            send("PUT", "teacher", "/courses/" + course, Map.of("name", name)).statusCode(400).contentType(PROBLEM)
+            send("PUT", "teacher", "/courses/" + course, Map.of("name", name)).statusCode(400).contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("name"));
         }
         given().when().get("/courses/" + course).then().statusCode(200).body("name", equalTo("Data modelling"));
 
         String path = "/songs/Strict/Input/" + course;
         send("PUT", "tagger", path, Map.of("tags", List.of("jazz"))).statusCode(201);
-        send("PUT", "tagger", path, Map.of("tags", List.of(1, 2))).statusCode(400).contentType(PROBLEM);
+        send("PUT", "tagger", path, Map.of("tags", List.of(1, 2))).statusCode(400).contentType(Problem.MEDIA_TYPE);
         given().when().get(path).then().statusCode(200).body("tags", equalTo(List.of("jazz")));
 
         String user = "strict_" + UUID.randomUUID().toString().substring(0, 8);
         send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", 30.7))
-                .statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("age"));
+                .statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("age"));
         send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", "30"))
-                .statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("age"));
+                .statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("age"));
         send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com")).statusCode(201);
         send("PUT", user, "/users/" + user + "/addresses/home", Map.of("street", "1 Main St", "city", "Paris", "zip", "75001"))
-                .statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("zip"));
+                .statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("zip"));
         given().contentType(ContentType.JSON).body(Map.of("body", "x", "private", 1)).when().post("/pastes")
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("private"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("private"));
     }
 
     @Test
     void should_refuse_control_characters_in_one_line_fields() {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
-        send("PUT", "teacher", "/courses/" + course, Map.of("name", "a\u0000b")).statusCode(400).contentType(PROBLEM)
+        send("PUT", "teacher", "/courses/" + course, Map.of("name", "a\u0000b")).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("name"));
         send("PUT", "teacher", "/courses/" + course, Map.of("name", "Intro")).statusCode(200);
         send("PUT", "teacher", "/courses/" + course + "/modules/1", Map.of("name", "line\nbreak")).statusCode(400)
-                .contentType(PROBLEM).body("errors[0].field", equalTo("name"));
+                .contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("name"));
 
         String user = "strict_" + UUID.randomUUID().toString().substring(0, 8);
         send("POST", user, "/users", Map.of("username", user, "email", user + "\u0000@example.com")).statusCode(400)
-                .contentType(PROBLEM).body("errors[0].field", equalTo("email"));
+                .contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("email"));
         send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com")).statusCode(201);
         send("PUT", user, "/users/" + user + "/addresses/home", Map.of("street", "1 Main St\u001b[31m", "city", "Paris",
-                "zip", 75001)).statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("street"));
+                "zip", 75001)).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("street"));
 
         send("POST", user, "/conversations", Map.of("members", List.of("strict_peer"), "title", "a\u0007b")).statusCode(400)
-                .contentType(PROBLEM).body("errors[0].field", equalTo("title"));
+                .contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("title"));
         given().contentType(ContentType.JSON).body(Map.of("title", "a\u0000", "body", "x", "private", false))
-                .when().post("/pastes").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("title"));
+                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("title"));
         given().header("Authorization", Tokens.bearer("tagger")).contentType(ContentType.JSON)
                 .body(Map.of("tags", List.of("jazz"))).when().put("/songs/{a}/Input/x", "Str\u0001ct")
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("artist"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("artist"));
     }
 
     @Test
@@ -94,15 +94,15 @@ class StrictInputTest {
         String path = "/songs/Strict/Ends/" + UUID.randomUUID().toString().substring(0, 8);
         send("PUT", "tagger", path, Map.of("tags", List.of("jazz"))).statusCode(201);
         given().urlEncodingEnabled(false).header("Authorization", Tokens.bearer("tagger"))
-                .when().delete(path + "/tags/%0D%0Ajazz").then().statusCode(400).contentType(PROBLEM)
+                .when().delete(path + "/tags/%0D%0Ajazz").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("tag"));
-        send("PUT", "tagger", path, Map.of("tags", List.of("\tmodal"))).statusCode(400).contentType(PROBLEM)
+        send("PUT", "tagger", path, Map.of("tags", List.of("\tmodal"))).statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("tags[0]"));
         given().when().get(path).then().statusCode(200).body("tags", equalTo(List.of("jazz")));
 
         String alice = "strict_" + UUID.randomUUID().toString().substring(0, 8);
         send("POST", alice, "/conversations", Map.of("members", List.of("strict_peer"), "title", "\tTrip\n"))
-                .statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("title"));
+                .statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("title"));
     }
 
     private static String paste(String body) {
@@ -116,15 +116,15 @@ class StrictInputTest {
 
     @Test
     void should_refuse_a_body_that_is_not_exactly_one_strict_json_document() {
-        postPaste("{\"body\":\"a\",\"body\":\"b\",\"private\":false}").statusCode(400).contentType(PROBLEM)
+        postPaste("{\"body\":\"a\",\"body\":\"b\",\"private\":false}").statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("body")).body("detail", containsString("more than once"));
-        postPaste("{\"body\":\"a\",\"private\":false}garbage").statusCode(400).contentType(PROBLEM);
+        postPaste("{\"body\":\"a\",\"private\":false}garbage").statusCode(400).contentType(Problem.MEDIA_TYPE);
         postPaste("{\"body\":\"a\",\"private\":false}{\"body\":\"b\",\"private\":false}").statusCode(400)
-                .contentType(PROBLEM).body("detail", containsString("exactly one JSON document"));
+                .contentType(Problem.MEDIA_TYPE).body("detail", containsString("exactly one JSON document"));
         // a misspelt expiresIn must not make a paste that never expires
-        postPaste("{\"body\":\"a\",\"private\":false,\"expiresin\":\"PT1M\"}").statusCode(400).contentType(PROBLEM)
+        postPaste("{\"body\":\"a\",\"private\":false,\"expiresin\":\"PT1M\"}").statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("expiresin"));
-        postPaste("{\"body\":\"a\\ud800b\",\"private\":false}").statusCode(400).contentType(PROBLEM)
+        postPaste("{\"body\":\"a\\ud800b\",\"private\":false}").statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("body"));
     }
 
@@ -135,7 +135,7 @@ class StrictInputTest {
         overlong[at] = (byte) 0xC0; // C0 AF: an overlong "/"
         overlong[at + 1] = (byte) 0xAF;
         given().contentType(ContentType.JSON).body(overlong).when().post("/pastes")
-                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("UTF-8"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("UTF-8"));
     }
 
     @Test
@@ -146,7 +146,7 @@ class StrictInputTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"body\":\"a\",\"private\":false}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).isEqualTo(415);
-        assertThat(answer.headers().firstValue("Content-Type")).hasValue(PROBLEM);
+        assertThat(answer.headers().firstValue("Content-Type")).hasValue(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -154,9 +154,9 @@ class StrictInputTest {
         String id = paste("digits");
         String fullwidth = id.chars().mapToObj(c -> c >= '0' && c <= '9' ? String.valueOf((char) ('\uFF10' + c - '0'))
                 : String.valueOf((char) c)).reduce("", String::concat);
-        given().when().get("/pastes/" + fullwidth).then().statusCode(400).contentType(PROBLEM);
-        given().when().delete("/pastes/" + fullwidth).then().statusCode(400).contentType(PROBLEM);
-        given().queryParam("limit", "\u0665").when().get("/pastes").then().statusCode(400).contentType(PROBLEM);
+        given().when().get("/pastes/" + fullwidth).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().when().delete("/pastes/" + fullwidth).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().queryParam("limit", "\u0665").when().get("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         given().when().get("/pastes/" + id).then().statusCode(200).body("body", equalTo("digits"));
     }
 
@@ -164,7 +164,7 @@ class StrictInputTest {
     void should_refuse_a_url_whose_escapes_are_not_utf8_and_store_nothing() {
         given().urlEncodingEnabled(false).header("Authorization", Tokens.bearer("tagger")).contentType(ContentType.JSON)
                 .body(Map.of("tags", List.of("jazz"))).when().put("/songs/Bad%FFUtf8/Album/Song")
-                .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("UTF-8"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("UTF-8"));
         given().urlEncodingEnabled(false).when().get("/songs/Bad%EF%BF%BDUtf8/Album/Song").then().statusCode(404);
     }
 
@@ -175,7 +175,7 @@ class StrictInputTest {
         String id = io.restassured.path.json.JsonPath.from(body).getString("id");
         String secret = io.restassured.path.json.JsonPath.from(body).getString("secret");
         given().accept("application/xml").header("X-Paste-Secret", secret).when().delete("/pastes/" + id)
-                .then().statusCode(406).contentType(PROBLEM);
+                .then().statusCode(406).contentType(Problem.MEDIA_TYPE);
         given().when().get("/pastes/" + id).then().statusCode(200).body("body", equalTo("keep me"));
     }
 
@@ -189,7 +189,7 @@ class StrictInputTest {
             given().header("Authorization", Tokens.bearer(alice)).header("Idempotency-Key", key)
                     .contentType(ContentType.JSON).body(Map.of("content", "hi"))
                     .when().post("/conversations/{id}/messages", id)
-                    .then().statusCode(400).contentType(PROBLEM).body("detail", containsString("Idempotency-Key"));
+                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("Idempotency-Key"));
         }
         given().header("Authorization", Tokens.bearer(alice)).when().get("/conversations/{id}/messages", id)
                 .then().statusCode(200).body("items", hasSize(0));
@@ -200,6 +200,6 @@ class StrictInputTest {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
         send("PUT", "teacher", "/courses/" + course, Map.of("name", "Slices")).statusCode(200);
         given().queryParam("to", "+1000000-01-01T00:00:00Z").when().get("/courses/{c}/views", course)
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("to"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("to"));
     }
 }

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class PostsTest {
-    static final String PROBLEM = "application/problem+json";
 
     @BeforeAll
     static void logFailures() {
@@ -93,36 +93,36 @@ class PostsTest {
     @Test
     void should_refuse_empty_and_oversized_bodies() {
         given().header("Authorization", Tokens.bearer("alice")).contentType(ContentType.JSON).body(Map.of("body", ""))
-                .when().post("/posts").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("body"));
+                .when().post("/posts").then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("body"));
         given().header("Authorization", Tokens.bearer("alice")).contentType(ContentType.JSON)
                 .body(Map.of("body", "x".repeat(10_001))).when().post("/posts")
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("body"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("body"));
         String id = post("alice", "x".repeat(10_000));
-        comment("bob", id, "").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("body"));
-        comment("bob", id, "   ").then().statusCode(400).contentType(PROBLEM);
-        comment("bob", id, "y".repeat(2_001)).then().statusCode(400).contentType(PROBLEM);
+        comment("bob", id, "").then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("body"));
+        comment("bob", id, "   ").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        comment("bob", id, "y".repeat(2_001)).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         comment("bob", id, "y".repeat(2_000)).then().statusCode(201);
         given().contentType(ContentType.JSON).body(Map.of("body", "anonymous")).when().post("/posts")
-                .then().statusCode(401).contentType(PROBLEM);
+                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_answer_404_for_unknown_posts_and_400_for_bad_ids_and_cursors() {
         String unknown = "5f4dcc3b-5aa7-11ef-8000-0123456789ab";
-        read(unknown, null, null).then().statusCode(404).contentType(PROBLEM);
-        comment("bob", unknown, "hello?").then().statusCode(404).contentType(PROBLEM);
-        read("not-a-post", null, null).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("id"));
-        read(UUID.randomUUID().toString(), null, null).then().statusCode(400).contentType(PROBLEM);
-        comment("bob", "not-a-post", "hello?").then().statusCode(400).contentType(PROBLEM);
+        read(unknown, null, null).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        comment("bob", unknown, "hello?").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        read("not-a-post", null, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("id"));
+        read(UUID.randomUUID().toString(), null, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        comment("bob", "not-a-post", "hello?").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
 
         String id = post("alice", "Paged.");
         comment("bob", id, "one").then().statusCode(201);
         comment("bob", id, "two").then().statusCode(201);
-        read(id, 1, "garbage").then().statusCode(400).contentType(PROBLEM)
+        read(id, 1, "garbage").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
         String next = read(id, 1, null).jsonPath().getString("comments.next");
         String other = post("alice", "Other.");
-        read(other, 1, next).then().statusCode(400).contentType(PROBLEM);
-        read(id, 0, null).then().statusCode(400).contentType(PROBLEM);
+        read(other, 1, next).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        read(id, 0, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 }

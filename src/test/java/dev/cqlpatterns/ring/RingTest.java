@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasSize;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import dev.cqlpatterns.platform.errors.Problem;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @SuppressWarnings("unchecked")
 class RingTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @Inject
     QuarkusCqlSession session;
@@ -95,7 +95,7 @@ class RingTest {
     void should_name_a_missing_partition_key_column() {
         given().queryParam("country", "TR")
                 .when().get("/ring/ring_probe/token")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("zip"));
     }
 
@@ -103,7 +103,7 @@ class RingTest {
     void should_refuse_a_column_that_is_not_of_the_partition_key_rather_than_drop_it() {
         given().queryParam("country", "TR").queryParam("zip", "34000").queryParam("city", "Istanbul")
                 .when().get("/ring/ring_probe/token")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("city"));
     }
 
@@ -111,7 +111,7 @@ class RingTest {
     void should_name_a_malformed_partition_key_column() {
         given().queryParam("country", "TR").queryParam("zip", "not-a-number")
                 .when().get("/ring/ring_probe/token")
-                .then().statusCode(400).contentType(PROBLEM)
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("zip"))
                 .body("detail", containsString("int"));
     }
@@ -120,7 +120,7 @@ class RingTest {
     void should_answer_404_for_an_unknown_table() {
         given().queryParam("id", "1")
                 .when().get("/ring/no_such_table/token")
-                .then().statusCode(404).contentType(PROBLEM)
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"));
     }
 }

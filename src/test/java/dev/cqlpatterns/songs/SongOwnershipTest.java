@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class SongOwnershipTest {
-    private static final String PROBLEM = "application/problem+json";
     private static final String ALBUM = "Album";
     private static final String SONG = "Song";
 
@@ -89,9 +89,9 @@ class SongOwnershipTest {
         String spam = tag("spam");
         put("vera", artist, List.of(jazz)).then().statusCode(201).body("owner", equalTo("vera"));
 
-        put("mallory", artist, List.of(spam)).then().statusCode(403).contentType(PROBLEM)
+        put("mallory", artist, List.of(spam)).then().statusCode(403).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
-        put("mallory", artist, List.of()).then().statusCode(403).contentType(PROBLEM);
+        put("mallory", artist, List.of()).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         assertStored(artist, List.of(jazz), "vera", List.of(spam));
 
         String modal = tag("modal");
@@ -106,7 +106,7 @@ class SongOwnershipTest {
         put("vera", artist, tags).then().statusCode(201);
 
         String spam = tag("spam");
-        addTag("mallory", artist, spam).then().statusCode(403).contentType(PROBLEM);
+        addTag("mallory", artist, spam).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         get(artist).then().body("tags", equalTo(tags));
         assertThat(SongsTest.songsTagged(spam)).isEmpty();
 
@@ -122,9 +122,9 @@ class SongOwnershipTest {
         String jazz = tag("jazz");
         put("vera", artist, List.of(jazz)).then().statusCode(201);
 
-        removeTag("mallory", artist, jazz).then().statusCode(403).contentType(PROBLEM);
+        removeTag("mallory", artist, jazz).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         // Also for a tag the song does not carry: the answer does not depend on the tags.
-        removeTag("mallory", artist, "absent").then().statusCode(403).contentType(PROBLEM);
+        removeTag("mallory", artist, "absent").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         assertStored(artist, List.of(jazz), "vera", List.of());
 
         removeTag("vera", artist, jazz).then().statusCode(204);
@@ -168,7 +168,7 @@ class SongOwnershipTest {
 
         String claimed = tag("claimed");
         addTag("yara", artist, claimed).then().statusCode(200).body("owner", equalTo("yara"));
-        put("mallory", artist, List.of()).then().statusCode(403).contentType(PROBLEM);
+        put("mallory", artist, List.of()).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         assertStored(artist, sorted(old, claimed), "yara", List.of());
 
         // Two callers claiming one unowned song at once: one owns it, the other is refused.

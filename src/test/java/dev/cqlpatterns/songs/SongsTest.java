@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class SongsTest {
-    private static final String PROBLEM = "application/problem+json";
     private static final String AUTH = Tokens.bearer("curator");
 
     @BeforeAll
@@ -137,30 +137,30 @@ class SongsTest {
         assertThat(seen).isEqualTo(titles);
         assertThat(pages).isEqualTo(3);
         String next = byTag(tag, 2, null).jsonPath().getString("next");
-        byTag("other-" + tag, 2, next).then().statusCode(400).contentType(PROBLEM);
-        byTag(tag, 2, "garbage").then().statusCode(400).contentType(PROBLEM)
+        byTag("other-" + tag, 2, next).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        byTag(tag, 2, "garbage").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
     }
 
     @Test
     void should_refuse_empty_tags_and_too_many() {
         String artist = unique("Artist ");
-        put(artist, "Album", "Song", List.of("ok", "")).then().statusCode(400).contentType(PROBLEM)
+        put(artist, "Album", "Song", List.of("ok", "")).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("tags[1]"));
-        put(artist, "Album", "Song", List.of("  ")).then().statusCode(400).contentType(PROBLEM);
-        put(artist, "Album", "Song", List.of("x".repeat(51))).then().statusCode(400).contentType(PROBLEM);
+        put(artist, "Album", "Song", List.of("  ")).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        put(artist, "Album", "Song", List.of("x".repeat(51))).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", AUTH).contentType(ContentType.JSON).body(Map.of())
-                .when().put("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(400).contentType(PROBLEM);
-        byTag("", null, null).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("tag"));
-        given().when().get("/songs").then().statusCode(400).contentType(PROBLEM);
+                .when().put("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        byTag("", null, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("tag"));
+        given().when().get("/songs").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
 
         List<String> many = IntStream.range(0, 33).mapToObj(i -> "tag" + i).toList();
-        put(artist, "Album", "Song", many).then().statusCode(400).contentType(PROBLEM);
+        put(artist, "Album", "Song", many).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         put(artist, "Album", "Song", many.subList(0, 32)).then().statusCode(201);
         given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", " ")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "one-more")
-                .then().statusCode(409).contentType(PROBLEM);
+                .then().statusCode(409).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "tag7")
                 .then().statusCode(200);
     }
@@ -168,13 +168,13 @@ class SongsTest {
     @Test
     void should_answer_404_for_unknown_songs_and_401_without_a_token() {
         String artist = unique("Nobody ");
-        given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(404).contentType(PROBLEM);
+        given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock")
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", AUTH).when().delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock")
-                .then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().contentType(ContentType.JSON).body(Map.of("tags", List.of("rock")))
-                .when().put("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(401).contentType(PROBLEM);
+                .when().put("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(401).contentType(Problem.MEDIA_TYPE);
         given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(404);
     }
 }

@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class UserPrivacyTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @BeforeAll
     static void logFailures() {
@@ -60,7 +60,7 @@ class UserPrivacyTest {
         Response taken = byEmail("mallory", pia + "@example.com");
         Response free = byEmail("mallory", unique("free") + "@example.com");
         for (Response answer : new Response[] {taken, free}) {
-            answer.then().statusCode(404).contentType(PROBLEM).header("X-Partitions-Read", "1")
+            answer.then().statusCode(404).contentType(Problem.MEDIA_TYPE).header("X-Partitions-Read", "1")
                     .body("type", equalTo("urn:cql-patterns:problem:not-found"))
                     .body("$", not(hasKey("username"))).body("$", not(hasKey("age")));
         }
@@ -75,10 +75,10 @@ class UserPrivacyTest {
         create(quentin, quentin + "@example.com", 40).then().statusCode(201);
         setAddress(quentin, quentin, "home", address("2 Side Street", "Springfield", 1)).then().statusCode(200);
 
-        UsersTest.changeEmail("mallory", quentin, unique("taken") + "@example.com").then().statusCode(403).contentType(PROBLEM);
-        setAddress("mallory", quentin, "home", address("1 Evil Way", "X", 1)).then().statusCode(403).contentType(PROBLEM);
+        UsersTest.changeEmail("mallory", quentin, unique("taken") + "@example.com").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        setAddress("mallory", quentin, "home", address("1 Evil Way", "X", 1)).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", Tokens.bearer("mallory"))
-                .when().delete("/users/{u}/addresses/{k}", quentin, "home").then().statusCode(403).contentType(PROBLEM);
+                .when().delete("/users/{u}/addresses/{k}", quentin, "home").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
 
         byUsername(quentin, quentin).then().statusCode(200).body("email", equalTo(quentin + "@example.com"))
                 .body("addresses.home.street", equalTo("2 Side Street"));

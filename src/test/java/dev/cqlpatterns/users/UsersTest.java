@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class UsersTest {
-    private static final String PROBLEM = "application/problem+json";
 
     @BeforeAll
     static void logFailures() {
@@ -79,25 +79,25 @@ class UsersTest {
     @Test
     void should_refuse_invalid_usernames_and_emails() {
         for (String bad : List.of("ab", "Alice" + UUID.randomUUID().toString().substring(0, 4), "a b c", "x".repeat(33))) {
-            create(bad, "someone@example.com", null).then().statusCode(400).contentType(PROBLEM)
+            create(bad, "someone@example.com", null).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("username"));
         }
         String bob = unique("bob");
         for (String bad : List.of("not-an-email", "bob@", "@example.com", "bob@example", "b o b@example.com")) {
-            create(bob, bad, null).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("email"));
+            create(bob, bad, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("email"));
         }
-        create(bob, bob + "@example.com", -1).then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("age"));
-        byEmail("reader", "not-an-email").then().statusCode(400).contentType(PROBLEM);
+        create(bob, bob + "@example.com", -1).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("age"));
+        byEmail("reader", "not-an-email").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", Tokens.bearer("reader")).when().get("/users")
-                .then().statusCode(400).contentType(PROBLEM);
-        byUsername("reader", bob).then().statusCode(404).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        byUsername("reader", bob).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         // the same rule on every route that names a user, here and in the other features
-        byUsername("reader", "ab").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("username"));
+        byUsername("reader", "ab").then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("username"));
         given().header("Authorization", Tokens.bearer("reader")).when().get("/messages?sender=A")
-                .then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("sender"));
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("sender"));
         given().header("Authorization", Tokens.bearer("reader")).contentType("application/json")
                 .body(Map.of("members", List.of("x"))).when().post("/conversations")
-                .then().statusCode(400).contentType(PROBLEM);
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -105,21 +105,21 @@ class UsersTest {
         String carol = unique("carol");
         given().header("Authorization", Tokens.bearer("someone-else")).contentType(ContentType.JSON)
                 .body(Map.of("username", carol, "email", carol + "@example.com"))
-                .when().post("/users").then().statusCode(403).contentType(PROBLEM);
+                .when().post("/users").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         given().contentType(ContentType.JSON).body(Map.of("username", carol, "email", carol + "@example.com"))
-                .when().post("/users").then().statusCode(401).contentType(PROBLEM);
+                .when().post("/users").then().statusCode(401).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_a_taken_username_or_email_and_leave_nothing_half_created() {
         String dave = unique("dave");
         create(dave, dave + "@example.com", null).then().statusCode(201);
-        create(dave, unique("other") + "@example.com", null).then().statusCode(409).contentType(PROBLEM);
+        create(dave, unique("other") + "@example.com", null).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
 
         String erin = unique("erin");
-        create(erin, dave + "@EXAMPLE.com", null).then().statusCode(409).contentType(PROBLEM);
+        create(erin, dave + "@EXAMPLE.com", null).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
         // The username claimed before the email failed was released.
-        byUsername(erin, erin).then().statusCode(404).contentType(PROBLEM);
+        byUsername(erin, erin).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         create(erin, erin + "@example.com", null).then().statusCode(201);
         byEmail(dave, dave + "@example.com").then().statusCode(200).body("username", equalTo(dave));
     }
@@ -150,14 +150,14 @@ class UsersTest {
         byEmail(heidi, heidi + "@example.org").then().statusCode(200).header("X-Partitions-Read", "2")
                 .body("username", equalTo(heidi)).body("age", equalTo(40))
                 .body("addresses.residential.city", equalTo("Springfield"));
-        byEmail(heidi, heidi + "@example.com").then().statusCode(404).contentType(PROBLEM);
+        byEmail(heidi, heidi + "@example.com").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         // The released address is free for someone else.
         String ivan = unique("ivan");
         create(ivan, heidi + "@example.com", null).then().statusCode(201);
         // Setting the same email again changes nothing.
         changeEmail(heidi, heidi, heidi + "@example.org").then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
-        changeEmail(heidi, heidi, heidi + "@example.com").then().statusCode(409).contentType(PROBLEM);
-        changeEmail(heidi, heidi, "nope").then().statusCode(400).contentType(PROBLEM);
+        changeEmail(heidi, heidi, heidi + "@example.com").then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        changeEmail(heidi, heidi, "nope").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -206,14 +206,14 @@ class UsersTest {
         String mike = unique("mike");
         create(mike, mike + "@example.com", null).then().statusCode(201);
         setAddress(mike, mike, "home", Map.of("street", "", "city", "X", "zip", 1)).then().statusCode(400)
-                .contentType(PROBLEM).body("errors[0].field", equalTo("street"));
-        setAddress(mike, mike, "home", Map.of("street", "1 A St", "city", "X")).then().statusCode(400).contentType(PROBLEM)
+                .contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("street"));
+        setAddress(mike, mike, "home", Map.of("street", "1 A St", "city", "X")).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("zip"));
-        setAddress(mike, mike, "Not A Kind", address("1 A St", "X", 1)).then().statusCode(400).contentType(PROBLEM);
+        setAddress(mike, mike, "Not A Kind", address("1 A St", "X", 1)).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         for (int i = 0; i < 10; i++) {
             setAddress(mike, mike, "kind" + i, address(i + " A St", "X", i)).then().statusCode(200);
         }
-        setAddress(mike, mike, "one-too-many", address("1 A St", "X", 1)).then().statusCode(409).contentType(PROBLEM);
+        setAddress(mike, mike, "one-too-many", address("1 A St", "X", 1)).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
         setAddress(mike, mike, "kind3", address("33 A St", "X", 3)).then().statusCode(200);
     }
 
@@ -221,20 +221,20 @@ class UsersTest {
     void should_forbid_changing_another_users_email_or_addresses() {
         String nina = unique("nina");
         create(nina, nina + "@example.com", null).then().statusCode(201);
-        changeEmail("mallory", nina, unique("stolen") + "@example.com").then().statusCode(403).contentType(PROBLEM);
-        setAddress("mallory", nina, "residential", address("1 Evil Way", "X", 1)).then().statusCode(403).contentType(PROBLEM);
+        changeEmail("mallory", nina, unique("stolen") + "@example.com").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        setAddress("mallory", nina, "residential", address("1 Evil Way", "X", 1)).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", Tokens.bearer("mallory")).when().delete("/users/{u}/addresses/{k}", nina, "residential")
-                .then().statusCode(403).contentType(PROBLEM);
+                .then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         byUsername(nina, nina).then().body("email", equalTo(nina + "@example.com")).body("addresses.residential", nullValue());
     }
 
     @Test
     void should_answer_404_for_unknown_users() {
         String nobody = unique("nobody");
-        byUsername(nobody, nobody).then().statusCode(404).contentType(PROBLEM);
-        byEmail(nobody, nobody + "@example.com").then().statusCode(404).contentType(PROBLEM);
-        changeEmail(nobody, nobody, nobody + "@example.com").then().statusCode(404).contentType(PROBLEM);
-        setAddress(nobody, nobody, "home", address("1 A St", "X", 1)).then().statusCode(404).contentType(PROBLEM);
+        byUsername(nobody, nobody).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        byEmail(nobody, nobody + "@example.com").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        changeEmail(nobody, nobody, nobody + "@example.com").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        setAddress(nobody, nobody, "home", address("1 A St", "X", 1)).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         // Nothing was claimed on the way.
         String olga = unique("olga");
         create(olga, nobody + "@example.com", null).then().statusCode(201);

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -67,7 +68,7 @@ class RefusedReadsTest {
         LogManager.getLogManager().getLogger("").addHandler(capture);
         try {
             Response answer = given().when().get("/test-probe/dead-rows/{k}", k);
-            answer.then().statusCode(500).contentType("application/problem+json")
+            answer.then().statusCode(500).contentType(Problem.MEDIA_TYPE)
                     .body("type", equalTo("urn:cql-patterns:problem:read-refused"))
                     .body("detail", containsString("retrying will not help"))
                     .body("detail", not(containsString("probe_dead_rows")));

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -67,7 +68,7 @@ class ControlCharactersTest {
     }
 
     private static void refused(ValidatableResponse response, String field) {
-        response.statusCode(400).contentType("application/problem+json").body(containsString(field))
+        response.statusCode(400).contentType(Problem.MEDIA_TYPE).body(containsString(field))
                 .body(containsString("control characters"));
     }
 }

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -27,7 +28,7 @@ class LengthsTest {
                 .post("/pastes").then().statusCode(201).extract().path("id");
         given().get("/pastes/" + id).then().statusCode(200).body("title", equalTo(title));
         given().contentType(ContentType.JSON).body(Map.of("title", title + EMOJI, "body", "b", "private", true))
-                .post("/pastes").then().statusCode(400).contentType("application/problem+json")
+                .post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                 .body(containsString("title"));
     }
 
@@ -40,6 +41,6 @@ class LengthsTest {
                 .put(course).then().statusCode(200).body("name", equalTo(name));
         given().header("Authorization", Tokens.bearer(owner)).contentType(ContentType.JSON)
                 .body(Map.of("name", name + EMOJI)).put(course).then().statusCode(400)
-                .contentType("application/problem+json").body(containsString("name"));
+                .contentType(Problem.MEDIA_TYPE).body(containsString("name"));
     }
 }
