@@ -42,7 +42,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * cql/044_group_members_without_private_fields.cql). Joining again rewrites those two rows from the
  * claim, which also repairs a join interrupted half-way.
  *
- * <p>Ordered idempotent writes, no logged batch (issue 14: a logged batch's log goes to two other
+ * <p>Ordered idempotent writes, no logged batch (a logged batch's log goes to two other
  * nodes, so while a killed node is not yet marked down every batch whose log picks it fails, and no
  * retry helps). The claim goes first although it is the authoritative row: it decides the join time
  * and bucket the other two rows are keyed by, and it is what a retry reads to finish the join. The

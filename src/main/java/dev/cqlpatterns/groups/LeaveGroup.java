@@ -27,7 +27,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * DELETE /groups/{group}/members/{username}: the caller leaves a group. The membership in
  * groups_by_user says which bucket and join day hold the caller's rows.
  *
- * <p>Ordered idempotent writes, no logged batch (issue 14, see JoinGroup): first the member row and
+ * <p>Ordered idempotent writes, no logged batch (see JoinGroup): first the member row and
  * the joiner row (together: they are two lists, neither decides anything), then the membership
  * last. The membership is the authoritative row, but deleting it first would leave a leave that
  * stopped half way unfinishable: the retry would find no membership, answer 404 and never learn

@@ -53,7 +53,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  *
  * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the id and creation time are
  * planned and kept with the key before anything is written. A group is written by ordered idempotent
- * writes, no logged batch (issue 14: a logged batch's log goes to two other nodes, so while a killed
+ * writes, no logged batch (a logged batch's log goes to two other nodes, so while a killed
  * node is not yet marked down every batch whose log picks it fails): first every member's inbox
  * summary and "added by others" charge, then the conversation row last. The row is what makes the
  * group exist (every conversation route reads it); a reader between the writes may see the group in

@@ -294,7 +294,7 @@ public class Inbox {
 
     /**
      * The read of every summary, sorted here: bounded by the caller's conversations (at most 3,000).
-     * The caller's first read since cql/014 also writes the index rows of every summary, and then
+     * The caller's first read of the activity index (cql/014) also writes the index rows of every summary, then
      * marks the index complete, in one batch of their partition before it answers.
      */
     private Uni<List<Summary>> everySummary(Walk walk) {
@@ -325,7 +325,7 @@ public class Inbox {
             UUID lastUnread = row.getUuid("last_unread_id");
             UUID readUpTo = row.getUuid("read_up_to");
             if (lastUnread == null) {
-                // Rows last written before cql/013: count when the last message came from someone else.
+                // Rows no send has touched since last_unread_id exists (cql/013): count when the last message came from someone else.
                 return readUpTo == null && row.getString("last_sender") != null && !me.equals(row.getString("last_sender"));
             }
             return readUpTo == null || lastUnread.timestamp() > readUpTo.timestamp();

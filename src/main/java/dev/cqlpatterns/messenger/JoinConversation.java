@@ -35,7 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * join). Messages sent before keep their own recipients; the new member reads the history as every
  * member does.
  *
- * <p>Ordered idempotent writes, no logged batch (issue 14: a logged batch's log goes to two other
+ * <p>Ordered idempotent writes, no logged batch (a logged batch's log goes to two other
  * nodes, so while a killed node is not yet marked down every batch whose log picks it fails): first
  * the new member's inbox summary (with the clearing of old unread markers, one unlogged batch of
  * their one partition) and the "added by others" charge, then the set addition last. The member set

@@ -32,7 +32,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * The messages they were sent keep them as recipients; from now on they are not sent any, and
  * the conversation leaves their inbox.
  *
- * <p>Ordered idempotent writes, no logged batch (issue 14: a logged batch's log goes to two other
+ * <p>Ordered idempotent writes, no logged batch (a logged batch's log goes to two other
  * nodes, so while a killed node is not yet marked down every batch whose log picks it fails): first
  * the inbox (summary and unread markers in one unlogged batch of their one partition, and the
  * "added by others" charge), then the set removal last. The member set is what every conversation

@@ -40,7 +40,7 @@ import java.util.function.UnaryOperator;
  * a late write of an older change cannot undo a newer one.</li>
  * </ol>
  *
- * <p>Ordered idempotent writes, no logged batch (issue 14: a logged batch's log goes to two other
+ * <p>Ordered idempotent writes, no logged batch (a logged batch's log goes to two other
  * nodes, so while a killed node is not yet marked down every batch whose log picks it fails, and no
  * retry helps). The song row goes first: it is the authoritative one, it fixes the version the tag
  * rows are written at, and it is what a retry reads to finish the change. The tag rows (each in its

@@ -124,7 +124,7 @@ public class Cql {
      * through {@link CompareAndSet} (a serial read of what it proposed) or by the values Cassandra
      * sends back. Sent twice, the second run finds the first one's row and is not applied, which
      * the caller takes as applied; so it may go to a second coordinator when the first one is
-     * paused (issue 14: a SIGSTOPped node held every LWT it coordinated for the whole timeout). It
+     * paused (a SIGSTOPped node held every LWT it coordinated for the whole timeout). It
      * runs in the driver profile {@value #CONDITIONAL_PROFILE} (application.conf), whose
      * speculative delay is longer than a Paxos round's usual time, so two coordinators seldom
      * contend for one partition.
