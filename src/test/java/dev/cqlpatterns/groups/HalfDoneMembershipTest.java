@@ -9,8 +9,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
 import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,11 +39,11 @@ class HalfDoneMembershipTest {
     StoredRows rows;
 
     @Inject
-    CompareAndSet cas;
+    ConditionalWriteFaults faults;
 
     @AfterEach
     void clearFaults() {
-        cas.clearFaults();
+        faults.clearFaults();
     }
 
     private int buckets(String group) {
@@ -152,7 +152,7 @@ class HalfDoneMembershipTest {
         createUser(joiner, 34);
         join(clean, group, clean).then().statusCode(201);
 
-        cas.injectUnknownOutcome("groups_by_user", committed, 1);
+        faults.injectUnknownOutcome("groups_by_user", committed, 1);
         join(joiner, group, joiner).then().statusCode(201);
         assertThat(stored(group, joiner)).containsEntry("memberships", 1).containsEntry("memberRows", 1)
                 .containsEntry("listed", 1L).containsEntry("latest", 1L).containsEntry("memberJoinedAsClaimed", true);
@@ -167,7 +167,7 @@ class HalfDoneMembershipTest {
         String group = unique("own-join-");
         String joiner = unique("oj-");
         createUser(joiner, 35);
-        cas.injectOwnWriteNotApplied("groups_by_user", 1);
+        faults.injectOwnWriteNotApplied("groups_by_user", 1);
         join(joiner, group, joiner).then().statusCode(201);
         join(joiner, group, joiner).then().statusCode(200);
         assertThat(stored(group, joiner)).containsEntry("memberships", 1).containsEntry("memberRows", 1)

@@ -10,10 +10,10 @@ import dev.cqlpatterns.messenger.Conversations;
 import dev.cqlpatterns.messenger.CreateConversation;
 import dev.cqlpatterns.pastebin.CreatePaste;
 import dev.cqlpatterns.platform.buckets.Granularity;
-import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.posts.AddComment;
 import dev.cqlpatterns.posts.CreatePost;
+import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
 import dev.cqlpatterns.testsupport.KeyClaims;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.StoredRows;
@@ -59,7 +59,7 @@ class IdempotentCreatesTest {
     KeyClaims claims;
 
     @Inject
-    CompareAndSet cas;
+    ConditionalWriteFaults faults;
 
     @BeforeAll
     static void logFailures() {
@@ -137,15 +137,15 @@ class IdempotentCreatesTest {
         String key = key();
         Map<String, Object> body = Map.of("body", "claimed " + key, "private", true, "expiresIn", "PT1H");
         if (unknown) {
-            cas.injectUnknownOutcome("idempotency_keys", true, 1);
+            faults.injectUnknownOutcome("idempotency_keys", true, 1);
         } else {
-            cas.injectOwnWriteNotApplied("idempotency_keys", 1);
+            faults.injectOwnWriteNotApplied("idempotency_keys", 1);
         }
         ExtractableResponse<Response> first;
         try {
             first = post(given(), key, body, "/pastes");
         } finally {
-            cas.clearFaults();
+            faults.clearFaults();
         }
         assertThat(first.statusCode()).isEqualTo(201);
         sameAnswer(first, post(given(), key, body, "/pastes"));
@@ -242,14 +242,14 @@ class IdempotentCreatesTest {
         String alice = user("alice");
         String bob = user("bob");
         if (unknown) {
-            cas.injectUnknownOutcome("conversations", true, 1);
+            faults.injectUnknownOutcome("conversations", true, 1);
         } else {
-            cas.injectOwnWriteNotApplied("conversations", 1);
+            faults.injectOwnWriteNotApplied("conversations", 1);
         }
         try {
             assertThat(post(as(alice), key(), Map.of("members", List.of(bob)), "/conversations").statusCode()).isEqualTo(201);
         } finally {
-            cas.clearFaults();
+            faults.clearFaults();
         }
         assertThat(post(as(bob), key(), Map.of("members", List.of(alice)), "/conversations").statusCode()).isEqualTo(200);
     }

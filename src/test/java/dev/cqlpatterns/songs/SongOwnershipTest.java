@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.nullValue;
 
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
+import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
 import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -19,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,11 +38,11 @@ class SongOwnershipTest {
     StoredRows stored;
 
     @Inject
-    CompareAndSet cas;
+    ConditionalWriteFaults faults;
 
     @AfterEach
     void clearFaults() {
-        cas.clearFaults();
+        faults.clearFaults();
     }
 
     @BeforeAll
@@ -153,7 +153,7 @@ class SongOwnershipTest {
     void should_answer_201_when_the_create_is_answered_not_applied_with_its_own_row() {
         String artist = SongsTest.unique("Own ");
         String jazz = tag("own");
-        cas.injectOwnWriteNotApplied("songs", 1);
+        faults.injectOwnWriteNotApplied("songs", 1);
         put("yvonne", artist, List.of(jazz)).then().statusCode(201).body("owner", equalTo("yvonne"));
         put("yvonne", artist, List.of(jazz)).then().statusCode(200);
         assertStored(artist, List.of(jazz), "yvonne", List.of());

@@ -7,7 +7,7 @@ import static dev.cqlpatterns.users.UsersTest.create;
 import static dev.cqlpatterns.users.UsersTest.unique;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.cqlpatterns.platform.cassandra.CompareAndSet;
+import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -18,21 +18,21 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Sign-ups and email moves whose conditional writes end "CAS operation result is unknown"
- * (injected through CompareAndSet's test seam, after or instead of the write): the request
+ * (injected through the tests' ConditionalWriteFaults, after or instead of the write): the request
  * succeeds, and the username and email claims are consistent (issue 14 point 2).
  */
 @QuarkusTest
 class SignUpUnknownOutcomeTest {
 
     @Inject
-    CompareAndSet cas;
+    ConditionalWriteFaults faults;
 
     @Inject
     StoredRows rows;
 
     @AfterEach
     void clear() {
-        cas.clearFaults();
+        faults.clearFaults();
     }
 
     private static void assertHolds(String name, String email) {
@@ -48,7 +48,7 @@ class SignUpUnknownOutcomeTest {
     @CsvSource({"users_by_username, true", "users_by_email, true", "users_by_username, false", "users_by_email, false"})
     void should_create_the_user_when_a_claim_ends_with_an_unknown_outcome(String table, boolean committed) {
         String name = unique("unk");
-        cas.injectUnknownOutcome(table, committed, 1);
+        faults.injectUnknownOutcome(table, committed, 1);
         create(name, name + "@example.com", 30).then().statusCode(201).body("username", equalTo(name));
         assertHolds(name, name + "@example.com");
     }
@@ -82,7 +82,7 @@ class SignUpUnknownOutcomeTest {
     void should_move_the_email_and_release_the_old_one_when_the_move_committed_with_an_unknown_outcome() {
         String name = unique("mov");
         create(name, name + "@example.com", null).then().statusCode(201);
-        cas.injectUnknownOutcome(UserStore.USERS, true, 1);
+        faults.injectUnknownOutcome(UserStore.USERS, true, 1);
         changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
         assertHolds(name, name + "@example.org");
         byEmail(name, name + "@example.com").then().statusCode(404);
@@ -97,7 +97,7 @@ class SignUpUnknownOutcomeTest {
     @CsvSource({"users_by_username", "users_by_email"})
     void should_answer_201_when_a_claim_is_answered_not_applied_with_its_own_row(String table) {
         String name = unique("own");
-        cas.injectOwnWriteNotApplied(table, 1);
+        faults.injectOwnWriteNotApplied(table, 1);
         create(name, name + "@example.com", 31).then().statusCode(201).body("username", equalTo(name));
         assertHolds(name, name + "@example.com");
         create(name, name + "@example.com", 31).then().statusCode(200);
@@ -107,10 +107,10 @@ class SignUpUnknownOutcomeTest {
     void should_move_the_email_when_its_writes_are_answered_not_applied_with_their_own_rows() {
         String name = unique("ownmov");
         create(name, name + "@example.com", null).then().statusCode(201);
-        cas.injectOwnWriteNotApplied(UserStore.EMAILS, 1);
+        faults.injectOwnWriteNotApplied(UserStore.EMAILS, 1);
         changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
         assertHolds(name, name + "@example.org");
-        cas.injectOwnWriteNotApplied(UserStore.USERS, 1);
+        faults.injectOwnWriteNotApplied(UserStore.USERS, 1);
         changeEmail(name, name, name + "@example.net").then().statusCode(200).body("email", equalTo(name + "@example.net"));
         assertHolds(name, name + "@example.net");
         byEmail(name, name + "@example.com").then().statusCode(404);

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.platform.cassandra;
 
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
@@ -11,9 +10,6 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -45,8 +41,8 @@ public class CompareAndSet {
     @Inject
     CassandraSettings settings;
 
-    /** Test seam (not reachable over HTTP): faults to inject into the conditional writes of a table. */
-    private final Map<String, Fault> faults = new ConcurrentHashMap<>();
+    @Inject
+    ConditionalWrites writes;
 
     /** What one attempt gets to read with: its number, and the answer of the write that lost before it. */
     public record Attempt(int number, AsyncResultSet lost) {
@@ -126,7 +122,7 @@ public class CompareAndSet {
      * Cassandra's answer (the current values it sends back), when there was one.
      */
     public Uni<Outcome> conditional(String table, Uni<AsyncResultSet> write, Supplier<Uni<Boolean>> ours) {
-        return inject(table, write)
+        return writes.send(table, write)
                 .chain(rs -> rs.wasApplied() ? Uni.createFrom().item(new Outcome(true, rs))
                         // Perhaps our own proposal, finished by a later round before the condition was read.
                         : ours.get().map(held -> new Outcome(held, held ? null : rs)))
@@ -156,49 +152,5 @@ public class CompareAndSet {
             }
         }
         return false;
-    }
-
-    /**
-     * Test seam: the next {@code times} conditional writes on {@code table} end with
-     * CASWriteUnknownException, after committing when {@code committed}, else without being sent.
-     * Held in the bean (tests inject it); no route reaches it.
-     */
-    public void injectUnknownOutcome(String table, boolean committed, int times) {
-        faults.put(table, new Fault(committed ? Fault.Kind.UNKNOWN_COMMITTED : Fault.Kind.UNKNOWN_NOT_SENT,
-                new AtomicInteger(times)));
-    }
-
-    /**
-     * Test seam: the next {@code times} conditional writes on {@code table} commit and answer "not
-     * applied" with their own values, as Cassandra does when a coordinator finishes its own accepted
-     * proposal in a later round: the write is sent twice, and the second run's answer is returned.
-     */
-    public void injectOwnWriteNotApplied(String table, int times) {
-        faults.put(table, new Fault(Fault.Kind.COMMITTED_NOT_APPLIED, new AtomicInteger(times)));
-    }
-
-    /** Test seam: removes every injected fault. */
-    public void clearFaults() {
-        faults.clear();
-    }
-
-    private Uni<AsyncResultSet> inject(String table, Uni<AsyncResultSet> write) {
-        Fault fault = faults.isEmpty() ? null : faults.get(table);
-        if (fault == null || fault.remaining().getAndDecrement() <= 0) {
-            return write;
-        }
-        Uni<AsyncResultSet> unknown = Uni.createFrom().failure(() -> new CASWriteUnknownException(
-                null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 1));
-        return switch (fault.kind()) {
-            case UNKNOWN_NOT_SENT -> unknown;
-            case UNKNOWN_COMMITTED -> write.chain(rs -> unknown);
-            case COMMITTED_NOT_APPLIED -> write.chain(rs -> write);
-        };
-    }
-
-    private record Fault(Kind kind, AtomicInteger remaining) {
-        enum Kind {
-            UNKNOWN_NOT_SENT, UNKNOWN_COMMITTED, COMMITTED_NOT_APPLIED
-        }
     }
 }

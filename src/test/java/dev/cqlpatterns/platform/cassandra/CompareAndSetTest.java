@@ -12,6 +12,7 @@ import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -46,6 +47,9 @@ class CompareAndSetTest {
     CompareAndSet cas;
 
     @Inject
+    ConditionalWriteFaults faults;
+
+    @Inject
     Cql cql;
 
     @Inject
@@ -53,7 +57,7 @@ class CompareAndSetTest {
 
     @AfterEach
     void clear() {
-        cas.clearFaults();
+        faults.clearFaults();
     }
 
     private static String name() {
@@ -70,7 +74,7 @@ class CompareAndSetTest {
 
     /** Claims {@code user} for mine@example.com, the write ending "result is unknown". */
     private CompareAndSet.Outcome claimUnknown(String user, boolean committed) {
-        cas.injectUnknownOutcome(TABLE, committed, 1);
+        faults.injectUnknownOutcome(TABLE, committed, 1);
         return cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
                 () -> holds(user, "mine@example.com")).await().atMost(WAIT);
     }
@@ -88,7 +92,7 @@ class CompareAndSetTest {
         assertThat(claimUnknown(user, false).applied()).isFalse();
 
         // The loop: the first claim never ran (unknown, then found not to hold), the second one lands.
-        cas.injectUnknownOutcome(TABLE, false, 1);
+        faults.injectUnknownOutcome(TABLE, false, 1);
         AtomicInteger reads = new AtomicInteger();
         String result = cas.<Boolean, String>run(attempt -> {
             reads.incrementAndGet();
@@ -108,7 +112,7 @@ class CompareAndSetTest {
     @Test
     void should_take_not_applied_with_our_own_values_as_applied() {
         String user = name();
-        cas.injectOwnWriteNotApplied(TABLE, 1);
+        faults.injectOwnWriteNotApplied(TABLE, 1);
         CompareAndSet.Outcome outcome = cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
                 () -> holds(user, "mine@example.com")).await().atMost(WAIT);
         assertThat(outcome.applied()).isTrue();
