@@ -3,8 +3,8 @@ package dev.cqlpatterns.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.pastebin.PasteExpirySweeper;
+import dev.cqlpatterns.platform.buckets.BucketRoller;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import dev.cqlpatterns.scheduler.BucketRoller;
 import io.fabric8.knative.serving.v1.RevisionSpec;
 import io.fabric8.knative.serving.v1.Service;
 import io.fabric8.kubernetes.api.model.Container;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.pastebin.PasteExpirySweeper;
 import dev.cqlpatterns.platform.SmallRateLimitsProfile;
+import dev.cqlpatterns.platform.buckets.BucketRoller;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
-import dev.cqlpatterns.scheduler.BucketRoller;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;

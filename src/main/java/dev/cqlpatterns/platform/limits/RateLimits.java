@@ -31,8 +31,8 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  *
  * <p>The caller is the token's subject when the request carries a valid bearer token, else the
  * client address (the forwarded one when HTTP_BEHIND_PROXY=true). Each budget of each caller is its
- * own token bucket (bucket4j), so one caller's requests never draw on another's. Buckets live in
- * this replica's memory ({@link Buckets}): the limits are per replica.
+ * own token bucket (bucket4j), so one caller's requests never draw on another's. The buckets live in
+ * this replica's memory ({@link TokenBuckets}): the limits are per replica.
  * cql-patterns.rate-limits.enabled (RATE_LIMITS_ENABLED) turns them all off.
  */
 public class RateLimits {
@@ -51,7 +51,7 @@ public class RateLimits {
     }
 
     @Inject
-    Buckets buckets;
+    TokenBuckets tokenBuckets;
 
     @Inject
     RateLimitSettings settings;
@@ -119,7 +119,7 @@ public class RateLimits {
     }
 
     private BucketProxy bucket(String caller, String name, RateLimitSettings.Budget budget) {
-        return buckets.proxies().builder().build(name + "|" + caller, () -> BucketConfiguration.builder()
+        return tokenBuckets.proxies().builder().build(name + "|" + caller, () -> BucketConfiguration.builder()
                 .addLimit(limit -> limit.capacity(budget.capacity()).refillGreedy(budget.capacity(), budget.period()))
                 .build());
     }

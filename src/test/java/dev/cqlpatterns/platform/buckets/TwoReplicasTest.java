@@ -1,4 +1,4 @@
-package dev.cqlpatterns.scheduler;
+package dev.cqlpatterns.platform.buckets;
 
 import dev.cqlpatterns.platform.scheduling.JobRunner;
 import static io.restassured.RestAssured.given;
@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 
 import dev.cqlpatterns.pastebin.PasteExpirySweeper;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
-import dev.cqlpatterns.platform.buckets.Granularity;
-import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.scheduling.ClusterLease;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,4 @@
-package dev.cqlpatterns.scheduler;
+package dev.cqlpatterns.platform.buckets;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

@@ -13,11 +13,11 @@ import java.time.Duration;
  * access only: charging a bucket never blocks an event loop.
  */
 @ApplicationScoped
-public class Buckets {
+public class TokenBuckets {
     private final ProxyManager<String> proxies;
 
     @Inject
-    public Buckets(RateLimitSettings settings) {
+    public TokenBuckets(RateLimitSettings settings) {
         this.proxies = new CaffeineProxyManager<>(Caffeine.newBuilder().maximumSize(settings.maxCallers()),
                 Duration.ofHours(1));
     }

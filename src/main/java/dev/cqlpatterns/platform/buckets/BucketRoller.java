@@ -1,13 +1,10 @@
-package dev.cqlpatterns.scheduler;
+package dev.cqlpatterns.platform.buckets;
 
-import dev.cqlpatterns.platform.scheduling.ClusterJob;
-import dev.cqlpatterns.platform.scheduling.JobRunner;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
-import dev.cqlpatterns.platform.buckets.Granularity;
-import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.scheduling.ClusterJob;
+import dev.cqlpatterns.platform.scheduling.JobRunner;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

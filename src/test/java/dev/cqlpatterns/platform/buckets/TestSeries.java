@@ -1,7 +1,5 @@
-package dev.cqlpatterns.scheduler;
+package dev.cqlpatterns.platform.buckets;
 
-import dev.cqlpatterns.platform.buckets.Granularity;
-import dev.cqlpatterns.platform.buckets.TimeSeries;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Period;

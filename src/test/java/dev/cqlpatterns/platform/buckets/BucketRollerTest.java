@@ -1,4 +1,4 @@
-package dev.cqlpatterns.scheduler;
+package dev.cqlpatterns.platform.buckets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,9 +7,6 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.clickstream.ClickstreamSeries;
 import dev.cqlpatterns.pastebin.PublicPasteList;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
-import dev.cqlpatterns.platform.buckets.Granularity;
-import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
