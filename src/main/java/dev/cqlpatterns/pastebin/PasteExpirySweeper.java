@@ -9,7 +9,6 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.scheduling.ClusterJob;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
-import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -58,19 +57,11 @@ public class PasteExpirySweeper {
     @Inject
     PasteSweeperSettings settings;
 
-    @Scheduled(identity = JOB, every = "${cql-patterns.scheduler.paste-sweeper.every}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            // not before start-up is over: the session is still being built then
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    Uni<Void> scheduled() {
-        return job().scheduledTick(clock.instant());
-    }
-
-    /** This job, for the {@code job} command a CronJob runs. */
+    /** This job: ticked in process (platform.scheduling.InProcessTicks) or by the {@code job} command a CronJob runs. */
     @Produces
     @Singleton
     ClusterJob job() {
-        return new ClusterJob(JOB, now -> tick(runner, now));
+        return new ClusterJob(JOB, settings.every(), now -> tick(runner, now));
     }
 
     /** One tick on one replica: sweeps if {@code runner} wins the tick. */

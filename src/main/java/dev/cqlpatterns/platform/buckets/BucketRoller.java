@@ -5,7 +5,6 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.scheduling.ClusterJob;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
-import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -74,19 +73,11 @@ public class BucketRoller {
         }
     }
 
-    @Scheduled(identity = JOB, every = "${cql-patterns.scheduler.roller.every}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            // not before start-up is over: the session is still being built then
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    Uni<Void> scheduled() {
-        return job().scheduledTick(clock.instant());
-    }
-
-    /** This job, for the {@code job} command a CronJob runs. */
+    /** This job: ticked in process (platform.scheduling.InProcessTicks) or by the {@code job} command a CronJob runs. */
     @Produces
     @Singleton
     ClusterJob job() {
-        return new ClusterJob(JOB, now -> tick(runner, globalSeries(), now));
+        return new ClusterJob(JOB, settings.every(), now -> tick(runner, globalSeries(), now));
     }
 
     /**

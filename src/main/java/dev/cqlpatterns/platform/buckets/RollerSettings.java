@@ -4,10 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/**
- * Schedule and knobs of the bucket roller. {@code every} is also read by the job's
- * {@code @Scheduled} annotation, so it sits in application.properties too.
- */
+/** Schedule and knobs of the bucket roller. */
 @ConfigMapping(prefix = "cql-patterns.scheduler.roller")
 public interface RollerSettings {
 

@@ -9,8 +9,8 @@ import java.util.UUID;
 
 /**
  * A lease held in Cassandra (table leases): a lightweight transaction claims a name for one
- * owner, and a TTL frees it if the owner dies. {@code @Scheduled} fires on every replica and
- * {@code concurrentExecution = SKIP} guards one process only; this makes a job run once per tick
+ * owner, and a TTL frees it if the owner dies. The in-process scheduler fires on every replica and
+ * skipping overlapping ticks guards one process only; this makes a job run once per tick
  * across all replicas. Conditional writes are never retried automatically (not idempotent).
  */
 public class ClusterLease {

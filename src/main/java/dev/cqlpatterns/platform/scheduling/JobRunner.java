@@ -10,8 +10,8 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Runs a job once per tick across all replicas. {@code @Scheduled} fires on every replica, and
- * {@code concurrentExecution = SKIP} guards one process only; so each replica first claims the
+ * Runs a job once per tick across all replicas. The in-process scheduler fires on every replica, and
+ * skipping a tick while the last one runs guards one process only; so each replica first claims the
  * tick with a lease in Cassandra (a lightweight transaction with a TTL), and only the one that
  * wins runs the job. Ticks are the job's interval, counted from the epoch, so replicas started at
  * different times still compete for the same tick.
@@ -39,7 +39,7 @@ public class JobRunner {
     }
 
     /**
-     * A tick as a {@code @Scheduled} method returns it: a failure is logged and ends this tick only,
+     * A tick as the in-process scheduler runs it: a failure is logged and ends this tick only,
      * so the next tick runs as usual.
      */
     public static Uni<Void> scheduled(String job, Uni<?> tick) {
