@@ -41,6 +41,12 @@ public class ConditionalWriteFaults extends ConditionalWrites {
         faults.put(table, new Fault(Fault.Kind.COMMITTED_NOT_APPLIED, new AtomicInteger(times)));
     }
 
+    /** Whether every fault asked for on {@code table} has happened: a test's proof that it tested the fault. */
+    public boolean delivered(String table) {
+        Fault fault = faults.get(table);
+        return fault != null && fault.remaining().get() <= 0;
+    }
+
     /** Removes every fault asked for. */
     public void clearFaults() {
         faults.clear();

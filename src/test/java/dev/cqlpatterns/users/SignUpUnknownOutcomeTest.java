@@ -5,6 +5,7 @@ import static dev.cqlpatterns.users.UsersTest.byUsername;
 import static dev.cqlpatterns.users.UsersTest.changeEmail;
 import static dev.cqlpatterns.users.UsersTest.create;
 import static dev.cqlpatterns.users.UsersTest.unique;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
@@ -50,6 +51,7 @@ class SignUpUnknownOutcomeTest {
         String name = unique("unk");
         faults.injectUnknownOutcome(table, committed, 1);
         create(name, name + "@example.com", 30).then().statusCode(201).body("username", equalTo(name));
+        assertThat(faults.delivered(table)).as("the fault on " + table + " happened").isTrue();
         assertHolds(name, name + "@example.com");
     }
 
@@ -84,6 +86,7 @@ class SignUpUnknownOutcomeTest {
         create(name, name + "@example.com", null).then().statusCode(201);
         faults.injectUnknownOutcome(UserStore.USERS, true, 1);
         changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
+        assertThat(faults.delivered(UserStore.USERS)).as("the fault on " + UserStore.USERS + " happened").isTrue();
         assertHolds(name, name + "@example.org");
         byEmail(name, name + "@example.com").then().statusCode(404);
     }
@@ -99,6 +102,7 @@ class SignUpUnknownOutcomeTest {
         String name = unique("own");
         faults.injectOwnWriteNotApplied(table, 1);
         create(name, name + "@example.com", 31).then().statusCode(201).body("username", equalTo(name));
+        assertThat(faults.delivered(table)).as("the fault on " + table + " happened").isTrue();
         assertHolds(name, name + "@example.com");
         create(name, name + "@example.com", 31).then().statusCode(200);
     }
@@ -109,9 +113,11 @@ class SignUpUnknownOutcomeTest {
         create(name, name + "@example.com", null).then().statusCode(201);
         faults.injectOwnWriteNotApplied(UserStore.EMAILS, 1);
         changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
+        assertThat(faults.delivered(UserStore.EMAILS)).as("the fault on " + UserStore.EMAILS + " happened").isTrue();
         assertHolds(name, name + "@example.org");
         faults.injectOwnWriteNotApplied(UserStore.USERS, 1);
         changeEmail(name, name, name + "@example.net").then().statusCode(200).body("email", equalTo(name + "@example.net"));
+        assertThat(faults.delivered(UserStore.USERS)).as("the fault on " + UserStore.USERS + " happened").isTrue();
         assertHolds(name, name + "@example.net");
         byEmail(name, name + "@example.com").then().statusCode(404);
         byEmail(name, name + "@example.org").then().statusCode(404);
