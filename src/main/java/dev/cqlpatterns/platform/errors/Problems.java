@@ -160,22 +160,31 @@ public final class Problems {
     }
 
     public static Response problem(int status, String slug, String title, String detail) {
-        return build(of(status, slug, title, detail));
+        return build(plain(status, slug, title, detail));
     }
 
     /** The problem itself, for answers written outside the REST layer (platform.http.RequestGate). */
     public static Problem of(int status, String slug, String title, String detail) {
-        return traced(new Problem(type(slug), title, status, detail, null));
+        return traced(plain(status, slug, title, detail));
     }
 
     /** A 400 that names the field and says what is wrong with it. */
     public static Problem ofField(String field, String message) {
-        return traced(new Problem(type("validation"), "Invalid request", 400, field + ": " + message,
-                List.of(new Problem.FieldError(field, message))));
+        return traced(plainField(field, message));
     }
 
     private static Response field(String field, String message) {
-        return build(ofField(field, message));
+        return build(plainField(field, message));
+    }
+
+    /** Without the trace id: {@link #build} and {@link #traced} add it once. */
+    private static Problem plain(int status, String slug, String title, String detail) {
+        return new Problem(type(slug), title, status, detail, null);
+    }
+
+    private static Problem plainField(String field, String message) {
+        return new Problem(type("validation"), "Invalid request", 400, field + ": " + message,
+                List.of(new Problem.FieldError(field, message)));
     }
 
     private static Problem traced(Problem problem) {
