@@ -77,13 +77,15 @@ public final class OpenBench {
     private static final int EXPIRY_ROW_GRACE_SECONDS = 86_400;
 
     record Options(String baseUrl, String contactPoint, String datacenter, String keyspace, List<Integer> rates,
-            int seconds, int warmupSeconds, List<Integer> rows, int pid, Path out, String root, Set<String> routes) {
+            int seconds, int warmupSeconds, List<Integer> rows, int pid, Path out, String root, Set<String> routes,
+            int saturate, int rounds, int loadMinutes) {
         static Options parse(String[] args) {
             Map<String, String> o = new TreeMap<>();
             for (int a = 0; a < args.length; a++) {
                 if (args[a].equals("-h") || args[a].equals("--help")) {
                     System.out.println("usage: bin/bench-open [--rates 200,600] [--duration 3] [--warmup 1] [--rows 1000,100000]"
-                            + " [--routes http,paste,history,latest,joiners,songs,clicks,inbox,create-paste,send] [--out target/bench-open]");
+                            + " [--routes http,paste,history,latest,joiners,songs,clicks,inbox,create-paste,send] [--out target/bench-open]"
+                            + " [--saturate 16 [--rounds 3] [--load-minutes 10]]");
                     System.exit(0);
                 }
                 if (!args[a].startsWith("--") || a + 1 >= args.length) {
@@ -92,7 +94,7 @@ public final class OpenBench {
                 o.put(args[a].substring(2), args[++a]);
             }
             Set<String> known = Set.of("base-url", "cql", "datacenter", "keyspace", "rates", "duration", "warmup", "rows",
-                    "pid", "out", "root", "routes");
+                    "pid", "out", "root", "routes", "saturate", "rounds", "load-minutes");
             o.keySet().stream().filter(k -> !known.contains(k)).findAny().ifPresent(k -> fail("unknown option --" + k));
             return new Options(o.getOrDefault("base-url", "http://localhost:8080").replaceAll("/+$", ""),
                     o.getOrDefault("cql", "127.0.0.1:9042"), o.getOrDefault("datacenter", "datacenter1"),
@@ -100,7 +102,9 @@ public final class OpenBench {
                     Integer.parseInt(o.getOrDefault("duration", "3")), Integer.parseInt(o.getOrDefault("warmup", "1")),
                     ints(o.getOrDefault("rows", "1000,100000")), Integer.parseInt(o.getOrDefault("pid", "0")),
                     Path.of(o.getOrDefault("out", "target/bench-open")), o.getOrDefault("root", "."),
-                    new TreeSet<>(List.of(o.getOrDefault("routes", String.join(",", ROUTE_KEYS)).split(","))));
+                    new TreeSet<>(List.of(o.getOrDefault("routes", String.join(",", ROUTE_KEYS)).split(","))),
+                    Integer.parseInt(o.getOrDefault("saturate", "0")), Integer.parseInt(o.getOrDefault("rounds", "3")),
+                    Integer.parseInt(o.getOrDefault("load-minutes", "0")));
         }
 
         private static List<Integer> ints(String csv) {
@@ -340,6 +344,11 @@ public final class OpenBench {
                                             .toCompletableFuture()));
                 })));
         routes.removeIf(r -> !options.routes().contains(r.key()));
+        if (options.saturate() > 0) {
+            seedRows(options.rows().get(0));
+            saturation(routes);
+            return;
+        }
 
         int stage = 0;
         for (int rows : options.rows()) {
@@ -386,6 +395,167 @@ public final class OpenBench {
             floor = phase(route.name(), "floor", rate, rows, options.seconds(), route.floor());
         }
         report(route, rate, floor, served, cpu);
+    }
+
+    /**
+     * The saturation goals of issue 28, closed model: per read route, {@code --saturate} calls in flight for
+     * {@code --duration} seconds against the floor, HTTP alone and the service, in turn, {@code --rounds}
+     * times (medians). The ceiling is the floor with the HTTP round trip added, 1 / (1/floor + 1/HTTP), both
+     * from the same rounds. With {@code --load-minutes}, the first route is then kept saturated that long
+     * before the RSS is printed. The p99 at half of saturation needs an open-model HTTP generator that sends
+     * thousands a second on these two cores: the JDK's client saturates at about 3,000/s itself, and wrk
+     * (closed model) cannot hold a rate, so it is not measured here.
+     */
+    private void saturation(List<Route> routes) throws InterruptedException {
+        Route alone = routes.stream().filter(r -> r.key().equals(HTTP_ALONE)).findFirst().orElse(null);
+        if (alone == null) {
+            fail("--saturate needs the route http (the HTTP round trip) among --routes");
+            return;
+        }
+        int inFlight = options.saturate();
+        System.out.printf("%nsaturation, %d in flight, %d rounds of %d s (floor, HTTP alone, service in turn), medians; "
+                + "load average %s%n", inFlight, options.rounds(), options.seconds(), loadAverage());
+        System.out.printf("%-34s %9s %9s %9s %9s %6s %7s %7s %7s %7s %9s%n", "route", "svc req/s", "flr req/s", "http req/s",
+                "ceiling", "ratio", "svc p50", "svc p99", "flr p50", "flr p99", "cpu ms");
+        Route first = null;
+        for (Route r : routes) {
+            if (r == alone || !r.read()) {
+                continue;
+            }
+            first = first == null ? r : first;
+            System.out.flush();
+            closed(r.name(), "floor", inFlight, options.warmupSeconds(), r.floor());
+            wrk(r, inFlight, options.warmupSeconds());
+            List<Result> floors = new ArrayList<>();
+            List<Result> alones = new ArrayList<>();
+            List<Result> served = new ArrayList<>();
+            long ticks = 0;
+            for (int round = 0; round < options.rounds(); round++) {
+                floors.add(closed(r.name(), "floor", inFlight, options.seconds(), r.floor()));
+                alones.add(wrk(alone, inFlight, options.seconds()));
+                long before = serviceTicks();
+                served.add(wrk(r, inFlight, options.seconds()));
+                ticks += serviceTicks() - before;
+            }
+            // The service's CPU per answer of its own rounds (a /proc tick is 10 ms).
+            double cpu = ticks < 0 ? Double.NaN : ticks * 10.0 / Math.max(1, served.stream().mapToInt(Result::ok).sum());
+            double floor = median(floors, Result::achieved);
+            double httpAlone = median(alones, Result::achieved);
+            double svc = median(served, Result::achieved);
+            double ceiling = 1 / (1 / floor + 1 / httpAlone);
+            System.out.printf("%-34s %9.0f %9.0f %9.0f %9.0f %6.2f %7.2f %7.2f %7.2f %7.2f %9.2f%n", r.name(), svc, floor,
+                    httpAlone, ceiling, svc / ceiling, median(served, Result::p50), median(served, Result::p99),
+                    median(floors, Result::p50), median(floors, Result::p99), cpu);
+            System.out.flush();
+        }
+        if (first != null && options.loadMinutes() > 0) {
+            Route loaded = first;
+            System.out.printf("%nkeeping %s saturated for %d min ...%n", loaded.name(), options.loadMinutes());
+            Result r = wrk(loaded, inFlight, options.loadMinutes() * 60);
+            System.out.printf("%s: %.0f req/s, p50 %.2f p99 %.2f ms %s%n", loaded.name(), r.achieved(), r.p50(), r.p99(),
+                    r.errors().equals("-") ? "" : r.errors());
+        }
+        System.out.printf("service memory after the run: %s; load average %s%n", rss(), loadAverage());
+    }
+
+    /**
+     * Closed model over HTTP with wrk (one thread, {@code connections} connections, each with one request
+     * in flight), cycling through the route's first 1,000 requests (reads only: no body): the cheapest HTTP client at hand, so
+     * that the load generator takes as little as possible of the two cores the service shares with it.
+     */
+    private Result wrk(Route route, int connections, int seconds) {
+        try {
+            StringBuilder lua = new StringBuilder("local requests = {\n");
+            for (int i = 0; i < 1000; i++) {
+                HttpRequest request = route.http().apply(i);
+                // Formatted before wrk knows its target, so without the Host header it would add itself.
+                StringBuilder headers = new StringBuilder("[\"Host\"] = ").append(quoted(request.uri().getAuthority())).append(", ");
+                request.headers().map().forEach((name, values) -> headers.append('[').append(quoted(name)).append("] = ")
+                        .append(quoted(values.get(0))).append(", "));
+                lua.append("  wrk.format(").append(quoted(request.method())).append(", ")
+                        .append(quoted(request.uri().getRawPath() + (request.uri().getRawQuery() == null ? "" : "?" + request.uri().getRawQuery())))
+                        .append(", {").append(headers).append("}),\n");
+            }
+            lua.append("}\nlocal i = 0\nrequest = function()\n  i = i % #requests + 1\n  return requests[i]\nend\n")
+                    .append("done = function(summary, latency, requests)\n")
+                    .append("  io.write(string.format(\"errors %d %d %d %d %d\\n\", summary.errors.connect, summary.errors.read, ")
+                    .append("summary.errors.write, summary.errors.status, summary.errors.timeout))\n")
+                    .append("  io.write(string.format(\"latency_us %d %d %d\\n\", latency:percentile(50), latency:percentile(99), latency.max))\n")
+                    .append("  io.write(string.format(\"answered %d %d\\n\", summary.requests, summary.duration))\nend\n");
+            Path script = Files.createTempFile("bench-open-", ".lua");
+            Files.writeString(script, lua);
+            URI base = URI.create(options.baseUrl());
+            Process p = new ProcessBuilder("wrk", "-t1", "-c" + connections, "-d" + seconds + "s", "--timeout", "10s", "-s",
+                    script.toString(), base.getScheme() + "://" + base.getAuthority()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+            Files.deleteIfExists(script);
+            long[] errors = numbers(out, "errors", 5);
+            long[] latency = numbers(out, "latency_us", 3);
+            long[] answered = numbers(out, "answered", 2);
+            long failed = Arrays.stream(errors).sum();
+            double perSecond = (answered[0] - errors[3]) / (answered[1] / 1e6);
+            return new Result(route.name(), "service", connections, 0, (int) answered[0], (int) (answered[0] - failed), perSecond,
+                    latency[0] / 1e3, Double.NaN, latency[1] / 1e3, latency[2] / 1e3,
+                    failed == 0 ? "-" : "wrk errors (connect read write status timeout) " + Arrays.toString(errors));
+        } catch (IOException e) {
+            fail("wrk: " + e.getMessage() + " (bin/bench-open installs it with --saturate)");
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String quoted(String s) {
+        return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    private static long[] numbers(String out, String label, int count) {
+        String line = out.lines().filter(l -> l.startsWith(label + " ")).findFirst()
+                .orElseThrow(() -> new IllegalStateException("wrk printed no " + label + ":\n" + out));
+        return Arrays.stream(line.substring(label.length() + 1).trim().split(" ")).limit(count).mapToLong(Long::parseLong).toArray();
+    }
+
+    private static double median(List<Result> results, java.util.function.ToDoubleFunction<Result> of) {
+        double[] v = results.stream().mapToDouble(of).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** Closed model: {@code inFlight} calls outstanding for {@code seconds}, each latency from its send. */
+    private Result closed(String route, String target, int inFlight, int seconds, IntFunction<CompletionStage<?>> call)
+            throws InterruptedException {
+        int capacity = 1 << 20;
+        long[] nanos = new long[capacity];
+        boolean[] ok = new boolean[capacity];
+        Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+        Semaphore slots = new Semaphore(inFlight);
+        LongAdder answered = new LongAdder();
+        long start = System.nanoTime();
+        long end = start + seconds * 1_000_000_000L;
+        int i = 0;
+        while (System.nanoTime() < end) {
+            slots.acquire();
+            int slot = i++ % capacity;
+            long sent = System.nanoTime();
+            start(call, slot).whenComplete((value, failure) -> {
+                nanos[slot] = System.nanoTime() - sent;
+                if (succeeded(value, failure, errors)) {
+                    ok[slot] = true;
+                    answered.increment();
+                }
+                slots.release();
+            });
+        }
+        if (!slots.tryAcquire(inFlight, 30, TimeUnit.SECONDS)) {
+            errors.computeIfAbsent("unanswered", e -> new LongAdder()).increment();
+        }
+        long span = System.nanoTime() - start;
+        // Latencies of the last 2^20 calls at most; the rate counts every answer.
+        int n = Math.min(i, capacity);
+        Result r = Result.of(route, target, inFlight, 0, Arrays.copyOf(nanos, n), Arrays.copyOf(ok, n), span, errors);
+        return new Result(r.route(), r.target(), r.rate(), r.rows(), i, (int) answered.sum(), answered.sum() / (span / 1e9),
+                r.p50(), r.p90(), r.p99(), r.max(), r.errors());
     }
 
     /** utime + stime of the service (fields 14 and 15 of /proc/PID/stat), in ticks; -1 when unknown. */
@@ -442,23 +612,11 @@ public final class OpenBench {
                 LockSupport.parkNanos(wait);
             }
             int slot = i;
-            CompletionStage<?> stage;
-            try {
-                stage = call.apply(i);
-            } catch (RuntimeException e) {
-                stage = CompletableFuture.failedFuture(e);
-            }
-            stage.whenComplete((value, failure) -> {
+            start(call, i).whenComplete((value, failure) -> {
                 long now = System.nanoTime();
                 nanos[slot] = now - due;
                 last.accumulateAndGet(now, Math::max);
-                String error = failure != null ? failure.getClass().getSimpleName()
-                        : value instanceof HttpResponse<?> r && r.statusCode() / 100 != 2 ? String.valueOf(r.statusCode()) : null;
-                if (error == null) {
-                    ok[slot] = true;
-                } else {
-                    errors.computeIfAbsent(error, e -> new LongAdder()).increment();
-                }
+                ok[slot] = succeeded(value, failure, errors);
                 done.countDown();
             });
         }
@@ -466,6 +624,25 @@ public final class OpenBench {
             errors.computeIfAbsent("unanswered", e -> new LongAdder()).add(done.getCount());
         }
         return Result.of(route, target, rate, rows, nanos, ok, Math.max(1, last.get() - start), errors);
+    }
+
+    /** Call i; a call that throws instead of answering counts as a failed answer. */
+    private static CompletionStage<?> start(IntFunction<CompletionStage<?>> call, int i) {
+        try {
+            return call.apply(i);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** True for an answer without failure and, over HTTP, with a 2xx status; otherwise counts the error by name. */
+    private static boolean succeeded(Object value, Throwable failure, Map<String, LongAdder> errors) {
+        String error = failure != null ? failure.getClass().getSimpleName()
+                : value instanceof HttpResponse<?> r && r.statusCode() / 100 != 2 ? String.valueOf(r.statusCode()) : null;
+        if (error != null) {
+            errors.computeIfAbsent(error, e -> new LongAdder()).increment();
+        }
+        return error == null;
     }
 
     private CompletionStage<HttpResponse<Void>> sendHttp(HttpRequest request) {
