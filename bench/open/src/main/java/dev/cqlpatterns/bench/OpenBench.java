@@ -435,7 +435,8 @@ public final class OpenBench {
                 alones.add(wrk(alone, inFlight, options.seconds()));
                 long before = serviceTicks();
                 served.add(wrk(r, inFlight, options.seconds()));
-                ticks += serviceTicks() - before;
+                long after = serviceTicks();
+                ticks = ticks < 0 || before < 0 || after < 0 ? -1 : ticks + after - before;
             }
             // The service's CPU per answer of its own rounds (a /proc tick is 10 ms).
             double cpu = ticks < 0 ? Double.NaN : ticks * 10.0 / Math.max(1, served.stream().mapToInt(Result::ok).sum());
@@ -493,11 +494,12 @@ public final class OpenBench {
             long[] errors = numbers(out, "errors", 5);
             long[] latency = numbers(out, "latency_us", 3);
             long[] answered = numbers(out, "answered", 2);
-            long failed = Arrays.stream(errors).sum();
-            double perSecond = (answered[0] - errors[3]) / (answered[1] / 1e6);
-            return new Result(route.name(), "service", connections, 0, (int) answered[0], (int) (answered[0] - failed), perSecond,
+            // wrk counts every response in its requests, and those with a status of 400 or more among its errors.
+            long ok = answered[0] - errors[3];
+            boolean clean = Arrays.stream(errors).sum() == 0;
+            return new Result(route.name(), "service", connections, 0, (int) answered[0], (int) ok, ok / (answered[1] / 1e6),
                     latency[0] / 1e3, Double.NaN, latency[1] / 1e3, latency[2] / 1e3,
-                    failed == 0 ? "-" : "wrk errors (connect read write status timeout) " + Arrays.toString(errors));
+                    clean ? "-" : "wrk errors (connect read write status timeout) " + Arrays.toString(errors));
         } catch (IOException e) {
             fail("wrk: " + e.getMessage() + " (bin/bench-open installs it with --saturate)");
             throw new IllegalStateException(e);
