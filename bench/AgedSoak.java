@@ -80,60 +80,39 @@ public class AgedSoak {
         String[] contact = System.getProperty("contact", "127.0.0.1:19452").split(":");
         String t = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
 
-        String heavy = signUp("heavy-" + t);
-        String fresh = signUp("new-" + t);
+        String owner = "owner-" + t;
         List<String> senders = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             senders.add(signUp("sender" + i + "-" + t));
         }
+        Targets first = targets(t, owner, senders);
+        String heavy = signUp("heavy-" + t);
         List<String> heavyConversations = new ArrayList<>();
         for (String sender : senders) {
             heavyConversations.add(conversation(sender, List.of(heavy), null));
-            String other = conversation(sender, List.of(fresh), null);
-            for (int m = 0; m < 5; m++) {
-                must(post(sender, "/conversations/" + heavyConversations.get(heavyConversations.size() - 1) + "/messages",
-                        "{\"content\":\"hello " + m + "\"}"));
-                must(post(sender, "/conversations/" + other + "/messages", "{\"content\":\"hello " + m + "\"}"));
-            }
+            messages(sender, heavyConversations.get(heavyConversations.size() - 1), 5);
         }
         // A full history page (50) before aging too, so both measurements read the same number of messages.
-        for (int m = 5; m < 50; m++) {
-            must(post(senders.get(0), "/conversations/" + heavyConversations.get(0) + "/messages", "{\"content\":\"hello " + m + "\"}"));
-        }
+        messages(senders.get(0), heavyConversations.get(0), 45);
         String group = conversation(heavy, senders.subList(0, 3), "the group");
         String joiner = signUp("joiner-" + t);
-
-        String tag = "soak-" + t;
-        String gname = "soak-" + t;
-        String course = "soak-" + t;
-        String owner = "owner-" + t;
         for (int i = 0; i < 50; i++) {
-            must(put(owner, "/songs/" + enc("Artist " + i) + "/Album/Song", "{\"tags\":[\"" + tag + "\"]}"));
-            String member = signUp(String.format("m%02d-%s", i, t));
-            must(put(member, "/groups/" + gname + "/members/" + member, null));
+            must(post(null, "/pastes", "{\"title\":\"lasting " + i + "\",\"body\":\"b\",\"private\":false,\"expiresIn\":\"P1D\"}"));
         }
-        List<String> lasting = new ArrayList<>();
+        // The aged list merges the 1 h period (the mix's PT1H pastes) with the 1 d one (those above); so does the
+        // fresh one, so that both read the same periods and the ratio is what aging adds.
         for (int i = 0; i < 50; i++) {
-            lasting.add(field(must(post(null, "/pastes", "{\"title\":\"lasting " + i + "\",\"body\":\"b\",\"private\":false,"
-                    + "\"expiresIn\":\"P1D\"}")), "id"));
+            must(post(null, "/pastes", "{\"title\":\"hour " + i + "\",\"body\":\"b\",\"private\":false,\"expiresIn\":\"PT1H\"}"));
         }
-        must(put(owner, "/courses/" + course, "{\"name\":\"Soak\"}"));
         for (int i = 0; i < 50; i++) {
-            must(post(null, "/courses/" + course + "/views", null));
             must(post(null, "/clicks", "{\"url\":\"https://example.com/" + i + "\"}"));
         }
 
-        List<Route> routes = List.of(
+        List<Route> routes = new ArrayList<>(List.of(
                 new Route("GET /inbox (heavy user)", "/inbox?limit=50", heavy),
-                new Route("GET /inbox (new user)", "/inbox?limit=50", fresh),
-                new Route("GET /conversations/{id}/messages", "/conversations/" + heavyConversations.get(0) + "/messages?limit=50", heavy),
                 new Route("GET /pastes", "/pastes?limit=50", null),
-                new Route("GET /pastes/{id}", "/pastes/" + lasting.get(0), null),
-                new Route("GET /songs?tag=", "/songs?tag=" + tag + "&limit=50", null),
-                new Route("GET /groups/{group}/members", "/groups/" + gname + "/members?limit=50", heavy),
-                new Route("GET /groups/{group}/members/latest", "/groups/" + gname + "/members/latest?limit=50", heavy),
-                new Route("GET /courses/{id}/views", "/courses/" + course + "/views?limit=50", null),
-                new Route("GET /clicks", "/clicks?limit=50", null));
+                new Route("GET /clicks", "/clicks?limit=50", null)));
+        routes.addAll(first.routes("", heavy, heavyConversations.get(0)));
 
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(contact[0], Integer.parseInt(contact[1])))
@@ -143,13 +122,21 @@ public class AgedSoak {
             Map<String, Long> freshCells = traced(session, routes);
 
             long t0 = System.nanoTime();
-            age(t, heavy, senders, heavyConversations, group, joiner, tag, owner, gname, course);
+            age(t, heavy, senders, heavyConversations, group, joiner, first.tag(), owner, first.group(), first.course());
             System.out.printf("aged with %,d writes in %.0f s; failed: %s%n", WRITES, (System.nanoTime() - t0) / 1e9, FAILED);
+            // Twins: the same targets built again now, on the node as aging left it, measured in turn with the
+            // aged ones. Fresh data measured minutes earlier met another node (no SSTables, no compactions, a
+            // cooler JIT); a twin differs from its aged target only in what the aging wrote to the target.
+            Targets second = targets(t + "t", owner, senders);
+            messages(senders.get(0), second.conversations().get(0), 45);
+            List<Route> twins = second.routes(" [twin]", second.user(), second.conversations().get(0));
+            List<Route> both = new ArrayList<>(routes);
+            both.addAll(twins);
             Thread.sleep(5_000); // moves of generations finish after the answers that started them
 
-            System.out.println("aged: measuring " + routes.size() + " routes, right after the writes");
-            Map<String, Run> agedRuns = measureAll(routes);
-            Map<String, Long> agedCells = traced(session, routes);
+            System.out.println("aged: measuring " + both.size() + " routes, right after the writes");
+            Map<String, Run> agedRuns = measureAll(both);
+            Map<String, Long> agedCells = traced(session, both);
             // The run compresses months into minutes, so the node still holds nearly all of them in its
             // memtables, which a node serving months of writes has long flushed. Measured again once the
             // memtables are flushed (nodetool flush: what a node does by itself as they fill) and the node's
@@ -157,37 +144,41 @@ public class AgedSoak {
             nodetool("flush", "cql_patterns");
             long waited = settle();
             System.out.printf("settled: memtables flushed, the node's compactions caught up after %d s; measuring again%n", waited);
-            Map<String, Run> settledRuns = measureAll(routes);
-            Map<String, Long> settledCells = traced(session, routes);
+            Map<String, Run> settledRuns = measureAll(both);
+            Map<String, Long> settledCells = traced(session, both);
 
-            System.out.printf("%n%,d writes through the routes, %d in flight, medians of %d rounds of %d s%n", WRITES,
-                    CONCURRENCY, ROUNDS, SECONDS);
-            System.out.println("| route | fresh p50 / p99 ms | aged p50 / p99 ms | aged / fresh (p50) | settled p50 / p99 ms "
-                    + "| settled / fresh (p50) | tombstone cells per request, fresh / aged / settled |");
-            System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+            System.out.printf("%n%,d writes through the routes, %d in flight, medians of %d rounds of %d s; twin: the same "
+                    + "target built after the aging, measured in turn with the aged one (none for the global lists)%n",
+                    WRITES, CONCURRENCY, ROUNDS, SECONDS);
+            System.out.println("| route | fresh p50 / p99 ms | aged p50 / p99 ms | aged / fresh | aged / twin | settled p50 / p99 ms "
+                    + "| settled / fresh | settled / twin | tombstone cells per request, fresh / aged / settled |");
+            System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
             for (Route r : routes) {
                 Run f = freshRuns.get(r.name());
                 Run a = agedRuns.get(r.name());
                 Run s = settledRuns.get(r.name());
-                System.out.printf("| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %.2f / %.2f | %.2fx | %d / %d / %d |%n", r.name(),
-                        f.p50(), f.p99(), a.p50(), a.p99(), a.p50() / f.p50(), s.p50(), s.p99(), s.p50() / f.p50(),
-                        freshCells.get(r.name()), agedCells.get(r.name()), settledCells.get(r.name()));
+                Run at = agedRuns.get(r.name() + " [twin]");
+                Run st = settledRuns.get(r.name() + " [twin]");
+                System.out.printf("| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %s | %.2f / %.2f | %.2fx | %s | %d / %d / %d |%n",
+                        r.name(), f.p50(), f.p99(), a.p50(), a.p99(), a.p50() / f.p50(), ratio(a, at), s.p50(), s.p99(),
+                        s.p50() / f.p50(), ratio(s, st), freshCells.get(r.name()), agedCells.get(r.name()),
+                        settledCells.get(r.name()));
             }
+            String newUser = first.routes("", heavy, heavyConversations.get(0)).get(0).name();
             System.out.printf("heavy user's inbox against a new user's (p50), aged %.2fx, settled %.2fx (the heavy user's 10 "
                     + "conversations each at 99+ unread, the new user's at 5)%n",
-                    agedRuns.get(routes.get(0).name()).p50() / agedRuns.get(routes.get(1).name()).p50(),
-                    settledRuns.get(routes.get(0).name()).p50() / settledRuns.get(routes.get(1).name()).p50());
+                    agedRuns.get(routes.get(0).name()).p50() / agedRuns.get(newUser).p50(),
+                    settledRuns.get(routes.get(0).name()).p50() / settledRuns.get(newUser).p50());
 
             // The same unread counts on both pages: the heavy user reads everything (the group conversation
             // too, which the aging left at 99+), then 5 more arrive in each of the 10 the new user also has.
             must(post(heavy, "/conversations/" + group + "/read", null));
             for (int i = 0; i < senders.size(); i++) {
                 must(post(heavy, "/conversations/" + heavyConversations.get(i) + "/read", null));
-                for (int m = 0; m < 5; m++) {
-                    must(post(senders.get(i), "/conversations/" + heavyConversations.get(i) + "/messages", "{\"content\":\"late " + m + "\"}"));
-                }
+                messages(senders.get(i), heavyConversations.get(i), 5);
             }
-            List<Route> inboxes = List.of(new Route("GET /inbox (heavy user, read, 5 new each)", "/inbox?limit=50", heavy), routes.get(1));
+            List<Route> inboxes = List.of(new Route("GET /inbox (heavy user, read, 5 new each)", "/inbox?limit=50", heavy),
+                    first.routes("", heavy, heavyConversations.get(0)).get(0));
             compare(session, inboxes, "right after the mark-reads");
             // The mark-reads' range tombstones sit in the memtable while the thousands of markers they
             // delete stay in the SSTables until a flush lets compaction drop them together; until then
@@ -207,6 +198,59 @@ public class AgedSoak {
         System.out.printf("heavy user's inbox against a new user's with 5 unread in each conversation, %s (p50): %.2fx "
                 + "(p99 %.2fx); tombstone cells %d / %d%n", when, heavy.p50() / fresh.p50(), heavy.p99() / fresh.p99(),
                 cells.get(inboxes.get(0).name()), cells.get(inboxes.get(1).name()));
+    }
+
+    /** p50 of {@code run} against its twin's, or a dash when the route has none. */
+    static String ratio(Run run, Run twin) {
+        return twin == null ? "-" : String.format("%.2fx", run.p50() / twin.p50());
+    }
+
+    /**
+     * The targets of the per-entity read routes, as fresh as they come: a user with 5 messages in each of 10
+     * conversations (one from each sender), 50 songs under a tag, a group of 50 members, a course with 50
+     * views and a paste.
+     */
+    record Targets(String user, List<String> conversations, String tag, String group, String course, String paste) {
+        /** The routes on these targets, their names ending with {@code suffix}; the history page is {@code history}'s. */
+        List<Route> routes(String suffix, String historyUser, String history) {
+            return List.of(
+                    new Route("GET /inbox (new user)" + suffix, "/inbox?limit=50", user),
+                    new Route("GET /conversations/{id}/messages" + suffix, "/conversations/" + history + "/messages?limit=50", historyUser),
+                    new Route("GET /pastes/{id}" + suffix, "/pastes/" + paste, null),
+                    new Route("GET /songs?tag=" + suffix, "/songs?tag=" + tag + "&limit=50", null),
+                    new Route("GET /groups/{group}/members" + suffix, "/groups/" + group + "/members?limit=50", user),
+                    new Route("GET /groups/{group}/members/latest" + suffix, "/groups/" + group + "/members/latest?limit=50", user),
+                    new Route("GET /courses/{id}/views" + suffix, "/courses/" + course + "/views?limit=50", null));
+        }
+    }
+
+    static Targets targets(String t, String owner, List<String> senders) throws Exception {
+        String user = signUp("new-" + t);
+        List<String> conversations = new ArrayList<>();
+        for (String sender : senders) {
+            conversations.add(conversation(sender, List.of(user), null));
+            messages(sender, conversations.get(conversations.size() - 1), 5);
+        }
+        String name = "soak-" + t;
+        for (int i = 0; i < 50; i++) {
+            must(put(owner, "/songs/" + enc("Artist " + i + " " + t) + "/Album/Song", "{\"tags\":[\"" + name + "\"]}"));
+            String member = signUp(String.format("m%02d-%s", i, t));
+            must(put(member, "/groups/" + name + "/members/" + member, null));
+        }
+        must(put(owner, "/courses/" + name, "{\"name\":\"Soak\"}"));
+        for (int i = 0; i < 50; i++) {
+            must(post(null, "/courses/" + name + "/views", null));
+        }
+        String paste = field(must(post(null, "/pastes", "{\"title\":\"kept\",\"body\":\"b\",\"private\":false,"
+                + "\"expiresIn\":\"P1D\"}")), "id");
+        return new Targets(user, conversations, name, name, name, paste);
+    }
+
+    /** {@code count} messages from {@code sender} into a conversation, one after the other. */
+    static void messages(String sender, String conversation, int count) throws Exception {
+        for (int m = 0; m < count; m++) {
+            must(post(sender, "/conversations/" + conversation + "/messages", "{\"content\":\"hello " + m + "\"}"));
+        }
     }
 
     /** WRITES writes of the mix, CONCURRENCY operations in flight; an operation is one to three writes in turn. */
