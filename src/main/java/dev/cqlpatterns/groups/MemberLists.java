@@ -140,7 +140,7 @@ public class MemberLists implements GenerationalSet<String> {
     }
 
     @Override
-    public Uni<Void> copy(String group, int from, int to) {
+    public Uni<Long> copy(String group, int from, int to) {
         return eachBucket(group, bucket -> PartitionGenerations.forEachRow(paging -> allMembers(group, from, bucket, paging),
                 row -> {
                     UUID joined = row.getUuid("joined");
@@ -167,9 +167,9 @@ public class MemberLists implements GenerationalSet<String> {
                                 : cql.write(DROP_JOINERS_MOVED, group, generation, day)).replaceWithVoid()));
                         drops.add((generation == 0 ? cql.write(DROP_MEMBERS, group, bucket)
                                 : cql.write(DROP_MEMBERS_MOVED, group, generation, bucket)).replaceWithVoid());
-                        return Uni.join().all(drops).andFailFast().replaceWithVoid();
+                        return Uni.join().all(drops).andFailFast().replaceWith(0L);
                     });
-        });
+        }).replaceWithVoid();
     }
 
     private Uni<AsyncResultSet> allMembers(String group, int generation, int bucket,
@@ -177,12 +177,12 @@ public class MemberLists implements GenerationalSet<String> {
         return generation == 0 ? cql.read(ALL_MEMBERS, paging, group, bucket) : cql.read(ALL_MEMBERS_MOVED, paging, group, generation, bucket);
     }
 
-    /** Runs {@code action} for each bucket of the group, one after the other. */
-    private Uni<Void> eachBucket(String group, IntFunction<Uni<Void>> action) {
+    /** Runs {@code action} for each bucket of the group, one after the other; answers the sum of what they answer. */
+    private Uni<Long> eachBucket(String group, IntFunction<Uni<Long>> action) {
         return groups.buckets(group).chain(buckets -> {
-            Uni<Void> done = Uni.createFrom().voidItem();
+            Uni<Long> done = Uni.createFrom().item(0L);
             for (int bucket : IntStream.range(0, buckets).toArray()) {
-                done = done.chain(() -> action.apply(bucket));
+                done = done.chain(before -> action.apply(bucket).map(rows -> before + rows));
             }
             return done;
         });

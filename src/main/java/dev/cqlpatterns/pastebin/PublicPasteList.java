@@ -109,17 +109,17 @@ public class PublicPasteList {
 
         /** Copies each period's slice as a reader reads it, so the copy never reads an expired row either. */
         @Override
-        public Uni<Void> copy(Integer day, int from, int to) {
+        public Uni<Long> copy(Integer day, int from, int to) {
             Instant now = clock.instant();
-            Uni<Void> copied = Uni.createFrom().voidItem();
+            Uni<Long> copied = Uni.createFrom().item(0L);
             for (int period : periods) {
                 Instant since = listedSince(period, now);
-                copied = copied.chain(() -> copySlice(day, from, to, period, since, now));
+                copied = copied.chain(before -> copySlice(day, from, to, period, since, now).map(rows -> before + rows));
             }
             return copied;
         }
 
-        private Uni<Void> copySlice(int day, int from, int to, int period, Instant since, Instant now) {
+        private Uni<Long> copySlice(int day, int from, int to, int period, Instant since, Instant now) {
             return PartitionGenerations.forEachRow(paging -> from == 0 ? cql.read(LISTED_FOR_PERIOD, paging, day, period, since)
                             : cql.read(LISTED_MOVED, paging, day, from, period, since),
                     row -> {

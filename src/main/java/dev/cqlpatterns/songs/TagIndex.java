@@ -89,7 +89,7 @@ public class TagIndex implements GenerationalSet<String> {
     }
 
     @Override
-    public Uni<Void> copy(String tag, int from, int to) {
+    public Uni<Long> copy(String tag, int from, int to) {
         return PartitionGenerations.forEachRow(
                 paging -> from == 0 ? cql.read(ALL, paging, tag) : cql.read(ALL_MOVED, paging, tag, from),
                 row -> cql.write(TAG_MOVED, tag, to, row.getString("artist"), row.getString("album"), row.getString("song"), COPIED));

@@ -9,11 +9,29 @@ import java.time.Duration;
 public interface GenerationSettings {
 
     /**
-     * Removals one generation collects before it moves: the most row tombstones a read of the set
-     * scans, besides those made during one move. Below Cassandra's warning (1,000) with room for those.
+     * The most removals one generation collects before it moves: the most row tombstones a read of the
+     * set scans, besides those made during one move. Below Cassandra's warning (1,000) with room for those.
+     * A generation whose size is not known (generation 0) moves after this many.
      */
     @WithDefault("500")
     int removals();
+
+    /** The fewest removals a generation collects before it moves, however small the set. */
+    @WithDefault("100")
+    int removalsMin();
+
+    /**
+     * Members of a generation, as its move copied them, per removal it collects before it moves on
+     * (between {@link #removalsMin()} and {@link #removals()}): a move then copies at most this many rows
+     * per removal, and a small set's reads meet fewer tombstones than a large one's.
+     */
+    @WithDefault("4")
+    int membersPerRemoval();
+
+    /** Removals after which a generation of {@code live} members (null: not known) moves. */
+    default int removalsBefore(Integer live) {
+        return live == null ? removals() : Math.min(removals(), Math.max(removalsMin(), live / membersPerRemoval()));
+    }
 
     /** Whether this process moves generations; off while a release that does not follow them may run. */
     @WithDefault("false")

@@ -21,9 +21,9 @@ public interface GenerationalSet<K> {
 
     /**
      * Writes every row of {@code from} into {@code to} USING TIMESTAMP {@link #COPIED} (reading with
-     * {@link PartitionGenerations#forEachRow}).
+     * {@link PartitionGenerations#forEachRow}); answers the number of members copied.
      */
-    Uni<Void> copy(K key, int from, int to);
+    Uni<Long> copy(K key, int from, int to);
 
     /** Deletes the partitions of {@code generation}. */
     Uni<Void> drop(K key, int generation);

@@ -26,8 +26,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Keeps a set's partition below a constant number of tombstones by moving it to a new generation
- * once it has collected that many removals: the protocol of cql/049_partition_generations.cql, for
- * every {@link GenerationalSet}. Readers ask {@link #current}; every change goes through
+ * once it has collected enough removals for its size ({@link GenerationSettings}): the protocol of
+ * cql/049_partition_generations.cql, for every {@link GenerationalSet}. Readers ask {@link #current}; every change goes through
  * {@link #change}, which may start a move in the background.
  */
 @ApplicationScoped
@@ -39,7 +39,7 @@ public class PartitionGenerations {
     private static final int ROUNDS = 4;
 
     private static final Query STATE = Cql.idempotent(
-            "SELECT current, next, moving_since FROM partition_generations WHERE set_name = ? AND set_key = ?");
+            "SELECT current, next, moving_since, live FROM partition_generations WHERE set_name = ? AND set_key = ?");
     private static final Query FIRST_CLAIM = Cql.conditional("INSERT INTO partition_generations "
             + "(set_name, set_key, current, next, moving_since) VALUES (?, ?, 0, 1, ?) IF NOT EXISTS");
     private static final Query CLAIM = Cql.conditional("UPDATE partition_generations SET next = ?, moving_since = ? "
@@ -47,7 +47,7 @@ public class PartitionGenerations {
     private static final Query TAKE_OVER = Cql.conditional("UPDATE partition_generations SET moving_since = ? "
             + "WHERE set_name = ? AND set_key = ? IF current = ? AND next = ? AND moving_since = ?");
     private static final Query FLIP = Cql.conditional("UPDATE partition_generations SET current = ?, next = null, "
-            + "moving_since = null WHERE set_name = ? AND set_key = ? IF current = ? AND next = ?");
+            + "moving_since = null, live = ? WHERE set_name = ? AND set_key = ? IF current = ? AND next = ?");
     private static final Query COUNT = Cql.query(
             "UPDATE partition_removals SET removals = removals + 1 WHERE set_name = ? AND set_key = ? AND generation = ?");
     private static final Query REMOVALS = Cql.idempotent(
@@ -64,9 +64,12 @@ public class PartitionGenerations {
     @Inject
     Clock clock;
 
-    /** A set partition's generations: the one read, and the one a running move fills (or null). */
-    record State(int current, Integer next, Instant movingSince) {
-        static final State NEVER_MOVED = new State(0, null, null);
+    /**
+     * A set partition's generations: the one read, the one a running move fills (or null), and the rows
+     * the move to {@code current} copied (null: not known, as for generation 0).
+     */
+    record State(int current, Integer next, Instant movingSince, Integer live) {
+        static final State NEVER_MOVED = new State(0, null, null, null);
 
         Set<Integer> written() {
             return next == null ? Set.of(current) : Set.of(current, next);
@@ -103,7 +106,7 @@ public class PartitionGenerations {
             List<Uni<Void>> writes = new ArrayList<>();
             for (int generation : missing) {
                 Uni<Void> written = write.apply(generation).replaceWithVoid();
-                writes.add(removal ? written.chain(() -> count(set, key, generation)) : written);
+                writes.add(removal ? written.chain(() -> count(set, key, generation, settings.removalsBefore(state.live()))) : written);
             }
             reached.addAll(missing);
             return Uni.join().all(writes).andFailFast()
@@ -119,19 +122,20 @@ public class PartitionGenerations {
     }
 
     private static State state(Row row) {
-        return new State(row.getInt("current"), row.isNull("next") ? null : row.getInt("next"), row.getInstant("moving_since"));
+        return new State(row.getInt("current"), row.isNull("next") ? null : row.getInt("next"), row.getInstant("moving_since"),
+                row.isNull("live") ? null : row.getInt("live"));
     }
 
     /**
-     * Counts one removal in {@code generation}, and starts its move once it holds enough of them. A
-     * count that fails is logged, not answered: the removal itself is done, and the next one counts.
+     * Counts one removal in {@code generation}, and starts its move once it holds {@code moveAt} of them.
+     * A count that fails is logged, not answered: the removal itself is done, and the next one counts.
      */
-    private <K> Uni<Void> count(GenerationalSet<K> set, K key, int generation) {
+    private <K> Uni<Void> count(GenerationalSet<K> set, K key, int generation, int moveAt) {
         return cql.write(COUNT, set.name(), set.key(key), generation)
                 .chain(() -> cql.read(REMOVALS, set.name(), set.key(key), generation))
                 .invoke(rs -> {
                     Row row = rs.one();
-                    if (settings.moves() && row != null && row.getLong("removals") >= settings.removals()) {
+                    if (settings.moves() && row != null && row.getLong("removals") >= moveAt) {
                         move(set, key, generation).runSubscriptionOn(Infrastructure.getDefaultExecutor()).subscribe().with(
                                 moved -> { },
                                 failure -> LOG.warnf(failure, "Moving %s %s past generation %d stopped; the next removal or "
@@ -157,7 +161,8 @@ public class PartitionGenerations {
             }
             int next = generation + 1;
             return set.copy(key, generation, next)
-                    .chain(() -> cql.write(FLIP, next, set.name(), set.key(key), generation, next))
+                    .chain(live -> cql.write(FLIP, next, (int) Math.min(live, Integer.MAX_VALUE), set.name(), set.key(key),
+                            generation, next))
                     .chain(rs -> {
                         boolean flipped = rs.wasApplied() || Objects.equals(rs.one().getObject("current"), next);
                         if (!flipped) {
@@ -202,22 +207,26 @@ public class PartitionGenerations {
                 && claimed.equals(answer.getInstant("moving_since"));
     }
 
-    /** Runs {@code action} on every row {@code read} returns, a page at a time, each page's actions at once. */
-    public static Uni<Void> forEachRow(Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read,
+    /**
+     * Runs {@code action} on every row {@code read} returns, a page at a time, each page's actions at once;
+     * answers the number of rows.
+     */
+    public static Uni<Long> forEachRow(Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read,
             Function<Row, Uni<?>> action) {
-        return forEachRow(read, action, null);
+        return forEachRow(read, action, null, 0);
     }
 
-    private static Uni<Void> forEachRow(Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read,
-            Function<Row, Uni<?>> action, ByteBuffer page) {
+    private static Uni<Long> forEachRow(Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read,
+            Function<Row, Uni<?>> action, ByteBuffer page, long before) {
         return read.apply(b -> b.setPageSize(COPY_PAGE).setPagingState(page)).chain(rs -> {
             List<Uni<Void>> done = new ArrayList<>();
             for (Row row : rs.currentPage()) {
                 done.add(action.apply(row).replaceWithVoid());
             }
-            Uni<Void> all = done.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(done).andFailFast().replaceWithVoid();
+            long rows = before + done.size();
+            Uni<Long> all = done.isEmpty() ? Uni.createFrom().item(rows) : Uni.join().all(done).andFailFast().replaceWith(rows);
             ByteBuffer more = rs.hasMorePages() ? rs.getExecutionInfo().getPagingState() : null;
-            return more == null ? all : all.chain(() -> forEachRow(read, action, more));
+            return more == null ? all : all.chain(() -> forEachRow(read, action, more, rows));
         });
     }
 }
