@@ -23,7 +23,8 @@ public interface GenerationSettings {
     /**
      * Members of a generation, as its move copied them, per removal it collects before it moves on
      * (between {@link #removalsMin()} and {@link #removals()}): a move then copies at most this many rows
-     * per removal, and a small set's reads meet fewer tombstones than a large one's.
+     * per removal until the most removals bounds it, and a small set's reads meet fewer tombstones than a
+     * large one's.
      */
     @WithDefault("4")
     int membersPerRemoval();
