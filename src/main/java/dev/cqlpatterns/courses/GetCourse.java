@@ -1,5 +1,6 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -46,7 +47,7 @@ public class GetCourse {
     public record Course(
             @Schema(examples = "node-intro") String id,
             @Schema(examples = "Introduction to Node.js") String name,
-            @Schema(description = "Username of the course's owner, the only caller who may change it; null for a course "
+            @Schema(pattern = Usernames.PATTERN, description = "Username of the course's owner, the only caller who may change it; null for a course "
                     + "from before owners were recorded, until its next change claims it", nullable = true, examples = "alice")
             String owner,
             @Schema(description = "The course's modules in module id order") List<Module> modules) {

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -60,7 +61,7 @@ public class PutCourse {
     public record CourseSummary(
             @Schema(examples = "node-intro") String id,
             @Schema(examples = "Introduction to Node.js") String name,
-            @Schema(description = "Username of the course's owner, the only caller who may change it", examples = "alice")
+            @Schema(pattern = Usernames.PATTERN, description = "Username of the course's owner, the only caller who may change it", examples = "alice")
             String owner) {
     }
 

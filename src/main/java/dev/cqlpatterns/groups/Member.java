@@ -1,5 +1,6 @@
 package dev.cqlpatterns.groups;
 
+import dev.cqlpatterns.platform.identity.Usernames;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import java.time.Instant;
@@ -11,7 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Schema(name = "GroupMember")
 public record Member(
-        @Schema(examples = "alice") String username,
+        @Schema(pattern = Usernames.PATTERN, examples = "alice") String username,
         @Schema(description = "When the user joined the group", examples = "2026-05-16T14:00:00Z") Instant joinedAt) {
 
     /** From a row with the columns username, joined. */

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.identity.Usernames;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -123,7 +124,7 @@ public class CreateConversation {
 
     @Schema(name = "NewConversation")
     public record Request(
-            @NotNull @Schema(description = "Usernames to talk with; the caller is added. The caller and one other "
+            @NotNull @Schema(type = SchemaType.ARRAY, implementation = Usernames.Username.class, description = "Usernames to talk with; the caller is added. The caller and one other "
                     + "make a 1:1 (direct) conversation", examples = "[\"bob\"]", required = true) List<String> members,
             @Schema(description = "Optional title, at most 100 characters", nullable = true, maxLength = 100,
                     examples = "Weekend trip") String title) {

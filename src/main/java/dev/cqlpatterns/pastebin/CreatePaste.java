@@ -88,14 +88,14 @@ public class CreatePaste {
                     description = "Private: readable by whoever has the id, never listed") Boolean isPrivate,
             @Schema(nullable = true, description = "How long until the paste expires, e.g. PT10M, PT1H, P7D: a "
                     + PasteInput.DURATION_DESCRIPTION + "; absent: the configured default (none: never)",
-                    pattern = PasteInput.DURATION, examples = "P7D") String expiresIn) {
+                    pattern = PasteInput.DURATION, maxLength = PasteInput.DURATION_MAX, examples = "P7D") String expiresIn) {
     }
 
     @Schema(name = "CreatedPaste")
     public record Created(
             @Schema(examples = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") UUID id,
             @Schema(description = "Needed (header X-Paste-Secret) to change or delete the paste. Shown only in this "
-                    + "response: keep it", examples = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") String secret,
+                    + "response: keep it", pattern = PasteSecrets.PATTERN, examples = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") String secret,
             @Schema(examples = "2026-01-31T23:59:59.123Z") Instant createdAt,
             @Schema(implementation = String.class, format = "date-time", nullable = true,
                     description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z") Instant expiresAt) {

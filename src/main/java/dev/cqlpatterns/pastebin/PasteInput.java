@@ -28,6 +28,8 @@ public class PasteInput {
     /** At least one digit that is not 0 (a lookahead, valid in Java and ECMA-262): P0D and PT0S are refused. */
     public static final String DURATION = "^(?=[^1-9]*[1-9])[Pp](?:[0-9]+[Dd](?:" + DURATION_TIME + ")?|" + DURATION_TIME
             + ")$";
+    /** The longest expiresIn taken: room for any way of writing up to P365D, none for padding with zeros. */
+    public static final int DURATION_MAX = 32;
     public static final String DURATION_DESCRIPTION = "positive ISO-8601 duration, at least PT1S and at most P365D "
             + "(cql-patterns.pastebin.max-expires-in)";
     /**
@@ -82,6 +84,9 @@ public class PasteInput {
     public Optional<Duration> expiresIn(String expiresIn) {
         if (expiresIn == null) {
             return settings.defaultExpiresIn();
+        }
+        if (Text.length(expiresIn) > DURATION_MAX) {
+            throw ProblemException.invalid("expiresIn", "must be at most " + DURATION_MAX + " characters, such as PT10M, PT1H or P7D");
         }
         Duration duration;
         try {

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import dev.cqlpatterns.platform.errors.ProblemException;
 
 /**
  * The secret that lets its holder change or delete a paste: 32 random bytes, shown once as
@@ -12,6 +13,10 @@ import java.util.Base64;
  * can guess them back from the hash.
  */
 final class PasteSecrets {
+    /** What a secret looks like: 32 bytes as unpadded base64url. */
+    static final String HEADER = "X-Paste-Secret";
+    static final String PATTERN = "^[A-Za-z0-9_-]{43}$";
+    private static final java.util.regex.Pattern SHAPE = java.util.regex.Pattern.compile(PATTERN);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
@@ -29,6 +34,16 @@ final class PasteSecrets {
             return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * 400 naming the header when a secret is given that no paste can have (any other length or
+     * alphabet), before anything is read; a missing one is left to the paste's check (403).
+     */
+    static void requireShape(String given) {
+        if (given != null && !SHAPE.matcher(given).matches()) {
+            throw ProblemException.invalid(HEADER, "must be the 43 characters of A-Z a-z 0-9 - _ that creating the paste answered");
         }
     }
 

@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -92,7 +93,7 @@ public class UpdatePaste {
             @JsonProperty("private") @Schema(nullable = true, description = "New visibility: true takes the paste off "
                     + "the list at once, false lists it") Boolean isPrivate,
             @Schema(nullable = true, description = "New expiry, counted from now, such as PT10M or P7D: a "
-                    + PasteInput.DURATION_DESCRIPTION, pattern = PasteInput.DURATION, examples = "PT1H") String expiresIn) {
+                    + PasteInput.DURATION_DESCRIPTION, pattern = PasteInput.DURATION, maxLength = PasteInput.DURATION_MAX, examples = "PT1H") String expiresIn) {
     }
 
     /** What the request changes; null fields keep their value. */
@@ -121,9 +122,12 @@ public class UpdatePaste {
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<Paste> update(
             @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") @PathParam("id") UUID id,
-            @Parameter(description = "The secret from the creation response; missing or wrong: 403", required = true,
-                    example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc") @HeaderParam("X-Paste-Secret") String secret,
+            @Parameter(description = "The secret from the creation response; missing or wrong: 403, not shaped as "
+                    + "one: 400", required = true, example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc",
+                    schema = @Schema(type = SchemaType.STRING, pattern = PasteSecrets.PATTERN))
+            @HeaderParam(PasteSecrets.HEADER) String secret,
             @Valid Request request) {
+        PasteSecrets.requireShape(secret);
         if (request == null) {
             throw ProblemException.badRequest("A JSON body with the fields to change is required");
         }

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.songs;
 
+import dev.cqlpatterns.platform.http.Text;
+
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -8,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -41,14 +44,13 @@ public class AddTag {
     @APIResponse(responseCode = "403", description = "The song belongs to another user")
     @APIResponse(responseCode = "409", description = "The song carries the maximum number of tags, or is being changed concurrently")
     public Uni<Song> add(
-            @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
-            @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
-            @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
+            @BeanParam SongPath path,
             @Parameter(description = "Tag; stored trimmed and lower case", example = "trumpet",
-                    schema = @Schema(type = SchemaType.STRING, maxLength = SongRules.TAG_MAX)) @PathParam("tag") String tag) {
+                    schema = @Schema(type = SchemaType.STRING, maxLength = SongRules.TAG_MAX, pattern = Text.SINGLE_LINE_NOT_BLANK))
+                    @PathParam("tag") String tag) {
         String me = caller.username();
         String normalized = SongRules.tag("tag", tag);
-        return store.change(new SongStore.Key(artist, album, song), me, false, current -> {
+        return store.change(path.key(), me, false, current -> {
             current.add(normalized);
             return current;
         }).map(SongStore.Changed::song);

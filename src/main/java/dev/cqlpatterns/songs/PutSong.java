@@ -14,7 +14,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
@@ -23,7 +23,6 @@ import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -54,7 +53,7 @@ public class PutSong {
     }
 
     /** The contract's schema of one tag (SongRules.tag checks it). */
-    @Schema(name = "SongTag", type = SchemaType.STRING, pattern = Text.NOT_BLANK, maxLength = SongRules.TAG_MAX,
+    @Schema(name = "SongTag", type = SchemaType.STRING, pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = SongRules.TAG_MAX,
             description = "Not blank; at most 50 characters once trimmed, no control characters", examples = "jazz")
     static final class SongTag {
         private SongTag() {
@@ -73,13 +72,10 @@ public class PutSong {
     @APIResponse(responseCode = "403", description = "The song belongs to another user")
     @APIResponse(responseCode = "409", description = "The song is being changed concurrently; retry")
     public Uni<RestResponse<Song>> put(
-            @Parameter(description = "Artist", example = "Miles Davis") @PathParam("artist") String artist,
-            @Parameter(description = "Album", example = "Kind of Blue") @PathParam("album") String album,
-            @Parameter(description = "Song title", example = "So What") @PathParam("song") String song,
+            @BeanParam SongPath path,
             @Valid @NotNull SongTags request) {
         String me = caller.username();
-        SongStore.Key key = new SongStore.Key(SongRules.name("artist", artist), SongRules.name("album", album),
-                SongRules.name("song", song));
+        SongStore.Key key = path.key();
         if (request.tags().size() > settings.maxTags()) {
             throw ProblemException.invalid("tags", "a song carries at most " + settings.maxTags() + " tags");
         }

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.songs;
 
+import dev.cqlpatterns.platform.http.Text;
 import jakarta.validation.constraints.NotNull;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -55,7 +56,8 @@ public class SongsByTag {
     @Operation(summary = "Songs carrying a tag (the tag's generation, then one partition read per page)")
     public Uni<Page<TaggedSong>> byTag(
             @Parameter(description = "Tag; matched trimmed and lower case", example = "jazz", required = true,
-                    schema = @Schema(type = SchemaType.STRING, maxLength = SongRules.TAG_MAX)) @QueryParam("tag") String tag,
+                    schema = @Schema(type = SchemaType.STRING, maxLength = SongRules.TAG_MAX, pattern = Text.SINGLE_LINE_NOT_BLANK))
+            @QueryParam("tag") String tag,
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         String normalized = SongRules.tag("tag", tag);

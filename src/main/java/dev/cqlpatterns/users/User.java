@@ -1,5 +1,6 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.identity.Usernames;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,7 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
         + "user; anyone else sees the username alone")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record User(
-        @Schema(examples = "alice") String username,
+        @Schema(pattern = Usernames.PATTERN, examples = "alice") String username,
         @Schema(description = "Lower case; private: only for the user themselves", examples = "alice@example.com") String email,
         @Schema(description = "Private: only for the user themselves; absent when not given", examples = "34") Integer age,
         @Schema(description = "Addresses by kind, e.g. residential, business; private: only for the user themselves")

@@ -43,6 +43,9 @@ class ContractRefusesWhatTheServiceRefusesTest {
     private final OpenApiInteractionValidator contract = ContractValidation.strictValidator();
 
     /** One request: what it breaks ({@code field}), the status the service answers, and the same request kept within the limit. */
+    /** Shaped as a paste's secret, and no paste's. */
+    private static final String WRONG_SECRET = "A".repeat(43);
+
     record Row(String name, Request.Method method, String path, Map<String, String> query, Map<String, String> headers,
             String body, int status, String field, String validBody) {
 
@@ -135,11 +138,15 @@ class ContractRefusesWhatTheServiceRefusesTest {
         rows.add(post("paste title one line", "/pastes", paste("\"a\\u0007b\"", "\"x\"", null), "title",
                 paste("\"ab\"", "\"x\"", null)));
         Row secret = new Row("update changes something", Request.Method.PUT, "/pastes/" + pasteId, Map.of(),
-                Map.of(), "{}", 400, "change", "{\"title\":\"t\"}").withHeader("X-Paste-Secret", "wrong");
+                Map.of(), "{}", 400, "change", "{\"title\":\"t\"}").withHeader("X-Paste-Secret", WRONG_SECRET);
         rows.add(secret);
         rows.add(new Row("update expiresIn a duration", Request.Method.PUT, "/pastes/" + pasteId, Map.of(),
                 Map.of(), "{\"expiresIn\":\"P1X\"}", 400, "expiresIn", "{\"expiresIn\":\"P1D\"}")
-                .withHeader("X-Paste-Secret", "wrong"));
+                .withHeader("X-Paste-Secret", WRONG_SECRET));
+        rows.add(post("expiresIn at most 32 characters", "/pastes", paste(null, "\"x\"", "\"PT" + "0".repeat(31) + "1H\""),
+                "expiresIn", paste(null, "\"x\"", "\"PT" + "0".repeat(28) + "1H\"")));
+        rows.add(new Row("X-Paste-Secret shaped as a secret", Request.Method.PUT, "/pastes/" + pasteId, Map.of(), Map.of(),
+                "{\"title\":\"t\"}", 400, "X-Paste-Secret", null).withHeader("X-Paste-Secret", "wrong"));
         rows.add(new Row("X-Paste-Secret required to update", Request.Method.PUT, "/pastes/" + pasteId, Map.of(), Map.of(),
                 "{\"title\":\"t\"}", 403, "X-Paste-Secret", null));
         rows.add(new Row("X-Paste-Secret required to delete", Request.Method.DELETE, "/pastes/" + pasteId, Map.of(),
@@ -159,6 +166,7 @@ class ContractRefusesWhatTheServiceRefusesTest {
                 "{\"tags\":[\"" + "j".repeat(51) + "\"]}", "tags", "{\"tags\":[\"" + "j".repeat(50) + "\"]}"));
         rows.add(put("tags not blank", "/songs/Miles Davis/Kind of Blue/So What", "{\"tags\":[\"jazz\",\" \"]}",
                 "tags[1]", "{\"tags\":[\"jazz\",\" modal\"]}"));
+        rows.add(get("song artist at most 200 characters", "/songs/" + "a".repeat(201) + "/Kind of Blue/So What", "artist"));
         // posts
         rows.add(post("post body not blank", "/posts", "{\"body\":\" \\n\\u3000\"}", "body", "{\"body\":\"Query first\"}"));
         rows.add(get("post id a timeuuid", "/posts/" + V4, "id"));

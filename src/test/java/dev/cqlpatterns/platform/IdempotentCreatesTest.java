@@ -159,7 +159,7 @@ class IdempotentCreatesTest {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         claims.leftBy(CreatePaste.OPERATION, "", key,
                 new CreatePaste.Fingerprint(null, "half done", false, Duration.ofHours(1)),
-                new CreatePaste.Plan(id, "the-planned-secret", now, now.plus(Duration.ofHours(1)),
+                new CreatePaste.Plan(id, "the-planned-secret-of-43-characters-A-Za-z0", now, now.plus(Duration.ofHours(1)),
                         ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())));
 
         ExtractableResponse<Response> retry = post(given(), key,
@@ -167,11 +167,11 @@ class IdempotentCreatesTest {
         assertThat(retry.statusCode()).isEqualTo(201);
         assertThat(retry.header(REPLAYED)).isEqualTo("true");
         assertThat(retry.<String>path("id")).isEqualTo(id.toString());
-        assertThat(retry.<String>path("secret")).isEqualTo("the-planned-secret");
+        assertThat(retry.<String>path("secret")).isEqualTo("the-planned-secret-of-43-characters-A-Za-z0");
         given().when().get("/pastes/{id}", id).then().statusCode(200).body("body", equalTo("half done"));
         given().queryParam("limit", 500).when().get("/pastes").then().statusCode(200)
                 .body("items.findAll { it.id == '" + id + "' }.size()", equalTo(1));
-        given().header("X-Paste-Secret", "the-planned-secret").when().delete("/pastes/{id}", id).then().statusCode(204);
+        given().header("X-Paste-Secret", "the-planned-secret-of-43-characters-A-Za-z0").when().delete("/pastes/{id}", id).then().statusCode(204);
     }
 
     @Test

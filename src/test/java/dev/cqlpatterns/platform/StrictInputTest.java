@@ -202,4 +202,20 @@ class StrictInputTest {
         given().queryParam("to", "+1000000-01-01T00:00:00Z").when().get("/courses/{c}/views", course)
                 .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("to"));
     }
+
+    @Test
+    void should_echo_a_caller_s_text_in_a_problem_only_cut_to_its_limit_and_on_one_line() {
+        // An unknown property is named back: here 5,000 characters with a bell, an escape and a line feed in them
+        // (JSON escapes, as a client sends them).
+        String name = "x\\u0007\\u001b[31m\\n" + "y".repeat(5_000);
+        io.restassured.path.json.JsonPath problem = given().contentType(ContentType.JSON)
+                .body("{\"body\":\"b\",\"private\":true,\"" + name + "\":1}").when().post("/pastes")
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).extract().jsonPath();
+        String detail = problem.getString("detail");
+        String field = problem.getString("errors[0].field");
+        assertThat(detail.codePointCount(0, detail.length())).as("detail, in code points").isLessThanOrEqualTo(1_000);
+        assertThat(field.codePointCount(0, field.length())).as("field, in code points").isLessThanOrEqualTo(256);
+        assertThat(detail + field).as("detail and field").doesNotContainPattern("[\\x00-\\x1F\\x7F-\\x9F]")
+                .contains("x\uFFFD\uFFFD[31m\uFFFDyyy");
+    }
 }

@@ -1,5 +1,8 @@
 package dev.cqlpatterns.platform.identity;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 /**
  * What a username looks like, in every feature: a token's subject, a user, a member of a
  * conversation or a group. One rule, so a name one route accepts is never refused by another.
@@ -9,5 +12,12 @@ public final class Usernames {
     public static final String MESSAGE = "must be 3 to 32 characters of a-z, 0-9, _ . -";
 
     private Usernames() {
+    }
+
+    /** The contract's schema of one username, for lists of them ({@code @Schema(type = ARRAY, implementation = Username.class)}). */
+    @Schema(name = "Username", type = SchemaType.STRING, pattern = PATTERN, maxLength = 32, examples = "alice")
+    public static final class Username {
+        private Username() {
+        }
     }
 }
