@@ -1,5 +1,6 @@
 package dev.cqlpatterns.clickstream;
 
+import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -102,9 +103,9 @@ public class Clickstream {
             @Schema(format = "uuid", description = "The click's timeuuid", examples = "f208cab0-13bc-11e5-b559-4b636433f200") String id,
             @Schema(description = "When the click happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
             Instant at,
-            @Schema(examples = "https://www.pluralsight.com/signup") String url,
+            @Schema(pattern = WebUrls.PATTERN, maxLength = 2048, examples = "https://www.pluralsight.com/signup") String url,
             @Schema(description = "IPv4 or IPv6 address (RFC 5952 text); null when unknown", examples = "98.203.153.64",
-                    nullable = true) String ip) {
+                    pattern = RecordClick.IP_PATTERN, maxLength = 64, nullable = true) String ip) {
     }
 
     private record Found(UUID id, Click click) {
@@ -117,9 +118,9 @@ public class Clickstream {
                     + "most cql-patterns.clickstream.max-span-months (default 24) months, both ends included.")
     public Uni<Page<Click>> list(
             @Parameter(description = "Oldest month included, YYYY-MM; default: 'to' minus the maximum span",
-                    example = "2024-11", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN)) @QueryParam("from") String from,
+                    example = "2024-11", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN, maxLength = 7)) @QueryParam("from") String from,
             @Parameter(description = "Newest month included, YYYY-MM; default: the current month (UTC)",
-                    example = "2025-02", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN)) @QueryParam("to") String to,
+                    example = "2025-02", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN, maxLength = 7)) @QueryParam("to") String to,
             @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50") @QueryParam("limit") Integer limit,
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);

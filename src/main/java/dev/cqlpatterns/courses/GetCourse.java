@@ -1,5 +1,6 @@
 package dev.cqlpatterns.courses;
 
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -45,8 +46,8 @@ public class GetCourse {
 
     @Schema(name = "Course")
     public record Course(
-            @Schema(examples = "node-intro") String id,
-            @Schema(examples = "Introduction to Node.js") String name,
+            @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro") String id,
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js") String name,
             @Schema(pattern = Usernames.PATTERN, description = "Username of the course's owner, the only caller who may change it; null for a course "
                     + "from before owners were recorded, until its next change claims it", nullable = true, examples = "alice")
             String owner,

@@ -59,8 +59,8 @@ public class PutCourse {
 
     @Schema(name = "CourseSummary")
     public record CourseSummary(
-            @Schema(examples = "node-intro") String id,
-            @Schema(examples = "Introduction to Node.js") String name,
+            @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro") String id,
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js") String name,
             @Schema(pattern = Usernames.PATTERN, description = "Username of the course's owner, the only caller who may change it", examples = "alice")
             String owner) {
     }

@@ -66,7 +66,7 @@ public class PutModule {
     @Schema(name = "Module")
     public record Module(
             @Schema(description = "Module id, the course's modules are listed in this order", examples = "1") int id,
-            @Schema(examples = "Getting Started with Node.js") String name) {
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Getting Started with Node.js") String name) {
     }
 
     @PUT

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.http.Text;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -79,7 +80,7 @@ public class Conversations {
             @Schema(description = "direct: exactly two members, id derived from the pair, members fixed; group: "
                     + "random id, members join and leave", enumeration = { "direct", "group" }) String kind,
             @Schema(type = SchemaType.ARRAY, implementation = Usernames.Username.class, description = "Current members, sorted", examples = "[\"alice\", \"bob\"]") List<String> members,
-            @Schema(description = "Optional title", nullable = true, examples = "Weekend trip") String title,
+            @Schema(description = "Optional title", nullable = true, maxLength = 100, pattern = Text.SINGLE_LINE, examples = "Weekend trip") String title,
             @Schema(pattern = Usernames.PATTERN, examples = "alice") String createdBy,
             @Schema(examples = "2025-06-01T10:15:30.123Z") Instant createdAt) {
     }

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.http.NewResource;
 import dev.cqlpatterns.platform.identity.Usernames;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -29,7 +30,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -126,7 +126,7 @@ public class CreateConversation {
     public record Request(
             @NotNull @Schema(type = SchemaType.ARRAY, implementation = Usernames.Username.class, description = "Usernames to talk with; the caller is added. The caller and one other "
                     + "make a 1:1 (direct) conversation", examples = "[\"bob\"]", required = true) List<String> members,
-            @Schema(description = "Optional title, at most 100 characters", nullable = true, maxLength = 100,
+            @Schema(description = "Optional title, at most 100 characters", nullable = true, maxLength = 100, pattern = Text.SINGLE_LINE,
                     examples = "Weekend trip") String title) {
     }
 
@@ -148,7 +148,8 @@ public class CreateConversation {
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
             headers = {@Header(name = "Location", description = "Path of the new conversation, /conversations/{id}",
-                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference", pattern = "^/conversations/" + NewResource.UUID_PATH,
+                            maxLength = 51)),
                     @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
     public Uni<RestResponse<Conversations.View>> create(
@@ -294,6 +295,6 @@ public class CreateConversation {
     }
 
     private static RestResponse.ResponseBuilder<Conversations.View> created(UUID id, Conversations.View view) {
-        return RestResponse.ResponseBuilder.<Conversations.View>created(URI.create("/conversations/" + id)).entity(view);
+        return NewResource.<Conversations.View>at("/conversations/" + id).entity(view);
     }
 }

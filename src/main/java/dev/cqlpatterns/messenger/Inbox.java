@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Usernames;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.NotNull;
@@ -110,10 +111,12 @@ public class Inbox {
     public record InboxEntry(
             @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
             @Schema(enumeration = { "direct", "group" }) String kind,
-            @Schema(description = "Title of the conversation, if it has one", nullable = true, examples = "Weekend trip") String title,
+            @Schema(description = "Title of the conversation, if it has one", nullable = true, maxLength = 100, pattern = Text.SINGLE_LINE,
+                    examples = "Weekend trip") String title,
             @Schema(pattern = Usernames.PATTERN, description = "The other member of a 1:1 conversation", nullable = true, examples = "bob") String partner,
             @Schema(description = "The last message, stripped; one longer than 100 characters "
-                    + "(cql-patterns.messenger.preview-length) is cut to its first 99 and \"…\"", maxLength = 100, nullable = true,
+                    + "(cql-patterns.messenger.preview-length) is cut to its first 99 and \"…\"", maxLength = 100, pattern = Text.FREE_TEXT,
+                    nullable = true,
                     examples = "Where are you?") String lastMessage,
             @Schema(format = "uuid", nullable = true, examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String lastMessageId,
             @Schema(description = "When the last message was sent; before any, when the caller joined",

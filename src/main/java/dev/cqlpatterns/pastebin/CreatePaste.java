@@ -1,5 +1,6 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.http.NewResource;
 import dev.cqlpatterns.platform.limits.ChargesBodyBytes;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -23,7 +24,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
@@ -124,7 +124,8 @@ public class CreatePaste {
             + "only here and is needed to change or delete the paste. Public pastes appear in GET /pastes.")
     @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
             headers = {@Header(name = "Location", description = "Path of the new paste, /pastes/{id}",
-                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference", pattern = "^/pastes/" + NewResource.UUID_PATH,
+                            maxLength = 44)),
                     @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Created.class)))
     @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different paste",
@@ -146,10 +147,8 @@ public class CreatePaste {
                 (plan, retry) -> write(plan, fingerprint, retry))
                 .map(done -> {
                     Plan plan = done.plan();
-                    return done.respond(RestResponse.ResponseBuilder
-                            .create(RestResponse.Status.CREATED, new Created(plan.id(), plan.secret(), plan.createdAt(),
-                                    plan.expiresAt()))
-                            .location(URI.create("/pastes/" + plan.id())));
+                    return done.respond(NewResource.<Created>at("/pastes/" + plan.id())
+                            .entity(new Created(plan.id(), plan.secret(), plan.createdAt(), plan.expiresAt())));
                 });
     }
 

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.http.Text;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import jakarta.validation.constraints.AssertTrue;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -95,7 +96,7 @@ public class LatestPublicPastes {
     @Schema(name = "ListedPaste", description = "A public paste as the list shows it; GET /pastes/{id} has its body")
     public record Listed(
             @Schema(examples = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") UUID id,
-            @Schema(nullable = true, examples = "nginx config") String title,
+            @Schema(nullable = true, maxLength = 200, pattern = Text.SINGLE_LINE, examples = "nginx config") String title,
             @Schema(examples = "2026-01-31T23:59:59.123Z") Instant createdAt,
             @Schema(implementation = String.class, format = "date-time", nullable = true,
                     description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z")

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.posts;
 
+import dev.cqlpatterns.platform.http.NewResource;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.http.Text;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -30,7 +31,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.net.URI;
 import java.time.Clock;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -101,7 +101,8 @@ public class AddComment {
     @Operation(summary = "Comment on a post")
     @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
             headers = {@Header(name = "Location", description = "Path of the post the comment is on, /posts/{id}; its "
-                    + "id is the new comment's", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    + "id is the new comment's", schema = @Schema(type = SchemaType.STRING, format = "uri-reference",
+                    pattern = "^/posts/" + NewResource.UUID_PATH, maxLength = 43)),
                     @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
             content = @Content(schema = @Schema(implementation = CreatePost.Created.class)))
     @APIResponse(responseCode = "409", description = "The post has the maximum number of comments, or the "
@@ -117,7 +118,7 @@ public class AddComment {
                         () -> new Plan(TimeUuids.at(clock.instant())),
                         (plan, retry) -> retry ? finish(post, plan.commentId(), commenter, request.body())
                                 : write(post, plan.commentId(), commenter, request.body()))
-                .map(done -> done.respond(RestResponse.ResponseBuilder.<CreatePost.Created>created(URI.create("/posts/" + id))
+                .map(done -> done.respond(NewResource.<CreatePost.Created>at("/posts/" + id)
                         .entity(new CreatePost.Created(done.plan().commentId().toString()))));
     }
 

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.posts;
 
+import dev.cqlpatterns.platform.http.NewResource;
+
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.http.Text;
@@ -28,7 +30,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.net.URI;
 import java.time.Clock;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -90,7 +91,8 @@ public class CreatePost {
     @Operation(summary = "Write a post")
     @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
             headers = {@Header(name = "Location", description = "Path of the new post, /posts/{id}",
-                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference",
+                            pattern = "^/posts/" + NewResource.UUID_PATH, maxLength = 43)),
                     @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
             content = @Content(schema = @Schema(implementation = Created.class)))
     @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different post",
@@ -103,7 +105,7 @@ public class CreatePost {
                         // Wall clock, not the service's Clock: write timestamps order writes.
                         () -> new Plan(TimeUuids.at(clock.instant()), ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())),
                         (plan, retry) -> cql.write(INSERT, plan.id(), author, request.body(), plan.writtenAt()).replaceWithVoid())
-                .map(done -> done.respond(RestResponse.ResponseBuilder.<Created>created(URI.create("/posts/" + done.plan().id()))
+                .map(done -> done.respond(NewResource.<Created>at("/posts/" + done.plan().id())
                         .entity(new Created(done.plan().id().toString()))));
     }
 }

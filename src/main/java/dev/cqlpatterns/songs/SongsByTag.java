@@ -41,9 +41,9 @@ public class SongsByTag {
 
     @Schema(name = "TaggedSong")
     public record TaggedSong(
-            @Schema(examples = "Miles Davis") String artist,
-            @Schema(examples = "Kind of Blue") String album,
-            @Schema(examples = "So What") String song) {
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = SongRules.NAME_MAX, examples = "Miles Davis") String artist,
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = SongRules.NAME_MAX, examples = "Kind of Blue") String album,
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = SongRules.NAME_MAX, examples = "So What") String song) {
     }
 
     /** Read back from cursors by Jackson, also in a native image. */

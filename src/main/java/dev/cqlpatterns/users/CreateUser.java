@@ -1,5 +1,6 @@
 package dev.cqlpatterns.users;
 
+import dev.cqlpatterns.platform.http.NewResource;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -21,7 +22,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.net.URI;
 import java.time.Clock;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -78,7 +78,8 @@ public class CreateUser {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create the caller's user, claiming a unique username and a unique email")
     @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
-            description = "Path of the new user, /users/{username}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference")),
+            description = "Path of the new user, /users/{username}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference",
+                    pattern = "^/users/[a-z0-9_.-]{3,32}$", maxLength = 39)),
             content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "200", description = "The same sign-up (same username, email and age) was made "
             + "before, e.g. a retry after a lost answer or after a 503 whose sign-up had taken effect, or a double "
@@ -99,8 +100,8 @@ public class CreateUser {
                                 ? store.call(d -> d.releaseUsername(user.username(), user.email())).replaceWithVoid()
                                 : undo(user))
                 .chain(() -> created
-                        ? Uni.createFrom().item(RestResponse.ResponseBuilder
-                                .<User>created(URI.create("/users/" + user.username())).entity(User.of(user)).build())
+                        ? Uni.createFrom().item(NewResource
+                                .<User>at("/users/" + user.username()).entity(User.of(user)).build())
                         // The same sign-up again: the user as it is now.
                         : store.findLatest(user.username()).map(now -> {
                             if (now == null) {

@@ -19,7 +19,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record User(
         @Schema(pattern = Usernames.PATTERN, examples = "alice") String username,
-        @Schema(description = "Lower case; private: only for the user themselves", examples = "alice@example.com") String email,
+        @Schema(description = "Lower case; private: only for the user themselves", pattern = UserRules.EMAIL,
+                maxLength = UserRules.EMAIL_MAX, examples = "alice@example.com") String email,
         @Schema(description = "Private: only for the user themselves; absent when not given", examples = "34") Integer age,
         @Schema(description = "Addresses by kind, e.g. residential, business; private: only for the user themselves")
         Map<String, Address> addresses) {

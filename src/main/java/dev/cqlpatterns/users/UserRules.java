@@ -1,7 +1,9 @@
 package dev.cqlpatterns.users;
 
 import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.errors.ProblemException;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** What a username, an email and an address kind look like; shared by every users route. */
 public final class UserRules {
@@ -14,13 +16,22 @@ public final class UserRules {
     public static final String EMAIL = "^" + EMAIL_CHAR + "{1,64}@" + EMAIL_CHAR + "+\\." + EMAIL_CHAR + "+$";
     public static final String EMAIL_MESSAGE = "must be an email address such as alice@example.com";
     public static final int EMAIL_MAX = 254;
+    private static final Pattern STORED = Pattern.compile(EMAIL);
     public static final String KIND = "^[a-z0-9_-]{1,32}$";
     public static final String KIND_MESSAGE = "must be 1 to 32 characters of a-z, 0-9, _ -";
 
     private UserRules() {
     }
 
+    /**
+     * The email as stored: lower case. Lower-casing can lengthen it (U+0130 becomes two characters), so the
+     * stored form is checked again, and what is stored and answered always keeps the contract's limits.
+     */
     public static String normalizeEmail(String email) {
-        return email.toLowerCase(Locale.ROOT);
+        String lower = email.toLowerCase(Locale.ROOT);
+        if (Text.length(lower) > EMAIL_MAX || !STORED.matcher(lower).matches()) {
+            throw ProblemException.invalid("email", EMAIL_MESSAGE + ", at most " + EMAIL_MAX + " characters once lower case");
+        }
+        return lower;
     }
 }

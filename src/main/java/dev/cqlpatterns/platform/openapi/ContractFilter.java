@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform.openapi;
 
+import dev.cqlpatterns.platform.paging.Cursors;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -101,7 +102,7 @@ public class ContractFilter implements OASFilter {
         components.addHeader(RATE_LIMIT_HEADERS.get(2), intHeader("Seconds until that budget is full again"));
         components.addHeader("WWW-Authenticate", OASFactory.createHeader().required(true)
                 .description("The authentication scheme the route wants: Bearer")
-                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING)).pattern("^Bearer\\b")
+                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING)).pattern("^Bearer\\b").maxLength(64)
                         .examples(List.of("Bearer"))));
         addPagingParameters(components);
         boundBuiltInStrings(components);
@@ -310,7 +311,9 @@ public class ContractFilter implements OASFilter {
         components.addParameter(CURSOR, OASFactory.createParameter().name(CURSOR).in(Parameter.In.QUERY)
                 .description("The next value of the previous page, unchanged; absent for the first page. Opaque and "
                         + "signed: a cursor that was altered, or that belongs to another list, is answered with 400")
-                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING))));
+                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING))
+                        .pattern("^(?:" + Cursors.PATTERN.substring(1, Cursors.PATTERN.length() - 1) + ")?$")
+                        .maxLength(Cursors.MAX_LENGTH)));
     }
 
     private static void referPagingParameters(Operation operation) {

@@ -28,7 +28,13 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class Cursors {
     private static final Logger LOG = Logger.getLogger(Cursors.class);
-    private static final int MAX_LENGTH = 2048;
+    /**
+     * The longest cursor taken, and made. The longest position a list writes (songs by tag: three names
+     * that together fit a request line of 4 KiB, as PUT /songs takes them) makes about 1,900 characters.
+     */
+    public static final int MAX_LENGTH = 2048;
+    /** What a cursor looks like: the position's JSON and its 16-byte MAC, each as unpadded base64url. */
+    public static final String PATTERN = "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{22}$";
     private static final int MAC_BYTES = 16;
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
@@ -72,7 +78,12 @@ public class Cursors {
     public String encode(String scope, Object position) {
         try {
             byte[] payload = json.writeValueAsBytes(position);
-            return ENCODER.encodeToString(payload) + "." + ENCODER.encodeToString(mac(scope, payload));
+            String cursor = ENCODER.encodeToString(payload) + "." + ENCODER.encodeToString(mac(scope, payload));
+            if (cursor.length() > MAX_LENGTH) {
+                // A page must never hand out a cursor that the next request is refused for.
+                throw new IllegalStateException("a cursor of " + cursor.length() + " characters for " + scope);
+            }
+            return cursor;
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cursor position is not serializable", e);
         }
