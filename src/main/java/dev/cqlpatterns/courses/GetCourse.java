@@ -48,7 +48,7 @@ public class GetCourse {
     public record Course(
             @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro") String id,
             @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js") String name,
-            @Schema(pattern = Usernames.PATTERN, description = "Username of the course's owner, the only caller who may change it; null for a course "
+            @Schema(pattern = Usernames.ANSWERED, description = "Username of the course's owner, the only caller who may change it; null for a course "
                     + "from before owners were recorded, until its next change claims it", nullable = true, examples = "alice")
             String owner,
             @Schema(description = "The course's modules in module id order") List<Module> modules) {

@@ -61,7 +61,7 @@ public class PutCourse {
     public record CourseSummary(
             @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro") String id,
             @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js") String name,
-            @Schema(pattern = Usernames.PATTERN, description = "Username of the course's owner, the only caller who may change it", examples = "alice")
+            @Schema(pattern = Usernames.ANSWERED, description = "Username of the course's owner, the only caller who may change it", examples = "alice")
             String owner) {
     }
 

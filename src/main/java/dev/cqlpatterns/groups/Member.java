@@ -12,7 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Schema(name = "GroupMember")
 public record Member(
-        @Schema(pattern = Usernames.PATTERN, examples = "alice") String username,
+        @Schema(pattern = Usernames.ANSWERED, examples = "alice") String username,
         @Schema(description = "When the user joined the group", examples = "2026-05-16T14:00:00Z") Instant joinedAt) {
 
     /** From a row with the columns username, joined. */

@@ -79,9 +79,9 @@ public class Conversations {
             @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String id,
             @Schema(description = "direct: exactly two members, id derived from the pair, members fixed; group: "
                     + "random id, members join and leave", enumeration = { "direct", "group" }) String kind,
-            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Username.class, description = "Current members, sorted", examples = "[\"alice\", \"bob\"]") List<String> members,
+            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Answered.class, description = "Current members, sorted", examples = "[\"alice\", \"bob\"]") List<String> members,
             @Schema(description = "Optional title", nullable = true, maxLength = 100, pattern = Text.SINGLE_LINE, examples = "Weekend trip") String title,
-            @Schema(pattern = Usernames.PATTERN, examples = "alice") String createdBy,
+            @Schema(pattern = Usernames.ANSWERED, examples = "alice") String createdBy,
             @Schema(examples = "2025-06-01T10:15:30.123Z") Instant createdAt) {
     }
 

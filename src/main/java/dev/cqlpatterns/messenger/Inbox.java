@@ -113,7 +113,7 @@ public class Inbox {
             @Schema(enumeration = { "direct", "group" }) String kind,
             @Schema(description = "Title of the conversation, if it has one", nullable = true, maxLength = 100, pattern = Text.SINGLE_LINE,
                     examples = "Weekend trip") String title,
-            @Schema(pattern = Usernames.PATTERN, description = "The other member of a 1:1 conversation", nullable = true, examples = "bob") String partner,
+            @Schema(pattern = Usernames.ANSWERED, description = "The other member of a 1:1 conversation", nullable = true, examples = "bob") String partner,
             @Schema(description = "The last message, stripped; one longer than 100 characters "
                     + "(cql-patterns.messenger.preview-length) is cut to its first 99 and \"…\"", maxLength = 100, pattern = Text.FREE_TEXT,
                     nullable = true,
@@ -121,7 +121,7 @@ public class Inbox {
             @Schema(format = "uuid", nullable = true, examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String lastMessageId,
             @Schema(description = "When the last message was sent; before any, when the caller joined",
                     examples = "2025-06-01T10:15:30.123Z") Instant lastAt,
-            @Schema(pattern = Usernames.PATTERN, nullable = true, examples = "bob") String lastSender,
+            @Schema(pattern = Usernames.ANSWERED, nullable = true, examples = "bob") String lastSender,
             @Schema(description = "Messages from others the caller has not read: exact up to 99 "
                     + "(cql-patterns.messenger.unread-count-cap); 100 means more than 99 (show \"99+\")",
                     examples = "2") long unreadCount,

@@ -46,13 +46,13 @@ public class Messages {
             @Schema(format = "uuid", description = "timeuuid of the message; its time is sentAt", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
             @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
             @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
-            @Schema(pattern = Usernames.PATTERN, examples = "alice") String sender,
+            @Schema(pattern = Usernames.ANSWERED, examples = "alice") String sender,
             @Schema(maxLength = 4000, pattern = Text.FREE_TEXT_NOT_BLANK, examples = "Where are you?") String content,
-            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Username.class, description = "Members it was sent to (everyone but the sender at send time), sorted",
+            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Answered.class, description = "Members it was sent to (everyone but the sender at send time), sorted",
                     examples = "[\"bob\"]") List<String> recipients,
             @Schema(description = "name -> http(s) URL", additionalProperties = SendMessage.AttachmentUrl.class,
                     examples = "{\"map.png\": \"https://example.com/map.png\"}") Map<String, String> attachments,
-            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Username.class, description = "Who has read it, in the order they read it", examples = "[\"bob\"]") List<String> seenBy) {
+            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Answered.class, description = "Who has read it, in the order they read it", examples = "[\"bob\"]") List<String> seenBy) {
     }
 
     /** A row selected with {@link #COLUMNS}. */

@@ -141,8 +141,8 @@ public class SendMessage {
             @Schema(format = "uuid", description = "timeuuid of the message", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
             @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
             @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
-            @Schema(pattern = Usernames.PATTERN, examples = "alice") String sender,
-            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Username.class, description = "Members it was sent to: everyone but the sender, sorted", examples = "[\"bob\"]") List<String> recipients) {
+            @Schema(pattern = Usernames.ANSWERED, examples = "alice") String sender,
+            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Answered.class, description = "Members it was sent to: everyone but the sender, sorted", examples = "[\"bob\"]") List<String> recipients) {
     }
 
     @POST

@@ -54,7 +54,7 @@ public class ReadPost {
     @Schema(name = "Comment")
     public record Comment(
             @Schema(format = "uuid", examples = "6a1b2c3d-5aa7-11ef-8000-0123456789ab") String id,
-            @Schema(pattern = Usernames.PATTERN, examples = "bob") String commenter,
+            @Schema(pattern = Usernames.ANSWERED, examples = "bob") String commenter,
             @Schema(pattern = Text.FREE_TEXT_NOT_BLANK, maxLength = AddComment.BODY_MAX, examples = "Query first, then tables.") String body,
             @Schema(examples = "2026-05-16T14:05:00Z") Instant postedAt) {
     }
@@ -62,7 +62,7 @@ public class ReadPost {
     @Schema(name = "PostWithComments")
     public record Post(
             @Schema(format = "uuid", examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") String id,
-            @Schema(pattern = Usernames.PATTERN, examples = "alice") String author,
+            @Schema(pattern = Usernames.ANSWERED, examples = "alice") String author,
             @Schema(pattern = Text.FREE_TEXT_NOT_BLANK, maxLength = CreatePost.BODY_MAX, examples = "Data modelling is query first.") String body,
             @Schema(examples = "2026-05-16T14:00:00Z") Instant postedAt,
             @Schema(description = "All comments of the post", examples = "12") int commentCount,

@@ -13,7 +13,7 @@ public record Song(
         @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = SongRules.NAME_MAX, examples = "Kind of Blue") String album,
         @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = SongRules.NAME_MAX, examples = "So What") String song,
         @Schema(description = "Lower case, sorted", type = SchemaType.ARRAY, implementation = PutSong.SongTag.class, examples = "[\"jazz\", \"modal\"]") List<String> tags,
-        @Schema(pattern = Usernames.PATTERN, description = "Username of the song's owner, who created it and alone may change its tags; null for a "
+        @Schema(pattern = Usernames.ANSWERED, description = "Username of the song's owner, who created it and alone may change its tags; null for a "
                 + "song from before owners were recorded, until its next change claims it", nullable = true, examples = "alice")
         String owner) {
 }

@@ -162,7 +162,7 @@ class GeneratedClientJourneyTest {
         assertThat(updated.getTitle()).isEqualTo("lunch notes " + day);
         assertThat(pastes.readPasteRead(pasteId).getBody()).startsWith("SELECT");
         ApiException wrongSecret = catchThrowableOfType(ApiException.class,
-                () -> pastes.updatePasteUpdate(pasteId, "not-the-secret", new UpdatePasteRequest().title("stolen")));
+                () -> pastes.updatePasteUpdate(pasteId, "N".repeat(43), new UpdatePasteRequest().title("stolen")));
         assertThat(wrongSecret.getCode()).isEqualTo(403);
 
         Instant expiresAt = Instant.now().plus(Duration.ofSeconds(3));

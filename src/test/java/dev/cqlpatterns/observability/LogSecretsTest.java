@@ -71,7 +71,7 @@ class LogSecretsTest {
         String token = bearer.substring("Bearer ".length());
         String body = "SECRET-BODY-" + UUID.randomUUID();
         String changed = "SECRET-CHANGE-" + UUID.randomUUID();
-        String wrongSecret = "WRONG-SECRET-" + UUID.randomUUID();
+        String wrongSecret = ("WRONG-SECRET-" + UUID.randomUUID().toString().replace("-", "")).substring(0, 43);
         String forgedToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0.FORGED" + UUID.randomUUID().toString().replace("-", "");
 
         given().header("Authorization", bearer).when().get("/inbox").then().statusCode(200);

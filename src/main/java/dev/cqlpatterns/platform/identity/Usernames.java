@@ -10,6 +10,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public final class Usernames {
     public static final String PATTERN = "^[a-z0-9_.-]{3,32}$";
     public static final String MESSAGE = "must be 3 to 32 characters of a-z, 0-9, _ . -";
+    /**
+     * A username as answered: names taken before the one rule (the messenger and tokens took 1 to 64 of
+     * the same characters) are still stored, and still answered.
+     */
+    public static final String ANSWERED = "^[a-z0-9_.-]{1,64}$";
 
     private Usernames() {
     }
@@ -18,6 +23,13 @@ public final class Usernames {
     @Schema(name = "Username", type = SchemaType.STRING, pattern = PATTERN, maxLength = 32, examples = "alice")
     public static final class Username {
         private Username() {
+        }
+    }
+
+    /** The contract's schema of a username in an answer ({@link #ANSWERED}). */
+    @Schema(name = "AnsweredUsername", type = SchemaType.STRING, pattern = ANSWERED, maxLength = 64, examples = "alice")
+    public static final class Answered {
+        private Answered() {
         }
     }
 }
