@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.regex.Pattern;
 import dev.cqlpatterns.platform.errors.ProblemException;
 
 /**
@@ -13,10 +14,10 @@ import dev.cqlpatterns.platform.errors.ProblemException;
  * can guess them back from the hash.
  */
 final class PasteSecrets {
-    /** What a secret looks like: 32 bytes as unpadded base64url. */
     static final String HEADER = "X-Paste-Secret";
+    /** What a secret looks like: 32 bytes as unpadded base64url. */
     static final String PATTERN = "^[A-Za-z0-9_-]{43}$";
-    private static final java.util.regex.Pattern SHAPE = java.util.regex.Pattern.compile(PATTERN);
+    private static final Pattern SHAPE = Pattern.compile(PATTERN);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
