@@ -32,7 +32,7 @@ public final class Tokens {
         return "Bearer " + claims.sign(KEYS.getPrivate());
     }
 
-    static synchronized Path publicKeyFile() {
+    public static synchronized Path publicKeyFile() {
         if (publicKeyFile == null) {
             try {
                 Path dir = CassandraTestResource.root().resolve("target/test-jwt");
