@@ -25,7 +25,7 @@ class FunctionsTest {
     static final String MIN_SCALE = "autoscaling.knative.dev/min-scale";
     static final String MAX_SCALE = "autoscaling.knative.dev/max-scale";
     static final String TARGET = "autoscaling.knative.dev/target";
-    static final List<String> FUNCTION_OVERLAYS = List.of("dev", "prod");
+    static final List<String> FUNCTION_OVERLAYS = List.of("dev", "prod", "prod-jvm");
 
     @ParameterizedTest
     @FieldSource("FUNCTION_OVERLAYS")
@@ -86,6 +86,20 @@ class FunctionsTest {
         assertThat(functions(rendered).values()).allSatisfy(f -> assertThat(Quantity.getAmountInBytes(
                 f.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().get("memory")))
                 .isLessThan(Quantity.getAmountInBytes(new Quantity("256Mi"))));
+    }
+
+    /** Where no native image is built: each group's JVM image (bin/function-image) with a JVM's memory. */
+    @ParameterizedTest
+    @ValueSource(strings = "prod-jvm")
+    void should_fall_back_to_each_groups_jvm_image_with_a_jvm_s_memory(String overlay) {
+        RenderedOverlay rendered = RenderedOverlay.of(overlay);
+        assertThat(rendered.pods()).allSatisfy(pod -> assertThat(pod.container().getImage()).as(pod.workload())
+                .matches("registry\\.example\\.com/cql-patterns/cql-patterns(-[a-z]+)?:.+").doesNotContain("-native"));
+        functions(rendered).forEach((group, f) -> {
+            Container container = f.getSpec().getTemplate().getSpec().getContainers().get(0);
+            assertThat(container.getImage()).as(group.id()).contains("/cql-patterns-" + group.id() + ":");
+            assertThat(container.getResources().getLimits().get("memory")).as(group.id()).isEqualTo(new Quantity("256Mi"));
+        });
     }
 
     @ParameterizedTest

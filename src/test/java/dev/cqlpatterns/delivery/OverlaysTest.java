@@ -31,6 +31,7 @@ class OverlaysTest {
                 // Functions scale to zero: no service replica while idle.
                 arguments("dev", "SimpleStrategy", Map.of(), "LOCAL_ONE", 1, 0),
                 arguments("prod", "NetworkTopologyStrategy", Map.of("dc1", 3), "LOCAL_QUORUM", 3, 0),
+                arguments("prod-jvm", "NetworkTopologyStrategy", Map.of("dc1", 3), "LOCAL_QUORUM", 3, 0),
                 arguments("prod-deployment", "NetworkTopologyStrategy", Map.of("dc1", 3), "LOCAL_QUORUM", 3, 3));
     }
 

@@ -51,8 +51,11 @@ final class RenderedOverlay {
     static final java.util.Set<String> K8SSANDRA_KINDS = java.util.Set.of(K8SSANDRA_CLUSTER,
             "medusa.k8ssandra.io/v1alpha1/MedusaBackupSchedule");
 
-    /** The overlays: functions on Knative (dev, prod) and the always-on Deployment (prod-deployment). */
-    static final List<String> OVERLAYS = List.of("dev", "prod", "prod-deployment");
+    /**
+     * The overlays: functions on Knative (dev, prod, and prod-jvm where no native image is built) and
+     * the always-on Deployment (prod-deployment).
+     */
+    static final List<String> OVERLAYS = List.of("dev", "prod", "prod-jvm", "prod-deployment");
 
     /** Every kind the manifests may use, by apiVersion/kind. */
     static final Map<String, Class<? extends HasMetadata>> TYPES = Map.ofEntries(
