@@ -15,6 +15,7 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -55,10 +56,16 @@ public class PartitionToken {
 
     @Schema(name = "PartitionPlacement")
     public record Placement(
-            @Schema(examples = "songs") String table,
-            @Schema(description = "The partition key columns and the values given for them") Map<String, String> partitionKey,
-            @Schema(description = "The partition's token", examples = "-4069959284402364209") String token,
-            @Schema(description = "Nodes holding a replica of this partition") List<String> replicas) {
+            @Schema(pattern = RingText.IDENTIFIER, examples = "songs") String table,
+            @Schema(description = "The partition key columns and the values given for them", type = SchemaType.OBJECT,
+                    additionalProperties = RingText.KeyValue.class) Map<String, String> partitionKey,
+            @Schema(description = "The partition's token", pattern = RingText.TOKEN, examples = "-4069959284402364209") String token,
+            @Schema(description = "Nodes holding a replica of this partition", type = SchemaType.ARRAY,
+                    implementation = RingText.Address.class) List<String> replicas) {
+        public Placement {
+            token = RingText.token(token);
+            replicas = replicas.stream().map(RingText::address).toList();
+        }
     }
 
     @GET
@@ -75,10 +82,11 @@ public class PartitionToken {
                     + "any other parameter is a 400. "
                     + "Generated clients send it as an object: with openapi-fetch, "
                     + "querySerializer: { object: { style: 'form', explode: true } }",
-            schema = @Schema(type = SchemaType.OBJECT, minProperties = 1, additionalProperties = String.class),
+            schema = @Schema(type = SchemaType.OBJECT, minProperties = 1, additionalProperties = RingText.KeyValue.class),
             example = "{\"artist\": \"Miles Davis\", \"album\": \"Kind of Blue\", \"song\": \"So What\"}")
     public Uni<Placement> token(
-            @Parameter(description = "A table of the service's keyspace", example = "songs") @PathParam("table") String table,
+            @Parameter(description = "A table of the service's keyspace", example = "songs") @PathParam("table")
+            @Pattern(regexp = RingText.IDENTIFIER, message = RingText.IDENTIFIER_MESSAGE) String table,
             @Context UriInfo uri) {
         return cql.session().map(session -> place(session, table, uri));
     }
@@ -109,6 +117,9 @@ public class PartitionToken {
             String raw = uri.getQueryParameters().getFirst(name);
             if (raw == null) {
                 throw ProblemException.invalid(name, "missing: " + tableName + "'s partition key is " + keyColumns);
+            }
+            if (!RingText.isKeyValue(raw)) {
+                throw ProblemException.invalid(name, RingText.KEY_VALUE_MESSAGE);
             }
             TypeCodec<Object> codec = codecs.codecFor(column.getType());
             Object value;

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -41,29 +42,49 @@ public class TokenRing {
 
     @Schema(name = "RingNode")
     public record RingNode(
-            @Schema(examples = "127.0.0.1:9042") String address,
-            @Schema(examples = "datacenter1") String datacenter,
-            @Schema(examples = "rack1") String rack,
-            @Schema(examples = "UP") String state,
+            @Schema(pattern = RingText.ADDRESS, examples = "127.0.0.1:9042") String address,
+            @Schema(description = "Null while the driver does not know it", pattern = RingText.NAME, nullable = true,
+                    examples = "datacenter1") String datacenter,
+            @Schema(description = "Null while the driver does not know it", pattern = RingText.NAME, nullable = true,
+                    examples = "rack1") String rack,
+            @Schema(description = "The driver's view of the node", enumeration = {"UNKNOWN", "UP", "DOWN", "FORCED_DOWN"},
+                    examples = "UP") String state,
             @Schema(description = "How many token ranges this node is the primary owner of") int ranges) {
+        public RingNode {
+            address = RingText.address(address);
+            datacenter = datacenter == null ? null : RingText.name(datacenter);
+            rack = rack == null ? null : RingText.name(rack);
+        }
     }
 
     @Schema(name = "TokenRangeOwnership")
     public record Range(
-            @Schema(description = "Exclusive start token", examples = "-9223372036854775808") String start,
-            @Schema(description = "Inclusive end token", examples = "-4611686018427387904") String end,
+            @Schema(description = "Exclusive start token", pattern = RingText.TOKEN, examples = "-9223372036854775808") String start,
+            @Schema(description = "Inclusive end token", pattern = RingText.TOKEN, examples = "-4611686018427387904") String end,
             @Schema(description = "True for the range that wraps from the largest token back to the smallest") boolean wraps,
             @Schema(description = "Share of the whole ring, 0..1 (Murmur3 partitioner)", examples = "0.25") Double fraction,
-            @Schema(description = "The node that owns the range (without replication)", examples = "127.0.0.1:9042") String owner,
-            @Schema(description = "Nodes holding a replica of the range for the service's keyspace") List<String> replicas) {
+            @Schema(description = "The node that owns the range (without replication)", pattern = RingText.ADDRESS,
+                    examples = "127.0.0.1:9042") String owner,
+            @Schema(description = "Nodes holding a replica of the range for the service's keyspace", type = SchemaType.ARRAY,
+                    implementation = RingText.Address.class) List<String> replicas) {
+        public Range {
+            start = RingText.token(start);
+            end = RingText.token(end);
+            owner = owner == null ? null : RingText.address(owner);
+            replicas = replicas.stream().map(RingText::address).toList();
+        }
     }
 
     @Schema(name = "Ring")
     public record Ring(
-            @Schema(examples = "org.apache.cassandra.dht.Murmur3Partitioner") String partitioner,
-            @Schema(examples = "cql_patterns") String keyspace,
+            @Schema(pattern = RingText.PARTITIONER, examples = "org.apache.cassandra.dht.Murmur3Partitioner") String partitioner,
+            @Schema(pattern = RingText.IDENTIFIER, examples = "cql_patterns") String keyspace,
             List<RingNode> nodes,
             @Schema(description = "Every token range, ordered by start token; together they cover the whole ring") List<Range> ranges) {
+        public Ring {
+            partitioner = RingText.partitioner(partitioner);
+            keyspace = RingText.identifier(keyspace);
+        }
     }
 
     @GET

@@ -123,4 +123,27 @@ class RingTest {
                 .then().statusCode(404).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"));
     }
+
+    @Test
+    void should_refuse_a_table_name_cassandra_could_not_have() {
+        for (String table : List.of("ring-probe", "a".repeat(49), "ring_probe;")) {
+            given().queryParam("country", "TR").queryParam("zip", "34000")
+                    .when().get("/ring/{table}/token", table)
+                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                    .body("errors[0].field", equalTo("table"));
+        }
+    }
+
+    @Test
+    void should_refuse_a_partition_key_value_over_256_characters_or_with_control_characters() {
+        given().queryParam("country", "T".repeat(256)).queryParam("zip", "34000")
+                .when().get("/ring/ring_probe/token")
+                .then().statusCode(200).body("partitionKey.country", equalTo("T".repeat(256)));
+        for (String country : List.of("T".repeat(257), "T\u0000R", "T\nR")) {
+            given().queryParam("country", country).queryParam("zip", "34000")
+                    .when().get("/ring/ring_probe/token")
+                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                    .body("errors[0].field", equalTo("country"));
+        }
+    }
 }
