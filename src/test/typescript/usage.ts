@@ -37,7 +37,7 @@ export async function usage(baseUrl: string, token: string): Promise<string[]> {
   const unread: number = inbox.data.items.reduce((sum, entry) => sum + entry.unreadCount, 0);
 
   const placement = await api.GET("/ring/{table}/token", {
-    params: { path: { table: "songs" }, query: { key: { artist: "Miles Davis", album: "Kind of Blue", song: "So What" } } },
+    params: { path: { table: "songs" }, query: { key: ["artist=Miles Davis", "album=Kind of Blue", "song=So What"] } },
   });
   if (!placement.data) throw new Error(placement.error.title);
   const replicas: string[] = placement.data.replicas;

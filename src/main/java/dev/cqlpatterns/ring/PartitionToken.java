@@ -19,6 +19,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
@@ -39,7 +40,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * GET /ring/{table}/token?col=value...: where a partition lives. The token is computed by the
+ * GET /ring/{table}/token?key=column=value...: where a partition lives. The token is computed by the
  * driver from the partition key's serialized bytes with the cluster's partitioner, exactly as
  * Cassandra places the partition; the replicas come from the token map for the service's
  * keyspace. No query runs.
@@ -71,27 +72,54 @@ public class PartitionToken {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The token of a partition key and its replica nodes",
-            description = "Give every partition key column of the table as a query parameter, e.g. "
-                    + "/ring/songs/token?artist=Miles%20Davis&album=Kind%20of%20Blue&song=So%20What")
-    // The columns depend on the table, so the contract declares them as one free-form object whose
-    // properties are the query parameters themselves (style form, explode true; OpenAPI 3.0 4.7.12.4).
-    // A missing column is a 400 naming it, a value that is not of the column's CQL type too.
-    @Parameter(name = "key", in = ParameterIn.QUERY, required = true, style = ParameterStyle.FORM, explode = Explode.TRUE,
-            description = "The partition key: one query parameter per partition key column of the table, named as the "
-                    + "column, its value in CQL literal form without quotes (e.g. artist=Miles%20Davis&album=...); "
-                    + "any other parameter is a 400. "
-                    + "Generated clients send it as an object: with openapi-fetch, "
-                    + "querySerializer: { object: { style: 'form', explode: true } }",
-            schema = @Schema(type = SchemaType.OBJECT, minProperties = 1, additionalProperties = RingText.KeyValue.class),
-            example = "{\"artist\": \"Miles Davis\", \"album\": \"Kind of Blue\", \"song\": \"So What\"}")
+            description = "Give every partition key column of the table as one key=column=value parameter, e.g. "
+                    + "/ring/songs/token?key=artist=Miles%20Davis&key=album=Kind%20of%20Blue&key=song=So%20What")
     public Uni<Placement> token(
             @Parameter(description = "A table of the service's keyspace", example = "songs") @PathParam("table")
             @Pattern(regexp = RingText.IDENTIFIER, message = RingText.IDENTIFIER_MESSAGE) String table,
+            // Which columns make the key depends on the table, so each is named in its value: an array of
+            // column=value strings (style form, explode true), a shape validating proxies and generated
+            // clients handle, where an object of one query parameter per column is not.
+            @Parameter(name = "key", in = ParameterIn.QUERY, required = true, style = ParameterStyle.FORM,
+                    explode = Explode.TRUE, description = "One column=value for each partition key column of the table, "
+                            + "the value in CQL literal form without quotes; a missing, repeated or other column is a 400",
+                    schema = @Schema(type = SchemaType.ARRAY, minItems = 1, maxItems = RingText.KEY_PARTS_MAX,
+                            implementation = RingText.KeyPart.class),
+                    example = "[\"artist=Miles Davis\", \"album=Kind of Blue\", \"song=So What\"]")
+            @QueryParam("key") List<String> key,
             @Context UriInfo uri) {
-        return cql.session().map(session -> place(session, table, uri));
+        Map<String, String> given = givenKey(key, uri);
+        return cql.session().map(session -> place(session, table, given));
     }
 
-    private Placement place(QuarkusCqlSession session, String tableName, UriInfo uri) {
+    /** The key's parts as column -> value, in the order given; 400 for anything but key=column=value. */
+    private static Map<String, String> givenKey(List<String> parts, UriInfo uri) {
+        for (String parameter : uri.getQueryParameters().keySet()) {
+            if (!parameter.equals("key")) {
+                throw ProblemException.invalid(parameter, "not a parameter of this route: give the partition key as "
+                        + "key=column=value");
+            }
+        }
+        if (parts == null || parts.isEmpty()) {
+            throw ProblemException.invalid("key", "missing: give each partition key column as key=column=value");
+        }
+        if (parts.size() > RingText.KEY_PARTS_MAX) {
+            throw ProblemException.invalid("key", "at most " + RingText.KEY_PARTS_MAX + " columns");
+        }
+        Map<String, String> given = new LinkedHashMap<>();
+        for (String part : parts) {
+            if (!RingText.isKeyPart(part)) {
+                throw ProblemException.invalid("key", RingText.KEY_PART_MESSAGE);
+            }
+            int at = part.indexOf('=');
+            if (given.putIfAbsent(part.substring(0, at), part.substring(at + 1)) != null) {
+                throw ProblemException.invalid("key", part.substring(0, at) + " is given twice");
+            }
+        }
+        return given;
+    }
+
+    private Placement place(QuarkusCqlSession session, String tableName, Map<String, String> given) {
         var metadata = session.getMetadata();
         TableMetadata table = metadata.getKeyspace(cql.keyspace())
                 .flatMap(ks -> ks.getTable(CqlIdentifier.fromInternal(tableName)))
@@ -104,22 +132,19 @@ public class PartitionToken {
         Map<String, String> key = new LinkedHashMap<>();
         List<ByteBuffer> parts = new ArrayList<>();
         List<String> keyColumns = table.getPartitionKey().stream().map(c -> c.getName().asInternal()).toList();
-        for (String given : uri.getQueryParameters().keySet()) {
-            if (!keyColumns.contains(given)) {
+        for (String column : given.keySet()) {
+            if (!keyColumns.contains(column)) {
                 // Dropping it would place another partition than the caller meant (a clustering column given
                 // as if it were part of the key, say).
-                throw ProblemException.invalid(given, "not a partition key column: " + tableName + "'s partition key is "
-                        + keyColumns);
+                throw ProblemException.invalid("key", column + " is not a partition key column: " + tableName
+                        + "'s partition key is " + keyColumns);
             }
         }
         for (ColumnMetadata column : table.getPartitionKey()) {
             String name = column.getName().asInternal();
-            String raw = uri.getQueryParameters().getFirst(name);
+            String raw = given.get(name);
             if (raw == null) {
-                throw ProblemException.invalid(name, "missing: " + tableName + "'s partition key is " + keyColumns);
-            }
-            if (!RingText.isKeyValue(raw)) {
-                throw ProblemException.invalid(name, RingText.KEY_VALUE_MESSAGE);
+                throw ProblemException.invalid("key", name + " is missing: " + tableName + "'s partition key is " + keyColumns);
             }
             TypeCodec<Object> codec = codecs.codecFor(column.getType());
             Object value;
@@ -129,7 +154,7 @@ public class PartitionToken {
                 value = null;
             }
             if (value == null) {
-                throw ProblemException.invalid(name, "not a valid " + column.getType().asCql(false, true));
+                throw ProblemException.invalid("key", name + " is not a valid " + column.getType().asCql(false, true));
             }
             key.put(name, raw);
             parts.add(codec.encode(value, protocol));

@@ -7,7 +7,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The strings of the ring routes and their rules, stated in the contract and held to here: what a
- * caller may name (a table, a partition key's values) is refused with a 400 outside them, and what
+ * caller may name (a table, a partition key's columns and values) is refused with a 400 outside them, and what
  * the cluster reports (addresses, names, tokens) is checked before it is answered, so an answer
  * never says more than the contract allows (a value outside is a 500, logged).
  */
@@ -25,14 +25,19 @@ final class RingText {
     static final String PARTITIONER = "^[A-Za-z0-9_.$]{1,200}$";
     /** One value of a partition key, in CQL literal form without quotes. */
     static final String KEY_VALUE = "^" + Text.SINGLE_LINE_CHAR + "{1,256}$";
-    static final String KEY_VALUE_MESSAGE = "must be 1 to 256 characters without control characters";
+    /** One column of a partition key as a query gives it: column=value. */
+    static final String KEY_PART = "^[A-Za-z0-9_]{1,48}=" + Text.SINGLE_LINE_CHAR + "{1,256}$";
+    static final String KEY_PART_MESSAGE = "must be column=value: a column name (1 to 48 of A-Z, a-z, 0-9 and _), "
+            + "then 1 to 256 characters without control characters";
+    /** Columns in one partition key, at most. */
+    static final int KEY_PARTS_MAX = 16;
 
     private static final Pattern IDENTIFIER_RULE = Pattern.compile(IDENTIFIER);
     private static final Pattern ADDRESS_RULE = Pattern.compile(ADDRESS);
     private static final Pattern NAME_RULE = Pattern.compile(NAME);
     private static final Pattern TOKEN_RULE = Pattern.compile(TOKEN);
     private static final Pattern PARTITIONER_RULE = Pattern.compile(PARTITIONER);
-    private static final Pattern KEY_VALUE_RULE = Pattern.compile(KEY_VALUE);
+    private static final Pattern KEY_PART_RULE = Pattern.compile(KEY_PART);
 
     private RingText() {
     }
@@ -44,6 +49,14 @@ final class RingText {
         }
     }
 
+    /** The contract's schema of one column=value of a partition key, for the lists of them. */
+    @Schema(name = "PartitionKeyPart", type = SchemaType.STRING, pattern = KEY_PART, maxLength = 48 + 1 + 256,
+            examples = "artist=Miles Davis")
+    static final class KeyPart {
+        private KeyPart() {
+        }
+    }
+
     /** The contract's schema of one partition key value, for the maps of them. */
     @Schema(name = "PartitionKeyValue", type = SchemaType.STRING, pattern = KEY_VALUE, maxLength = 256, examples = "Miles Davis")
     static final class KeyValue {
@@ -51,8 +64,8 @@ final class RingText {
         }
     }
 
-    static boolean isKeyValue(String value) {
-        return KEY_VALUE_RULE.matcher(value).matches();
+    static boolean isKeyPart(String value) {
+        return KEY_PART_RULE.matcher(value).matches();
     }
 
     static String identifier(String value) {

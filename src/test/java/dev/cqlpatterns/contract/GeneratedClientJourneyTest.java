@@ -73,6 +73,10 @@ class GeneratedClientJourneyTest {
         Ring ring = new RingApi(client()).tokenRingRing();
         assertThat(ring.getNodes()).isNotEmpty();
         assertThat(ring.getRanges()).hasSize(ring.getNodes().get(0).getRanges());
+        // The partition key as the client's own List<String>: one column=value each.
+        var placement = new RingApi(client()).partitionTokenToken("leases", List.of("name=journey"));
+        assertThat(placement.getPartitionKey()).containsEntry("name", "journey");
+        assertThat(placement.getReplicas()).containsExactly(ring.getNodes().get(0).getAddress());
     }
 
     @Test

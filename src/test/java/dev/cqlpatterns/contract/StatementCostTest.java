@@ -164,7 +164,7 @@ class StatementCostTest {
 
         // ring: driver metadata only
         on("GET /ring", () -> as(alice).get("/ring"));
-        on("GET /ring/{table}/token", () -> as(alice).queryParam("name", "x").get("/ring/leases/token"));
+        on("GET /ring/{table}/token", () -> as(alice).queryParam("key", "name=x").get("/ring/leases/token"));
     }
 
     private void on(String operation, Supplier<Response> call) {

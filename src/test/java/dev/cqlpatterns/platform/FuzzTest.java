@@ -247,13 +247,13 @@ class FuzzTest {
             path.put("moduleId", "1");
             path.put("group", group);
             path.put("kind", "home");
-            path.put("table", "songs");
+            path.put("table", "leases");
             path.put("artist", ARTIST);
             path.put("album", album);
             path.put("song", "Song");
             path.put("tag", TAG);
             Fixtures fixtures = new Fixtures(owner, peer, email, conversation, paste, course, group, album, post, null);
-            Targets targets = new Targets(path, Map.of("sender", owner, "tag", TAG, "email", email),
+            Targets targets = new Targets(path, Map.of("sender", owner, "tag", TAG, "email", email, "key", "name=fuzz"),
                     Map.of("X-Paste-Secret", secret), fixtures.cursors(), Tokens.bearer(owner), Tokens.bearer(peer));
             return new Fixtures(owner, peer, email, conversation, paste, course, group, album, post, targets);
         }

@@ -70,7 +70,7 @@ class RingTest {
         long expected = session.execute(SimpleStatement.newInstance("SELECT token(country, zip) FROM "
                 + settings.keyspace() + ".ring_probe WHERE country = 'TR' AND zip = 34000")).one().getLong(0);
 
-        given().queryParam("country", "TR").queryParam("zip", 34000)
+        given().queryParam("key", "country=TR", "zip=34000")
                 .when().get("/ring/ring_probe/token")
                 .then().statusCode(200)
                 .body("token", equalTo(Long.toString(expected)))
@@ -83,7 +83,7 @@ class RingTest {
         long expected = session.execute(SimpleStatement.newInstance("SELECT token(name) FROM "
                 + settings.keyspace() + ".leases WHERE name = 'x' LIMIT 1")).all().stream()
                 .findFirst().map(r -> r.getLong(0)).orElse(Long.MIN_VALUE);
-        String token = given().queryParam("name", "x").when().get("/ring/leases/token")
+        String token = given().queryParam("key", "name=x").when().get("/ring/leases/token")
                 .then().statusCode(200).extract().path("token");
         if (expected != Long.MIN_VALUE) {
             assertThat(token).isEqualTo(Long.toString(expected));
@@ -93,32 +93,46 @@ class RingTest {
 
     @Test
     void should_name_a_missing_partition_key_column() {
-        given().queryParam("country", "TR")
+        given().queryParam("key", "country=TR")
                 .when().get("/ring/ring_probe/token")
                 .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("zip"));
+                .body("errors[0].field", equalTo("key"))
+                .body("errors[0].message", containsString("zip is missing"));
     }
 
     @Test
     void should_refuse_a_column_that_is_not_of_the_partition_key_rather_than_drop_it() {
-        given().queryParam("country", "TR").queryParam("zip", "34000").queryParam("city", "Istanbul")
+        given().queryParam("key", "country=TR", "zip=34000", "city=Istanbul")
                 .when().get("/ring/ring_probe/token")
                 .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("city"));
+                .body("errors[0].field", equalTo("key"))
+                .body("errors[0].message", containsString("city is not a partition key column"));
+    }
+
+    @Test
+    void should_refuse_a_column_given_twice_and_any_other_parameter() {
+        given().queryParam("key", "country=TR", "zip=34000", "zip=35000")
+                .when().get("/ring/ring_probe/token")
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].message", containsString("zip is given twice"));
+        given().queryParam("key", "country=TR", "zip=34000").queryParam("country", "TR")
+                .when().get("/ring/ring_probe/token")
+                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("country"));
     }
 
     @Test
     void should_name_a_malformed_partition_key_column() {
-        given().queryParam("country", "TR").queryParam("zip", "not-a-number")
+        given().queryParam("key", "country=TR", "zip=not-a-number")
                 .when().get("/ring/ring_probe/token")
                 .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("zip"))
-                .body("detail", containsString("int"));
+                .body("errors[0].field", equalTo("key"))
+                .body("errors[0].message", containsString("zip is not a valid int"));
     }
 
     @Test
     void should_answer_404_for_an_unknown_table() {
-        given().queryParam("id", "1")
+        given().queryParam("key", "id=1")
                 .when().get("/ring/no_such_table/token")
                 .then().statusCode(404).contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"));
@@ -127,7 +141,7 @@ class RingTest {
     @Test
     void should_refuse_a_table_name_cassandra_could_not_have() {
         for (String table : List.of("ring-probe", "a".repeat(49), "ring_probe;")) {
-            given().queryParam("country", "TR").queryParam("zip", "34000")
+            given().queryParam("key", "country=TR", "zip=34000")
                     .when().get("/ring/{table}/token", table)
                     .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("table"));
@@ -136,14 +150,14 @@ class RingTest {
 
     @Test
     void should_refuse_a_partition_key_value_over_256_characters_or_with_control_characters() {
-        given().queryParam("country", "T".repeat(256)).queryParam("zip", "34000")
+        given().queryParam("key", "country=" + "T".repeat(256), "zip=34000")
                 .when().get("/ring/ring_probe/token")
                 .then().statusCode(200).body("partitionKey.country", equalTo("T".repeat(256)));
-        for (String country : List.of("T".repeat(257), "T\u0000R", "T\nR")) {
-            given().queryParam("country", country).queryParam("zip", "34000")
+        for (String country : List.of("country=" + "T".repeat(257), "country=T\u0000R", "country=T\nR", "country=", "TR")) {
+            given().queryParam("key", country, "zip=34000")
                     .when().get("/ring/ring_probe/token")
                     .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
-                    .body("errors[0].field", equalTo("country"));
+                    .body("errors[0].field", equalTo("key"));
         }
     }
 }
