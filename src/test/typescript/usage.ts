@@ -11,8 +11,6 @@ export async function usage(baseUrl: string, token: string): Promise<string[]> {
   const api = createClient<paths>({
     baseUrl,
     headers: { Authorization: `Bearer ${token}` },
-    // The ring's partition key is an object parameter of style form, explode true.
-    querySerializer: { object: { style: "form", explode: true } },
   });
 
   const post = await api.POST("/posts", { body: { body: "Query first, then tables." } });
