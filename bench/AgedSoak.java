@@ -6,8 +6,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -60,19 +60,22 @@ public class AgedSoak {
 
     static String base;
     static String root;
-    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    static final HttpClient HTTP =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     static final Map<String, AtomicInteger> FAILED = new ConcurrentSkipListMap<>();
 
     /** One read route on its target: a request and the user it is sent as (null: none). */
     record Route(String name, String path, String user) {
         HttpRequest request() {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).GET();
-            return user == null ? b.build() : b.header("Authorization", "Bearer " + token(user)).build();
+            HttpRequest.Builder b =
+                    HttpRequest.newBuilder(URI.create(base + path)).GET();
+            return user == null
+                    ? b.build()
+                    : b.header("Authorization", "Bearer " + token(user)).build();
         }
     }
 
-    record Run(double p50, double p99) {
-    }
+    record Run(double p50, double p99) {}
 
     public static void main(String[] args) throws Exception {
         base = System.getProperty("base-url", "http://localhost:18490");
@@ -97,12 +100,18 @@ public class AgedSoak {
         String group = conversation(heavy, senders.subList(0, 3), "the group");
         String joiner = signUp("joiner-" + t);
         for (int i = 0; i < 50; i++) {
-            must(post(null, "/pastes", "{\"title\":\"lasting " + i + "\",\"body\":\"b\",\"private\":false,\"expiresIn\":\"P1D\"}"));
+            must(post(
+                    null,
+                    "/pastes",
+                    "{\"title\":\"lasting " + i + "\",\"body\":\"b\",\"private\":false,\"expiresIn\":\"P1D\"}"));
         }
         // The aged list merges the 1 h period (the mix's PT1H pastes) with the 1 d one (those above); so does the
         // fresh one, so that both read the same periods and the ratio is what aging adds.
         for (int i = 0; i < 50; i++) {
-            must(post(null, "/pastes", "{\"title\":\"hour " + i + "\",\"body\":\"b\",\"private\":false,\"expiresIn\":\"PT1H\"}"));
+            must(post(
+                    null,
+                    "/pastes",
+                    "{\"title\":\"hour " + i + "\",\"body\":\"b\",\"private\":false,\"expiresIn\":\"PT1H\"}"));
         }
         for (int i = 0; i < 50; i++) {
             must(post(null, "/clicks", "{\"url\":\"https://example.com/" + i + "\"}"));
@@ -116,20 +125,33 @@ public class AgedSoak {
 
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(contact[0], Integer.parseInt(contact[1])))
-                .withLocalDatacenter("datacenter1").build()) {
+                .withLocalDatacenter("datacenter1")
+                .build()) {
             System.out.println("fresh: measuring " + routes.size() + " routes");
             Map<String, Run> freshRuns = measureAll(routes);
             Map<String, Long> freshCells = traced(session, routes);
 
             long t0 = System.nanoTime();
-            age(t, heavy, senders, heavyConversations, group, joiner, first.tag(), owner, first.group(), first.course());
-            System.out.printf("aged with %,d writes in %.0f s; failed: %s%n", WRITES, (System.nanoTime() - t0) / 1e9, FAILED);
+            age(
+                    t,
+                    heavy,
+                    senders,
+                    heavyConversations,
+                    group,
+                    joiner,
+                    first.tag(),
+                    owner,
+                    first.group(),
+                    first.course());
+            System.out.printf(
+                    "aged with %,d writes in %.0f s; failed: %s%n", WRITES, (System.nanoTime() - t0) / 1e9, FAILED);
             // Twins: the same targets built again now, on the node as aging left it, measured in turn with the
             // aged ones. Fresh data measured minutes earlier met another node (no SSTables, no compactions, a
             // cooler JIT); a twin differs from its aged target only in what the aging wrote to the target.
             Targets second = targets(t + "t", owner, senders);
             messages(senders.get(0), second.conversations().get(0), 45);
-            List<Route> twins = second.routes(" [twin]", second.user(), second.conversations().get(0));
+            List<Route> twins = second.routes(
+                    " [twin]", second.user(), second.conversations().get(0));
             List<Route> both = new ArrayList<>(routes);
             both.addAll(twins);
             Thread.sleep(5_000); // moves of generations finish after the answers that started them
@@ -143,15 +165,19 @@ public class AgedSoak {
             // own compactions have caught up (waited for, never forced).
             nodetool("flush", "cql_patterns");
             long waited = settle();
-            System.out.printf("settled: memtables flushed, the node's compactions caught up after %d s; measuring again%n", waited);
+            System.out.printf(
+                    "settled: memtables flushed, the node's compactions caught up after %d s; measuring again%n",
+                    waited);
             Map<String, Run> settledRuns = measureAll(both);
             Map<String, Long> settledCells = traced(session, both);
 
-            System.out.printf("%n%,d writes through the routes, %d in flight, medians of %d rounds of %d s; twin: the same "
-                    + "target built after the aging, measured in turn with the aged one (none for the global lists)%n",
+            System.out.printf(
+                    "%n%,d writes through the routes, %d in flight, medians of %d rounds of %d s; twin: the same "
+                            + "target built after the aging, measured in turn with the aged one (none for the global lists)%n",
                     WRITES, CONCURRENCY, ROUNDS, SECONDS);
-            System.out.println("| route | fresh p50 / p99 ms | aged p50 / p99 ms | aged / fresh | aged / twin | settled p50 / p99 ms "
-                    + "| settled / fresh | settled / twin | tombstone cells per request, fresh / aged / settled |");
+            System.out.println(
+                    "| route | fresh p50 / p99 ms | aged p50 / p99 ms | aged / fresh | aged / twin | settled p50 / p99 ms "
+                            + "| settled / fresh | settled / twin | tombstone cells per request, fresh / aged / settled |");
             System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
             for (Route r : routes) {
                 Run f = freshRuns.get(r.name());
@@ -159,16 +185,32 @@ public class AgedSoak {
                 Run s = settledRuns.get(r.name());
                 Run at = agedRuns.get(r.name() + " [twin]");
                 Run st = settledRuns.get(r.name() + " [twin]");
-                System.out.printf("| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %s | %.2f / %.2f | %.2fx | %s | %d / %d / %d |%n",
-                        r.name(), f.p50(), f.p99(), a.p50(), a.p99(), a.p50() / f.p50(), ratio(a, at), s.p50(), s.p99(),
-                        s.p50() / f.p50(), ratio(s, st), freshCells.get(r.name()), agedCells.get(r.name()),
+                System.out.printf(
+                        "| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %s | %.2f / %.2f | %.2fx | %s | %d / %d / %d |%n",
+                        r.name(),
+                        f.p50(),
+                        f.p99(),
+                        a.p50(),
+                        a.p99(),
+                        a.p50() / f.p50(),
+                        ratio(a, at),
+                        s.p50(),
+                        s.p99(),
+                        s.p50() / f.p50(),
+                        ratio(s, st),
+                        freshCells.get(r.name()),
+                        agedCells.get(r.name()),
                         settledCells.get(r.name()));
             }
-            String newUser = first.routes("", heavy, heavyConversations.get(0)).get(0).name();
-            System.out.printf("heavy user's inbox against a new user's (p50), aged %.2fx, settled %.2fx (the heavy user's 10 "
-                    + "conversations each at 99+ unread, the new user's at 5)%n",
-                    agedRuns.get(routes.get(0).name()).p50() / agedRuns.get(newUser).p50(),
-                    settledRuns.get(routes.get(0).name()).p50() / settledRuns.get(newUser).p50());
+            String newUser =
+                    first.routes("", heavy, heavyConversations.get(0)).get(0).name();
+            System.out.printf(
+                    "heavy user's inbox against a new user's (p50), aged %.2fx, settled %.2fx (the heavy user's 10 "
+                            + "conversations each at 99+ unread, the new user's at 5)%n",
+                    agedRuns.get(routes.get(0).name()).p50()
+                            / agedRuns.get(newUser).p50(),
+                    settledRuns.get(routes.get(0).name()).p50()
+                            / settledRuns.get(newUser).p50());
 
             // The same unread counts on both pages: the heavy user reads everything (the group conversation
             // too, which the aging left at 99+), then 5 more arrive in each of the 10 the new user also has.
@@ -177,7 +219,8 @@ public class AgedSoak {
                 must(post(heavy, "/conversations/" + heavyConversations.get(i) + "/read", null));
                 messages(senders.get(i), heavyConversations.get(i), 5);
             }
-            List<Route> inboxes = List.of(new Route("GET /inbox (heavy user, read, 5 new each)", "/inbox?limit=50", heavy),
+            List<Route> inboxes = List.of(
+                    new Route("GET /inbox (heavy user, read, 5 new each)", "/inbox?limit=50", heavy),
                     first.routes("", heavy, heavyConversations.get(0)).get(0));
             compare(session, inboxes, "right after the mark-reads");
             // The mark-reads' range tombstones sit in the memtable while the thousands of markers they
@@ -195,9 +238,14 @@ public class AgedSoak {
         Map<String, Long> cells = traced(session, inboxes);
         Run heavy = even.get(inboxes.get(0).name());
         Run fresh = even.get(inboxes.get(1).name());
-        System.out.printf("heavy user's inbox against a new user's with 5 unread in each conversation, %s (p50): %.2fx "
-                + "(p99 %.2fx); tombstone cells %d / %d%n", when, heavy.p50() / fresh.p50(), heavy.p99() / fresh.p99(),
-                cells.get(inboxes.get(0).name()), cells.get(inboxes.get(1).name()));
+        System.out.printf(
+                "heavy user's inbox against a new user's with 5 unread in each conversation, %s (p50): %.2fx "
+                        + "(p99 %.2fx); tombstone cells %d / %d%n",
+                when,
+                heavy.p50() / fresh.p50(),
+                heavy.p99() / fresh.p99(),
+                cells.get(inboxes.get(0).name()),
+                cells.get(inboxes.get(1).name()));
     }
 
     /** p50 of {@code run} against its twin's, or a dash when the route has none. */
@@ -215,11 +263,17 @@ public class AgedSoak {
         List<Route> routes(String suffix, String historyUser, String history) {
             return List.of(
                     new Route("GET /inbox (new user)" + suffix, "/inbox?limit=50", user),
-                    new Route("GET /conversations/{id}/messages" + suffix, "/conversations/" + history + "/messages?limit=50", historyUser),
+                    new Route(
+                            "GET /conversations/{id}/messages" + suffix,
+                            "/conversations/" + history + "/messages?limit=50",
+                            historyUser),
                     new Route("GET /pastes/{id}" + suffix, "/pastes/" + paste, null),
                     new Route("GET /songs?tag=" + suffix, "/songs?tag=" + tag + "&limit=50", null),
                     new Route("GET /groups/{group}/members" + suffix, "/groups/" + group + "/members?limit=50", user),
-                    new Route("GET /groups/{group}/members/latest" + suffix, "/groups/" + group + "/members/latest?limit=50", user),
+                    new Route(
+                            "GET /groups/{group}/members/latest" + suffix,
+                            "/groups/" + group + "/members/latest?limit=50",
+                            user),
                     new Route("GET /courses/{id}/views" + suffix, "/courses/" + course + "/views?limit=50", null));
         }
     }
@@ -241,8 +295,12 @@ public class AgedSoak {
         for (int i = 0; i < 50; i++) {
             must(post(null, "/courses/" + name + "/views", null));
         }
-        String paste = field(must(post(null, "/pastes", "{\"title\":\"kept\",\"body\":\"b\",\"private\":false,"
-                + "\"expiresIn\":\"P1D\"}")), "id");
+        String paste = field(
+                must(post(
+                        null,
+                        "/pastes",
+                        "{\"title\":\"kept\",\"body\":\"b\",\"private\":false," + "\"expiresIn\":\"P1D\"}")),
+                "id");
         return new Targets(user, conversations, name, name, name, paste);
     }
 
@@ -254,8 +312,18 @@ public class AgedSoak {
     }
 
     /** WRITES writes of the mix, CONCURRENCY operations in flight; an operation is one to three writes in turn. */
-    static void age(String t, String heavy, List<String> senders, List<String> heavyConversations, String group,
-            String joiner, String tag, String owner, String gname, String course) throws Exception {
+    static void age(
+            String t,
+            String heavy,
+            List<String> senders,
+            List<String> heavyConversations,
+            String group,
+            String joiner,
+            String tag,
+            String owner,
+            String gname,
+            String course)
+            throws Exception {
         Random random = new Random(27);
         AtomicLong writes = new AtomicLong();
         AtomicInteger sends = new AtomicInteger();
@@ -273,33 +341,75 @@ public class AgedSoak {
                 int c = s % senders.size();
                 String id = heavyConversations.get(c);
                 op = (s + 1) % 1000 == 0
-                        ? () -> send(senders.get(c), "/conversations/" + id + "/messages", "{\"content\":\"m" + s + "\"}", "send")
-                                .thenCompose(x -> send(heavy, "/conversations/" + heavyConversations.get((s / 1000) % 10) + "/read", null, "read"))
-                        : () -> send(senders.get(c), "/conversations/" + id + "/messages", "{\"content\":\"m" + s + "\"}", "send");
+                        ? () -> send(
+                                        senders.get(c),
+                                        "/conversations/" + id + "/messages",
+                                        "{\"content\":\"m" + s + "\"}",
+                                        "send")
+                                .thenCompose(x -> send(
+                                        heavy,
+                                        "/conversations/" + heavyConversations.get((s / 1000) % 10) + "/read",
+                                        null,
+                                        "read"))
+                        : () -> send(
+                                senders.get(c),
+                                "/conversations/" + id + "/messages",
+                                "{\"content\":\"m" + s + "\"}",
+                                "send");
             } else if (dice < 50) {
                 op = n % 100 == 0
-                        ? () -> call("PUT", heavy, "/conversations/" + group + "/members/" + joiner, null, "conversation join")
-                                .thenCompose(x -> call("DELETE", joiner, "/conversations/" + group + "/members/" + joiner, null, "conversation leave"))
-                        : () -> send(senders.get(n % 3), "/conversations/" + group + "/messages", "{\"content\":\"g" + n + "\"}", "group send");
+                        ? () -> call(
+                                        "PUT",
+                                        heavy,
+                                        "/conversations/" + group + "/members/" + joiner,
+                                        null,
+                                        "conversation join")
+                                .thenCompose(x -> call(
+                                        "DELETE",
+                                        joiner,
+                                        "/conversations/" + group + "/members/" + joiner,
+                                        null,
+                                        "conversation leave"))
+                        : () -> send(
+                                senders.get(n % 3),
+                                "/conversations/" + group + "/messages",
+                                "{\"content\":\"g" + n + "\"}",
+                                "group send");
             } else if (dice < 70) {
                 boolean isPrivate = n % 5 == 0;
                 String body = "{\"title\":\"p" + n + "\",\"body\":\"body " + n + "\",\"private\":" + isPrivate
                         + ",\"expiresIn\":\"" + expiries[n % expiries.length] + "\"}";
                 op = n % 3 == 0
-                        ? () -> created(null, "/pastes", body, "paste").thenCompose(json -> json == null
-                                ? CompletableFuture.completedFuture(1)
-                                : call("DELETE", null, "/pastes/" + field(json, "id"), null, "paste delete",
-                                        "X-Paste-Secret", field(json, "secret")).thenApply(x -> 2))
+                        ? () -> created(null, "/pastes", body, "paste")
+                                .thenCompose(json -> json == null
+                                        ? CompletableFuture.completedFuture(1)
+                                        : call(
+                                                        "DELETE",
+                                                        null,
+                                                        "/pastes/" + field(json, "id"),
+                                                        null,
+                                                        "paste delete",
+                                                        "X-Paste-Secret",
+                                                        field(json, "secret"))
+                                                .thenApply(x -> 2))
                         : () -> send(null, "/pastes", body, "paste");
             } else if (dice < 80) {
                 String song = "/songs/" + enc("Churn " + n) + "/Album/Song";
                 op = () -> call("PUT", owner, song, "{\"tags\":[\"" + tag + "\"]}", "tag")
-                        .thenCompose(x -> call("DELETE", owner, song + "/tags/" + tag, null, "untag")).thenApply(x -> 2);
+                        .thenCompose(x -> call("DELETE", owner, song + "/tags/" + tag, null, "untag"))
+                        .thenApply(x -> 2);
             } else if (dice < 90) {
                 String user = "g" + n + "-" + t;
-                op = () -> call("POST", user, "/users", "{\"username\":\"" + user + "\",\"email\":\"" + user + "@example.com\"}", "sign-up")
-                        .thenCompose(x -> call("PUT", user, "/groups/" + gname + "/members/" + user, null, "group join"))
-                        .thenCompose(x -> call("DELETE", user, "/groups/" + gname + "/members/" + user, null, "group leave"))
+                op = () -> call(
+                                "POST",
+                                user,
+                                "/users",
+                                "{\"username\":\"" + user + "\",\"email\":\"" + user + "@example.com\"}",
+                                "sign-up")
+                        .thenCompose(
+                                x -> call("PUT", user, "/groups/" + gname + "/members/" + user, null, "group join"))
+                        .thenCompose(
+                                x -> call("DELETE", user, "/groups/" + gname + "/members/" + user, null, "group leave"))
                         .thenApply(x -> 3);
             } else if (dice < 95) {
                 op = () -> send(null, "/clicks", "{\"url\":\"https://example.com/c" + n + "\"}", "click");
@@ -323,12 +433,15 @@ public class AgedSoak {
     }
 
     /** One write; a failure is counted by kind (the run goes on), and counts as one write all the same. */
-    static CompletableFuture<Integer> call(String method, String user, String path, String json, String kind, String... headers) {
+    static CompletableFuture<Integer> call(
+            String method, String user, String path, String json, String kind, String... headers) {
         return HTTP.sendAsync(request(method, user, path, json, headers), HttpResponse.BodyHandlers.discarding())
                 .handle((r, e) -> {
                     if (e != null || r.statusCode() >= 300) {
-                        FAILED.computeIfAbsent(kind + " " + (e != null ? e.getClass().getSimpleName() : r.statusCode()),
-                                k -> new AtomicInteger()).incrementAndGet();
+                        FAILED.computeIfAbsent(
+                                        kind + " " + (e != null ? e.getClass().getSimpleName() : r.statusCode()),
+                                        k -> new AtomicInteger())
+                                .incrementAndGet();
                     }
                     return 1;
                 });
@@ -336,19 +449,24 @@ public class AgedSoak {
 
     /** A create whose answer is needed; null when it failed. */
     static CompletableFuture<String> created(String user, String path, String json, String kind) {
-        return HTTP.sendAsync(request("POST", user, path, json), HttpResponse.BodyHandlers.ofString()).handle((r, e) -> {
-            if (e != null || r.statusCode() >= 300) {
-                FAILED.computeIfAbsent(kind + " " + (e != null ? e.getClass().getSimpleName() : r.statusCode()),
-                        k -> new AtomicInteger()).incrementAndGet();
-                return null;
-            }
-            return r.body();
-        });
+        return HTTP.sendAsync(request("POST", user, path, json), HttpResponse.BodyHandlers.ofString())
+                .handle((r, e) -> {
+                    if (e != null || r.statusCode() >= 300) {
+                        FAILED.computeIfAbsent(
+                                        kind + " " + (e != null ? e.getClass().getSimpleName() : r.statusCode()),
+                                        k -> new AtomicInteger())
+                                .incrementAndGet();
+                        return null;
+                    }
+                    return r.body();
+                });
     }
 
     static HttpRequest request(String method, String user, String path, String json, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+                .method(
+                        method,
+                        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {
             b.header("Content-Type", "application/json");
         }
@@ -375,7 +493,8 @@ public class AgedSoak {
         }
         Map<String, Run> medians = new LinkedHashMap<>();
         runs.forEach((name, list) -> {
-            Run m = new Run(ClosedLoop.median(list.stream().mapToDouble(Run::p50).toArray()),
+            Run m = new Run(
+                    ClosedLoop.median(list.stream().mapToDouble(Run::p50).toArray()),
                     ClosedLoop.median(list.stream().mapToDouble(Run::p99).toArray()));
             medians.put(name, m);
             System.out.printf("  %-36s p50 %7.2f ms  p99 %7.2f ms%n", name, m.p50(), m.p99());
@@ -414,14 +533,16 @@ public class AgedSoak {
         Map<String, Long> cells = new LinkedHashMap<>();
         routes.forEach(r -> cells.put(r.name(), 0L));
         List<String> statements = new ArrayList<>();
-        for (Row s : session.execute("SELECT session_id, started_at, duration, parameters FROM system_traces.sessions")) {
+        for (Row s :
+                session.execute("SELECT session_id, started_at, duration, parameters FROM system_traces.sessions")) {
             Instant at = s.getInstant("started_at");
             for (int i = 0; i < routes.size(); i++) {
                 if (at != null && !at.isBefore(starts.get(i)) && at.isBefore(starts.get(i + 1))) {
                     long m = 0;
                     StringBuilder merged = new StringBuilder();
                     for (Row e : session.execute(SimpleStatement.newInstance(
-                            "SELECT activity FROM system_traces.events WHERE session_id = ?", s.getUuid("session_id")))) {
+                            "SELECT activity FROM system_traces.events WHERE session_id = ?",
+                            s.getUuid("session_id")))) {
                         String activity = e.getString("activity");
                         Matcher read = READ.matcher(activity);
                         m += read.find() ? Long.parseLong(read.group(2)) : 0;
@@ -431,9 +552,15 @@ public class AgedSoak {
                         }
                     }
                     cells.merge(routes.get(i).name(), m, Long::sum);
-                    String query = s.getMap("parameters", String.class, String.class).getOrDefault("query", "?");
-                    statements.add(String.format("  %s | %,d us | sstables %s | %d cells | %s", routes.get(i).name(),
-                            s.getInt("duration"), merged, m, query.length() > 110 ? query.substring(0, 110) : query));
+                    String query =
+                            s.getMap("parameters", String.class, String.class).getOrDefault("query", "?");
+                    statements.add(String.format(
+                            "  %s | %,d us | sstables %s | %d cells | %s",
+                            routes.get(i).name(),
+                            s.getInt("duration"),
+                            merged,
+                            m,
+                            query.length() > 110 ? query.substring(0, 110) : query));
                 }
             }
         }
@@ -452,7 +579,8 @@ public class AgedSoak {
         while (quiet < 2 && System.nanoTime() - start < 1_800_000_000_000L) {
             Thread.sleep(10_000);
             Process p = new ProcessBuilder(root + "/bin/cassandra-local", "nodetool", "local", "compactionstats")
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor();
             Matcher pending = Pattern.compile("pending tasks:?\\s+(\\d+)").matcher(out);
@@ -478,8 +606,13 @@ public class AgedSoak {
 
     static String conversation(String creator, List<String> members, String title) throws Exception {
         String list = String.join("\",\"", members);
-        return field(must(post(creator, "/conversations", "{\"members\":[\"" + list + "\"]"
-                + (title == null ? "" : ",\"title\":\"" + title + "\"") + "}")), "id");
+        return field(
+                must(post(
+                        creator,
+                        "/conversations",
+                        "{\"members\":[\"" + list + "\"]" + (title == null ? "" : ",\"title\":\"" + title + "\"")
+                                + "}")),
+                "id");
     }
 
     static HttpResponse<String> post(String user, String path, String json) throws Exception {
@@ -492,7 +625,8 @@ public class AgedSoak {
 
     static String must(HttpResponse<String> r) {
         if (r.statusCode() >= 300) {
-            throw new IllegalStateException(r.request().method() + " " + r.request().uri() + ": " + r.statusCode() + " " + r.body());
+            throw new IllegalStateException(
+                    r.request().method() + " " + r.request().uri() + ": " + r.statusCode() + " " + r.body());
         }
         return r.body();
     }
@@ -510,8 +644,7 @@ public class AgedSoak {
         return segment.replace(" ", "%20");
     }
 
-    record Token(String value, long issued) {
-    }
+    record Token(String value, long issued) {}
 
     static final Map<String, Token> SIGNED = new ConcurrentHashMap<>();
     static PrivateKey key;
@@ -523,25 +656,35 @@ public class AgedSoak {
      */
     static String token(String user) {
         long now = Instant.now().getEpochSecond();
-        return SIGNED.compute(user, (u, old) -> old != null && now - old.issued() < 1_200 ? old : new Token(sign(u, now), now)).value();
+        return SIGNED.compute(
+                        user,
+                        (u, old) -> old != null && now - old.issued() < 1_200 ? old : new Token(sign(u, now), now))
+                .value();
     }
 
     static synchronized String sign(String user, long now) {
         try {
             if (key == null) {
-                String pem = Files.readString(Path.of(root, ".local/jwt/privateKey.pem")).replaceAll("-----[A-Z ]+-----|\\s", "");
-                key = KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));
+                String pem = Files.readString(Path.of(root, ".local/jwt/privateKey.pem"))
+                        .replaceAll("-----[A-Z ]+-----|\\s", "");
+                key = KeyFactory.getInstance("RSA")
+                        .generatePrivate(
+                                new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));
             }
             Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
             String header = b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
-            String payload = b64.encodeToString(String.format("{\"iss\":\"cql-patterns\",\"aud\":\"cql-patterns\",\"sub\":\"%s\","
-                    + "\"iat\":%d,\"exp\":%d}", user, now, now + 3_000).getBytes(StandardCharsets.UTF_8));
+            String payload = b64.encodeToString(String.format(
+                            "{\"iss\":\"cql-patterns\",\"aud\":\"cql-patterns\",\"sub\":\"%s\","
+                                    + "\"iat\":%d,\"exp\":%d}",
+                            user, now, now + 3_000)
+                    .getBytes(StandardCharsets.UTF_8));
             Signature rsa = Signature.getInstance("SHA256withRSA");
             rsa.initSign(key);
             rsa.update((header + "." + payload).getBytes(StandardCharsets.US_ASCII));
             return header + "." + payload + "." + b64.encodeToString(rsa.sign());
         } catch (Exception e) {
-            throw new IllegalStateException("cannot sign a token with .local/jwt/privateKey.pem (run bin/local-keys)", e);
+            throw new IllegalStateException(
+                    "cannot sign a token with .local/jwt/privateKey.pem (run bin/local-keys)", e);
         }
     }
 }

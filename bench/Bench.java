@@ -67,7 +67,8 @@ public class Bench {
             for (int a = 0; a < args.length; a++) {
                 String arg = args[a];
                 if (arg.equals("-h") || arg.equals("--help")) {
-                    System.out.println("usage: bin/bench [--base-url URL] [--concurrency 16] [--requests 2000] [--seed-size 500]");
+                    System.out.println(
+                            "usage: bin/bench [--base-url URL] [--concurrency 16] [--requests 2000] [--seed-size 500]");
                     System.exit(0);
                 }
                 int eq = arg.indexOf('=');
@@ -81,8 +82,12 @@ public class Bench {
                 given.put(name, eq > 0 ? arg.substring(eq + 1) : args[++a]);
             }
             String port = System.getenv().getOrDefault("PORT", "8080");
-            String base = value(given, "base-url", "BASE_URL", "http://localhost:" + port).replaceAll("/+$", "");
-            return new Options(base, number(given, "concurrency", 16, 1, 1024), number(given, "requests", 2000, 20, 1_000_000),
+            String base = value(given, "base-url", "BASE_URL", "http://localhost:" + port)
+                    .replaceAll("/+$", "");
+            return new Options(
+                    base,
+                    number(given, "concurrency", 16, 1, 1024),
+                    number(given, "requests", 2000, 20, 1_000_000),
                     // The service caps conversations per user at 1,000.
                     number(given, "seed-size", 500, SMALL + 1, 1000));
         }
@@ -130,7 +135,11 @@ public class Bench {
                 return "-";
             }
             StringBuilder s = new StringBuilder();
-            new TreeMap<>(errors).forEach((status, n) -> s.append(s.length() == 0 ? "" : " ").append(status).append('x').append(n.sum()));
+            new TreeMap<>(errors)
+                    .forEach((status, n) -> s.append(s.length() == 0 ? "" : " ")
+                            .append(status)
+                            .append('x')
+                            .append(n.sum()));
             return s.toString();
         }
 
@@ -145,13 +154,14 @@ public class Bench {
     }
 
     /** Heap and RSS of the service as /q/metrics reports them; NaN when absent. */
-    record Memory(double heapUsed, double heapMax, double rss) {
-    }
+    record Memory(double heapUsed, double heapMax, double rss) {}
 
     private final Options options;
     private final String run = randomId();
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final Semaphore inFlight;
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
     private final String tokenCommand = System.getProperty("bench.root", ".") + "/bin/token";
@@ -175,10 +185,22 @@ public class Bench {
         Memory before = memory();
         long start = System.nanoTime();
         int n = options.requests();
-        System.out.printf("cql-patterns bench: %s, %d in flight, %d requests per row, seed size %d, run id %s%n",
+        System.out.printf(
+                "cql-patterns bench: %s, %d in flight, %d requests per row, seed size %d, run id %s%n",
                 options.baseUrl(), options.concurrency(), n, options.seedSize(), run);
-        System.out.printf("%-56s %8s %6s %8s %8s %8s %8s %8s %10s %10s  %s%n", "route", "requests", "errors", "req/s",
-                "p50 ms", "p95 ms", "p99 ms", "max ms", "partitions", "statements", "error statuses");
+        System.out.printf(
+                "%-56s %8s %6s %8s %8s %8s %8s %8s %10s %10s  %s%n",
+                "route",
+                "requests",
+                "errors",
+                "req/s",
+                "p50 ms",
+                "p95 ms",
+                "p99 ms",
+                "max ms",
+                "partitions",
+                "statements",
+                "error statuses");
         users(n);
         messenger(n);
         pastes(n);
@@ -189,13 +211,22 @@ public class Bench {
 
         System.out.println();
         System.out.printf("%-14s %12s %12s %12s%n", "service memory", "heap used", "heap max", "RSS");
-        System.out.printf("%-14s %12s %12s %12s%n", "before", mib(before.heapUsed()), mib(before.heapMax()), mib(before.rss()));
-        System.out.printf("%-14s %12s %12s %12s%n", "after", mib(after.heapUsed()), mib(after.heapMax()), mib(after.rss()));
+        System.out.printf(
+                "%-14s %12s %12s %12s%n", "before", mib(before.heapUsed()), mib(before.heapMax()), mib(before.rss()));
+        System.out.printf(
+                "%-14s %12s %12s %12s%n", "after", mib(after.heapUsed()), mib(after.heapMax()), mib(after.rss()));
         long requests = rows.stream().mapToLong(s -> s.nanos.length).sum();
         long errors = rows.stream().mapToLong(Stats::errorCount).sum();
-        System.out.printf("bench: %d rows, %d measured requests, %d errors, %.0f s in all (warm-up and seeding included); "
-                        + "heap used %s -> %s of %s max; RSS %s%n", rows.size(), requests, errors,
-                (System.nanoTime() - start) / 1e9, mib(before.heapUsed()), mib(after.heapUsed()), mib(after.heapMax()),
+        System.out.printf(
+                "bench: %d rows, %d measured requests, %d errors, %.0f s in all (warm-up and seeding included); "
+                        + "heap used %s -> %s of %s max; RSS %s%n",
+                rows.size(),
+                requests,
+                errors,
+                (System.nanoTime() - start) / 1e9,
+                mib(before.heapUsed()),
+                mib(after.heapUsed()),
+                mib(after.heapMax()),
                 Double.isNaN(after.rss()) ? "not exposed by /q/metrics" : mib(after.rss()));
     }
 
@@ -216,26 +247,48 @@ public class Bench {
     private void messenger(int n) throws Exception {
         int pairs = n / 2;
         String[] conversations = new String[pairs + warmup(pairs)];
-        measure("POST /conversations", pairs,
+        measure(
+                "POST /conversations",
+                pairs,
                 p -> Call.post(user(2 * p), "/conversations", json("members", List.of(user(2 * p + 1)))),
                 (p, body) -> conversations[p] = id(body));
         // Call i goes to pair i % pairs, from or for member (i / pairs) % 2: each member in turn.
         IntFunction<String> member = i -> user(2 * (i % pairs) + (i / pairs) % 2);
         IntFunction<String> conversation = i -> "/conversations/" + conversations[i % pairs];
-        measure("POST /conversations/{id}/messages", n, i -> Call.post(member.apply(i), conversation.apply(i) + "/messages",
-                json("content", "Bench message " + i + ": are we still on for lunch?")), null);
+        measure(
+                "POST /conversations/{id}/messages",
+                n,
+                i -> Call.post(
+                        member.apply(i),
+                        conversation.apply(i) + "/messages",
+                        json("content", "Bench message " + i + ": are we still on for lunch?")),
+                null);
         measure("GET /inbox?limit=20", n, i -> Call.get(user(i % n), "/inbox?limit=20"), null);
-        measure("GET /conversations/{id}/messages?limit=50", n,
-                i -> Call.get(member.apply(i), conversation.apply(i) + "/messages?limit=50"), null);
+        measure(
+                "GET /conversations/{id}/messages?limit=50",
+                n,
+                i -> Call.get(member.apply(i), conversation.apply(i) + "/messages?limit=50"),
+                null);
         // The same member and conversation come back only every 2 * pairs calls: never two at once (409).
         // The warm-up marks the first tenth of them read, so those measured calls find nothing unread.
-        measure("POST /conversations/{id}/read", n, i -> Call.post(member.apply(i), conversation.apply(i) + "/read", null), null);
+        measure(
+                "POST /conversations/{id}/read",
+                n,
+                i -> Call.post(member.apply(i), conversation.apply(i) + "/read", null),
+                null);
     }
 
     private void pastes(int n) throws Exception {
         String[] pastes = new String[n + warmup(n)];
-        measure("POST /pastes", n, i -> Call.post(null, "/pastes", "{\"title\":\"bench " + run + " " + i + "\",\"body\":"
-                + quote("server { listen 80; } # paste " + i + " of run " + run) + ",\"private\":false,\"expiresIn\":\"PT10M\"}"),
+        measure(
+                "POST /pastes",
+                n,
+                i -> Call.post(
+                        null,
+                        "/pastes",
+                        "{\"title\":\"bench " + run + " " + i + "\",\"body\":"
+                                + quote("server { listen 80; } # paste " + i + " of run " + run)
+                                + ",\"private\":false,\"expiresIn\":\"PT10M\"}"),
                 (i, body) -> pastes[i] = id(body));
         measure("GET /pastes/{id}", n, i -> Call.get(null, "/pastes/" + pastes[i % n]), null);
         measure("GET /pastes?limit=20", n, i -> Call.get(null, "/pastes?limit=20"), null);
@@ -244,18 +297,33 @@ public class Bench {
     /** Ten groups; call i has user i % n join group (i % 10 + i / n) % 10, so a repeat joins another. */
     private void groups(int n) throws Exception {
         IntFunction<String> group = i -> "/groups/" + name("g" + (i % GROUPS + i / n) % GROUPS);
-        measure("PUT /groups/{group}/members/{username}", n,
-                i -> Call.put(user(i % n), group.apply(i) + "/members/" + user(i % n), null), null);
-        measure("GET /groups/{group}/members?limit=50", n, i -> Call.get(user(i % n), group.apply(i) + "/members?limit=50"), null);
-        measure("GET /groups/{group}/members/latest?limit=20", n,
-                i -> Call.get(user(i % n), group.apply(i) + "/members/latest?limit=20"), null);
+        measure(
+                "PUT /groups/{group}/members/{username}",
+                n,
+                i -> Call.put(user(i % n), group.apply(i) + "/members/" + user(i % n), null),
+                null);
+        measure(
+                "GET /groups/{group}/members?limit=50",
+                n,
+                i -> Call.get(user(i % n), group.apply(i) + "/members?limit=50"),
+                null);
+        measure(
+                "GET /groups/{group}/members/latest?limit=20",
+                n,
+                i -> Call.get(user(i % n), group.apply(i) + "/members/latest?limit=20"),
+                null);
     }
 
     /** A new song per call, on 20 artists, with two of ten tags each. */
     private void songs(int n) throws Exception {
-        measure("PUT /songs/{artist}/{album}/{song}", n, i -> Call.put(user(i % n),
-                "/songs/" + name("artist" + i % 20) + "/album-" + i % 5 + "/song-" + i,
-                json("tags", List.of(tag(i), tag(i + 1)))), null);
+        measure(
+                "PUT /songs/{artist}/{album}/{song}",
+                n,
+                i -> Call.put(
+                        user(i % n),
+                        "/songs/" + name("artist" + i % 20) + "/album-" + i % 5 + "/song-" + i,
+                        json("tags", List.of(tag(i), tag(i + 1)))),
+                null);
         measure("GET /songs?tag={tag}&limit=20", n, i -> Call.get(null, "/songs?tag=" + tag(i) + "&limit=20"), null);
     }
 
@@ -266,24 +334,44 @@ public class Bench {
     private void atAnySize(int n) throws Exception {
         int large = options.seedSize();
         ensureUsers(large);
-        for (int size : new int[] { SMALL, large }) {
+        for (int size : new int[] {SMALL, large}) {
             String owner = name("inbox" + size);
             token(owner);
             // Every member of a conversation must be a signed-up user.
             seed("the owner of an inbox of " + size, 1, k -> signUp(owner), null);
             // User k starts a conversation with the owner and sends one message: a summary and an unread marker.
             String[] conversations = new String[size];
-            seed("conversations for an inbox of " + size, size,
-                    k -> Call.post(user(k), "/conversations", json("members", List.of(owner))), (k, body) -> conversations[k] = id(body));
-            seed("messages for an inbox of " + size, size, k -> Call.post(user(k), "/conversations/" + conversations[k]
-                    + "/messages", json("content", "Hello from " + user(k))), null);
-            measure("GET /inbox?limit=20, " + size + " conversations", n, i -> Call.get(owner, "/inbox?limit=20"), null);
+            seed(
+                    "conversations for an inbox of " + size,
+                    size,
+                    k -> Call.post(user(k), "/conversations", json("members", List.of(owner))),
+                    (k, body) -> conversations[k] = id(body));
+            seed(
+                    "messages for an inbox of " + size,
+                    size,
+                    k -> Call.post(
+                            user(k),
+                            "/conversations/" + conversations[k] + "/messages",
+                            json("content", "Hello from " + user(k))),
+                    null);
+            measure(
+                    "GET /inbox?limit=20, " + size + " conversations",
+                    n,
+                    i -> Call.get(owner, "/inbox?limit=20"),
+                    null);
         }
-        for (int size : new int[] { SMALL, large }) {
+        for (int size : new int[] {SMALL, large}) {
             String group = "/groups/" + name("size" + size);
-            seed("members of a group of " + size, size, k -> Call.put(user(k), group + "/members/" + user(k), null), null);
-            measure("GET /groups/{group}/members/latest?limit=20, " + size + " members", n,
-                    i -> Call.get(user(i % size), group + "/members/latest?limit=20"), null);
+            seed(
+                    "members of a group of " + size,
+                    size,
+                    k -> Call.put(user(k), group + "/members/" + user(k), null),
+                    null);
+            measure(
+                    "GET /groups/{group}/members/latest?limit=20, " + size + " members",
+                    n,
+                    i -> Call.get(user(i % size), group + "/members/latest?limit=20"),
+                    null);
         }
     }
 
@@ -302,7 +390,10 @@ public class Bench {
     }
 
     private static Call signUp(String username) {
-        return Call.post(username, "/users", "{\"username\":" + quote(username) + ",\"email\":" + quote(username + "@bench.example") + "}");
+        return Call.post(
+                username,
+                "/users",
+                "{\"username\":" + quote(username) + ",\"email\":" + quote(username + "@bench.example") + "}");
     }
 
     // ---- Sending and measuring ----------------------------------------------------------------
@@ -312,23 +403,34 @@ public class Bench {
     }
 
     /** Warms the route up with calls n..n+warmup-1, then measures calls 0..n-1 and prints the row. */
-    private Stats measure(String route, int n, IntFunction<Call> calls, BiConsumer<Integer, String> onOk) throws Exception {
+    private Stats measure(String route, int n, IntFunction<Call> calls, BiConsumer<Integer, String> onOk)
+            throws Exception {
         say(route + ": warming up");
         send(n, warmup(n), calls, onOk);
         Stats s = send(0, n, calls, onOk);
         rows.add(s);
         long[] sorted = s.nanos.clone();
         Arrays.sort(sorted);
-        System.out.printf("%-56s %8d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %10s %10s  %s%n", route, n, s.errorCount(),
-                n / (s.elapsedNanos / 1e9), Stats.percentileMs(sorted, 0.50), Stats.percentileMs(sorted, 0.95),
-                Stats.percentileMs(sorted, 0.99), sorted[sorted.length - 1] / 1e6, decimal(s.mean(s.partitions)),
-                decimal(s.mean(s.statements)), s.errorStatuses());
+        System.out.printf(
+                "%-56s %8d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %10s %10s  %s%n",
+                route,
+                n,
+                s.errorCount(),
+                n / (s.elapsedNanos / 1e9),
+                Stats.percentileMs(sorted, 0.50),
+                Stats.percentileMs(sorted, 0.95),
+                Stats.percentileMs(sorted, 0.99),
+                sorted[sorted.length - 1] / 1e6,
+                decimal(s.mean(s.partitions)),
+                decimal(s.mean(s.statements)),
+                s.errorStatuses());
         System.out.flush();
         return s;
     }
 
     /** Sends calls that set up a measurement; says on stderr if some failed. */
-    private void seed(String what, int count, IntFunction<Call> calls, BiConsumer<Integer, String> onOk) throws Exception {
+    private void seed(String what, int count, IntFunction<Call> calls, BiConsumer<Integer, String> onOk)
+            throws Exception {
         say("seeding " + count + " " + what);
         Stats s = send(0, count, calls, onOk);
         if (s.errorCount() > 0) {
@@ -337,7 +439,8 @@ public class Bench {
     }
 
     /** Sends calls from..from+count-1, at most --concurrency in flight; onOk sees each 2xx body. */
-    private Stats send(int from, int count, IntFunction<Call> calls, BiConsumer<Integer, String> onOk) throws Exception {
+    private Stats send(int from, int count, IntFunction<Call> calls, BiConsumer<Integer, String> onOk)
+            throws Exception {
         Stats stats = new Stats(count);
         CountDownLatch done = new CountDownLatch(count);
         long start = System.nanoTime();
@@ -356,11 +459,14 @@ public class Bench {
                     }
                     response.headers().firstValue("X-Partitions-Read").ifPresent(p -> {
                         stats.partitions.add(Long.parseLong(p));
-                        stats.statements.add(Long.parseLong(response.headers().firstValue("X-Statements").orElse("0")));
+                        stats.statements.add(Long.parseLong(
+                                response.headers().firstValue("X-Statements").orElse("0")));
                         stats.accounted.increment();
                     });
                     if (response.statusCode() / 100 != 2) {
-                        stats.errors.computeIfAbsent(String.valueOf(response.statusCode()), e -> new LongAdder()).increment();
+                        stats.errors
+                                .computeIfAbsent(String.valueOf(response.statusCode()), e -> new LongAdder())
+                                .increment();
                     } else if (onOk != null) {
                         onOk.accept(index, response.body());
                     }
@@ -376,15 +482,20 @@ public class Bench {
     }
 
     private HttpRequest request(Call call) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(options.baseUrl() + call.path())).timeout(Duration.ofSeconds(60));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(options.baseUrl() + call.path()))
+                .timeout(Duration.ofSeconds(60));
         if (call.user() != null) {
             b.header("Authorization", "Bearer " + token(call.user()));
         }
         if (call.json() != null) {
             b.header("Content-Type", "application/json");
         }
-        return b.method(call.method(), call.json() == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(call.json())).build();
+        return b.method(
+                        call.method(),
+                        call.json() == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(call.json()))
+                .build();
     }
 
     // ---- The service --------------------------------------------------------------------------
@@ -393,7 +504,10 @@ public class Bench {
         String url = options.baseUrl() + "/q/health/ready";
         String problem;
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(url))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 200 && r.body().contains("\"UP\"")) {
                 return;
@@ -405,14 +519,20 @@ public class Bench {
             Thread.currentThread().interrupt();
             problem = "was interrupted";
         }
-        fail(1, "the service is not ready: " + url + " " + problem + "; start it with bin/run and wait until it answers UP");
+        fail(
+                1,
+                "the service is not ready: " + url + " " + problem
+                        + "; start it with bin/run and wait until it answers UP");
     }
 
     /** Heap used (every heap pool), heap max (pools with a max) and RSS, from the Prometheus text. */
     private Memory memory() {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(options.baseUrl() + "/q/metrics"))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(options.baseUrl() + "/q/metrics"))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             double used = 0, max = 0, rss = Double.NaN;
             for (String line : r.body().split("\n")) {
                 boolean heap = line.contains("area=\"heap\"");
@@ -466,7 +586,9 @@ public class Bench {
 
     private String runTokenCommand(String user) {
         try {
-            Process p = new ProcessBuilder(tokenCommand, user).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process p = new ProcessBuilder(tokenCommand, user)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             String token = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
             if (p.waitFor() != 0 || token.isEmpty()) {
                 throw new IllegalStateException(tokenCommand + " " + user + " failed (exit " + p.exitValue() + ")");
@@ -507,7 +629,9 @@ public class Bench {
     /** {"field": "value"} or {"field": ["a", "b"]}. */
     private static String json(String field, Object value) {
         String v = value instanceof List<?> list
-                ? "[" + String.join(",", list.stream().map(x -> quote(x.toString())).toList()) + "]"
+                ? "["
+                        + String.join(
+                                ",", list.stream().map(x -> quote(x.toString())).toList()) + "]"
                 : quote(value.toString());
         return "{" + quote(field) + ":" + v + "}";
     }

@@ -13,8 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * time, each latency measured from when its request was sent; anything but a 200 counts as failed.
  */
 final class ClosedLoop {
-    private ClosedLoop() {
-    }
+    private ClosedLoop() {}
 
     /** One run: the latencies of the 200s, sorted, in nanoseconds; the failures by status or exception. */
     record Result(long[] sorted, double seconds, Map<String, Integer> failures) {
@@ -24,7 +23,9 @@ final class ClosedLoop {
 
         /** The latency at quantile {@code q}, in milliseconds. */
         double ms(double q) {
-            return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
+            return sorted.length == 0
+                    ? Double.NaN
+                    : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
         }
 
         int failed() {
@@ -44,7 +45,10 @@ final class ClosedLoop {
             long sent = System.nanoTime();
             http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
                 if (e != null || r.statusCode() != 200) {
-                    failures.merge(e != null ? e.getClass().getSimpleName() : Integer.toString(r.statusCode()), 1, Integer::sum);
+                    failures.merge(
+                            e != null ? e.getClass().getSimpleName() : Integer.toString(r.statusCode()),
+                            1,
+                            Integer::sum);
                 } else {
                     int i = count.getAndIncrement();
                     if (i < latencies.length) {

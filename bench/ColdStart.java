@@ -45,8 +45,10 @@ public class ColdStart {
     static final int IN_FLIGHT = 4;
     static final long IDLE_MS = 5000;
     static final Pattern STARTED = Pattern.compile("started in ([0-9.]+)s");
-    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
 
     public static void main(String[] args) throws Exception {
         switch (args.length == 0 ? "" : args[0]) {
@@ -80,10 +82,19 @@ public class ColdStart {
             double idleRssMb = rssKb(p.pid()) / 1024.0;
             stop(p);
             double startedIn = startedIn(log);
-            String row = String.join("\t", group, variant, String.valueOf(s), fmt(firstOkMs), fmt(startedIn), fmt(rssMb),
-                    String.valueOf(errors), fmt(idleRssMb));
+            String row = String.join(
+                    "\t",
+                    group,
+                    variant,
+                    String.valueOf(s),
+                    fmt(firstOkMs),
+                    fmt(startedIn),
+                    fmt(rssMb),
+                    String.valueOf(errors),
+                    fmt(idleRssMb));
             Files.writeString(tsv, row + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            System.out.printf("cold-start: %-9s %-16s start %d: first 200 after %.0f ms, started in %.3f s, RSS %.1f MB after %d requests (%d not 200), %.1f MB %d s later%n",
+            System.out.printf(
+                    "cold-start: %-9s %-16s start %d: first 200 after %.0f ms, started in %.3f s, RSS %.1f MB after %d requests (%d not 200), %.1f MB %d s later%n",
                     group, variant, s, firstOkMs, startedIn, rssMb, REQUESTS, errors, idleRssMb, IDLE_MS / 1000);
         }
     }
@@ -98,7 +109,9 @@ public class ColdStart {
         untilOk(p, port, probe, System.nanoTime());
         int errors = load(port, probe, requests);
         stop(p);
-        System.out.printf("cold-start: training run sent %d requests to %s (%d not 200), exit %d%n", requests, probe, errors, p.exitValue());
+        System.out.printf(
+                "cold-start: training run sent %d requests to %s (%d not 200), exit %d%n",
+                requests, probe, errors, p.exitValue());
     }
 
     static Process start(Path app, String java, List<String> jvm, int port, Path log) throws IOException {
@@ -106,7 +119,9 @@ public class ColdStart {
         cmd.add(java);
         cmd.addAll(jvm);
         cmd.addAll(List.of("-jar", "quarkus-run.jar"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(app.toFile()).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(app.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         pb.environment().put("PORT", String.valueOf(port));
         return pb.start();
@@ -118,10 +133,12 @@ public class ColdStart {
         long deadline = t0 + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
-                throw new IllegalStateException("the app exited with " + p.exitValue() + " before answering 200 (see its log)");
+                throw new IllegalStateException(
+                        "the app exited with " + p.exitValue() + " before answering 200 (see its log)");
             }
             try {
-                int status = HTTP.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+                int status =
+                        HTTP.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
                 if (status == 200) {
                     return System.nanoTime() - t0;
                 }
@@ -153,12 +170,15 @@ public class ColdStart {
                 slots.release();
             }));
         }
-        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).exceptionally(f -> null).join();
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .exceptionally(f -> null)
+                .join();
         return errors.get();
     }
 
     static HttpRequest request(int port, String probe) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + probe)).timeout(Duration.ofSeconds(10));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + probe))
+                .timeout(Duration.ofSeconds(10));
         String token = System.getenv("PROBE_TOKEN");
         if (token != null && !token.isEmpty()) {
             b.header("Authorization", "Bearer " + token);
@@ -218,10 +238,15 @@ public class ColdStart {
         for (String line : Files.readAllLines(tsv)) {
             String[] f = line.split("\t");
             rows.computeIfAbsent(f[0] + "\t" + f[1], k -> new ArrayList<>()).add(new double[] {
-                    Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]),
-                    f.length > 7 ? Double.parseDouble(f[7]) : Double.NaN }); // no idle column in older runs
+                Double.parseDouble(f[3]),
+                Double.parseDouble(f[4]),
+                Double.parseDouble(f[5]),
+                Double.parseDouble(f[6]),
+                f.length > 7 ? Double.parseDouble(f[7]) : Double.NaN
+            }); // no idle column in older runs
         }
-        System.out.println("| group | variant | starts | first 200 ms, median (min–max) | \"started in\" s, median | RSS MB after 1,000 req, median (max) | RSS MB 5 s later, median (max) | not 200 | target (b): ≤ 500 ms and ≤ 150 MB |");
+        System.out.println(
+                "| group | variant | starts | first 200 ms, median (min–max) | \"started in\" s, median | RSS MB after 1,000 req, median (max) | RSS MB 5 s later, median (max) | not 200 | target (b): ≤ 500 ms and ≤ 150 MB |");
         System.out.println("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
         rows.forEach((key, list) -> {
             String[] k = key.split("\t");
@@ -233,9 +258,21 @@ public class ColdStart {
                 target = (time && mem ? "met" : "missed") + " (" + (time ? "time ok" : "time over") + ", "
                         + (mem ? "RSS ok" : "RSS over") + ")";
             }
-            System.out.printf("| %s | %s | %d | %.0f (%.0f–%.0f) | %.3f | %.0f (%.0f) | %.0f (%.0f) | %d | %s |%n", k[0], k[1], list.size(),
-                    median(first), first[0], first[first.length - 1], median(started), median(rss), rss[rss.length - 1],
-                    median(idle), idle[idle.length - 1], errors, target);
+            System.out.printf(
+                    "| %s | %s | %d | %.0f (%.0f–%.0f) | %.3f | %.0f (%.0f) | %.0f (%.0f) | %d | %s |%n",
+                    k[0],
+                    k[1],
+                    list.size(),
+                    median(first),
+                    first[0],
+                    first[first.length - 1],
+                    median(started),
+                    median(rss),
+                    rss[rss.length - 1],
+                    median(idle),
+                    idle[idle.length - 1],
+                    errors,
+                    target);
         });
     }
 

@@ -38,19 +38,20 @@ public class InboxBench {
     /** In the aged mode, the owner marks a conversation read after this many of its messages. */
     static final int MARK_READ_EVERY = Integer.getInteger("mark-read-every", 1000);
 
-    record Size(String name, String user, int conversations, int unread) {
-    }
+    record Size(String name, String user, int conversations, int unread) {}
 
     /** cpu: CPU milliseconds per request of each process named by -Dcpu-pids (Cassandra, the service). */
-    record Run(double perSecond, double p50, double p99, double[] cpu) {
-    }
+    record Run(double perSecond, double p50, double p99, double[] cpu) {}
 
     /**
      * name=pid pairs (bin/inbox-bench passes Cassandra's and the service's): CPU time per request from
      * /proc, which says where a page's time goes and, unlike req/s, hardly moves when others load the machine.
      */
-    static final String[][] PIDS = System.getProperty("cpu-pids", "").isBlank() ? new String[0][]
-            : Arrays.stream(System.getProperty("cpu-pids").split(",")).map(p -> p.split("=")).toArray(String[][]::new);
+    static final String[][] PIDS = System.getProperty("cpu-pids", "").isBlank()
+            ? new String[0][]
+            : Arrays.stream(System.getProperty("cpu-pids").split(","))
+                    .map(p -> p.split("="))
+                    .toArray(String[][]::new);
 
     public static void main(String[] args) throws Exception {
         String base = System.getProperty("base-url", "http://localhost:18480");
@@ -69,14 +70,17 @@ public class InboxBench {
                 new Size("1,000 conversations, 1 unread each", "c1000-" + tag, 1000, 1000));
         try (CqlSession session = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(contact[0], Integer.parseInt(contact[1])))
-                .withLocalDatacenter("datacenter1").withKeyspace(keyspace).build()) {
+                .withLocalDatacenter("datacenter1")
+                .withKeyspace(keyspace)
+                .build()) {
             for (Size size : sizes) {
                 long t0 = System.nanoTime();
                 seed(session, size);
                 System.out.printf("seeded %-36s in %.1f s%n", size.name(), (System.nanoTime() - t0) / 1e9);
             }
         }
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         List<List<Run>> runs = rounds(http, base, sizes);
         // The goal's ratios (within 1.2x): the larger size against the smaller, in p50 and in throughput.
         System.out.println();
@@ -95,18 +99,37 @@ public class InboxBench {
      */
     static void aged(HttpClient http, String base, String tag) throws Exception {
         String root = System.getProperty("bench.root", ".");
-        List<Size> sizes = List.of(new Size("new: 10 conversations, 5 messages each", "new-" + tag, 10, 50),
+        List<Size> sizes = List.of(
+                new Size("new: 10 conversations, 5 messages each", "new-" + tag, 10, 50),
                 new Size(String.format("aged: 10 conversations, %,d messages", AGED), "aged-" + tag, 10, AGED));
         for (Size size : sizes) {
-            call(http, base, root, size.user(), "POST", "/users", "{\"username\":\"" + size.user() + "\",\"email\":\""
-                    + size.user() + "@bench.example\"}");
+            call(
+                    http,
+                    base,
+                    root,
+                    size.user(),
+                    "POST",
+                    "/users",
+                    "{\"username\":\"" + size.user() + "\",\"email\":\"" + size.user() + "@bench.example\"}");
             String[] senders = new String[size.conversations()];
             String[] ids = new String[size.conversations()];
             for (int c = 0; c < senders.length; c++) {
                 senders[c] = size.user() + "-s" + c;
-                call(http, base, root, senders[c], "POST", "/users", "{\"username\":\"" + senders[c]
-                        + "\",\"email\":\"" + senders[c] + "@bench.example\"}");
-                String body = call(http, base, root, senders[c], "POST", "/conversations",
+                call(
+                        http,
+                        base,
+                        root,
+                        senders[c],
+                        "POST",
+                        "/users",
+                        "{\"username\":\"" + senders[c] + "\",\"email\":\"" + senders[c] + "@bench.example\"}");
+                String body = call(
+                        http,
+                        base,
+                        root,
+                        senders[c],
+                        "POST",
+                        "/conversations",
                         "{\"members\":[\"" + size.user() + "\"]}");
                 ids[c] = body.replaceAll("(?s).*\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
             }
@@ -123,12 +146,19 @@ public class InboxBench {
                         if (m > 0 && m % MARK_READ_EVERY == 0 || m == perConversation - 5) {
                             call(http, base, root, size.user(), "POST", "/conversations/" + ids[at] + "/read", "");
                         }
-                        call(http, base, root, senders[at], "POST", "/conversations/" + ids[at] + "/messages",
+                        call(
+                                http,
+                                base,
+                                root,
+                                senders[at],
+                                "POST",
+                                "/conversations/" + ids[at] + "/messages",
                                 "{\"content\":\"message " + m + "\"}");
                         int done = sent.incrementAndGet();
                         if (done % Math.max(1, size.unread() / 10) == 0) {
-                            System.out.printf("  %s: %,d messages sent in %.0f s%n", size.user(), done,
-                                    (System.nanoTime() - t0) / 1e9);
+                            System.out.printf(
+                                    "  %s: %,d messages sent in %.0f s%n",
+                                    size.user(), done, (System.nanoTime() - t0) / 1e9);
                         }
                     }
                 });
@@ -138,7 +168,8 @@ public class InboxBench {
             for (Thread t : threads) {
                 t.join();
             }
-            System.out.printf("aged %-44s %,d sends in %.1f s%n", size.name(), sent.get(), (System.nanoTime() - t0) / 1e9);
+            System.out.printf(
+                    "aged %-44s %,d sends in %.1f s%n", size.name(), sent.get(), (System.nanoTime() - t0) / 1e9);
         }
         List<List<Run>> runs = rounds(http, base, sizes);
         System.out.println();
@@ -146,15 +177,19 @@ public class InboxBench {
     }
 
     /** One call as {@code username}; answers the body, and stops the bench on anything but a 2xx. */
-    static String call(HttpClient http, String base, String root, String username, String method, String path, String json) {
+    static String call(
+            HttpClient http, String base, String root, String username, String method, String path, String json) {
         try {
             String token = TOKENS.computeIfAbsent(username, u -> token(root, u));
-            HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Bearer " + token)
-                    .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json))
+            HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                    .header("Authorization", "Bearer " + token)
+                    .header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString(json))
                     .build();
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
-                throw new IllegalStateException(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+                throw new IllegalStateException(
+                        method + " " + path + " answered " + response.statusCode() + ": " + response.body());
             }
             return response.body();
         } catch (java.io.IOException e) {
@@ -169,8 +204,12 @@ public class InboxBench {
 
     static String token(String root, String username) {
         try {
-            return new String(new ProcessBuilder(root + "/bin/token", username).redirectErrorStream(true).start()
-                    .getInputStream().readAllBytes()).strip();
+            return new String(new ProcessBuilder(root + "/bin/token", username)
+                            .redirectErrorStream(true)
+                            .start()
+                            .getInputStream()
+                            .readAllBytes())
+                    .strip();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -190,33 +229,45 @@ public class InboxBench {
             for (int i = 0; i < sizes.size(); i++) {
                 Run run = measure(http, base, sizes.get(i), SECONDS);
                 runs.get(i).add(run);
-                System.out.printf("round %d  %-44s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s%n", round + 1,
-                        sizes.get(i).name(), run.perSecond(), run.p50(), run.p99(), cpu(run.cpu()));
+                System.out.printf(
+                        "round %d  %-44s %8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s%n",
+                        round + 1, sizes.get(i).name(), run.perSecond(), run.p50(), run.p99(), cpu(run.cpu()));
             }
         }
-        System.out.printf("%nmedians over %d rounds, %d in flight, %d s each, GET /inbox (first page, limit 50):%n",
+        System.out.printf(
+                "%nmedians over %d rounds, %d in flight, %d s each, GET /inbox (first page, limit 50):%n",
                 ROUNDS, CONCURRENCY, SECONDS);
         for (int i = 0; i < sizes.size(); i++) {
             List<Run> r = runs.get(i);
             double[] cpu = new double[PIDS.length];
             for (int p = 0; p < PIDS.length; p++) {
                 int at = p;
-                cpu[p] = ClosedLoop.median(r.stream().mapToDouble(run -> run.cpu()[at]).toArray());
+                cpu[p] = ClosedLoop.median(
+                        r.stream().mapToDouble(run -> run.cpu()[at]).toArray());
             }
-            System.out.printf("| %-44s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%s%n", sizes.get(i).name(),
-                    ClosedLoop.median(r.stream().mapToDouble(Run::perSecond).toArray()), ClosedLoop.median(r.stream().mapToDouble(Run::p50).toArray()),
-                    ClosedLoop.median(r.stream().mapToDouble(Run::p99).toArray()), cpu(cpu));
+            System.out.printf(
+                    "| %-44s | %8.0f req/s | p50 %7.2f ms | p99 %7.2f ms |%s%n",
+                    sizes.get(i).name(),
+                    ClosedLoop.median(r.stream().mapToDouble(Run::perSecond).toArray()),
+                    ClosedLoop.median(r.stream().mapToDouble(Run::p50).toArray()),
+                    ClosedLoop.median(r.stream().mapToDouble(Run::p99).toArray()),
+                    cpu(cpu));
         }
         return runs;
     }
 
     static void ratio(List<Size> sizes, List<List<Run>> runs, int larger, int smaller) {
-        double p50 = ClosedLoop.median(runs.get(larger).stream().mapToDouble(Run::p50).toArray())
-                / ClosedLoop.median(runs.get(smaller).stream().mapToDouble(Run::p50).toArray());
-        double rate = ClosedLoop.median(runs.get(smaller).stream().mapToDouble(Run::perSecond).toArray())
-                / ClosedLoop.median(runs.get(larger).stream().mapToDouble(Run::perSecond).toArray());
-        System.out.printf("%-36s vs %-36s p50 %.2fx  req/s %.2fx%n", sizes.get(larger).name(), sizes.get(smaller).name(),
-                p50, rate);
+        double p50 = ClosedLoop.median(
+                        runs.get(larger).stream().mapToDouble(Run::p50).toArray())
+                / ClosedLoop.median(
+                        runs.get(smaller).stream().mapToDouble(Run::p50).toArray());
+        double rate = ClosedLoop.median(
+                        runs.get(smaller).stream().mapToDouble(Run::perSecond).toArray())
+                / ClosedLoop.median(
+                        runs.get(larger).stream().mapToDouble(Run::perSecond).toArray());
+        System.out.printf(
+                "%-36s vs %-36s p50 %.2fx  req/s %.2fx%n",
+                sizes.get(larger).name(), sizes.get(smaller).name(), p50, rate);
     }
 
     /**
@@ -237,8 +288,16 @@ public class InboxBench {
             ids[c] = UUID.randomUUID();
             UUID last = Uuids.startOf(start + 1000L * (c + 1) + size.unread());
             inFlight.acquire();
-            writes.add(session.executeAsync(summary.bind(size.user(), ids[c], "partner" + c, Instant.ofEpochMilli(start),
-                    last, "partner" + c, "message " + c)).toCompletableFuture().whenComplete((r, e) -> inFlight.release()));
+            writes.add(session.executeAsync(summary.bind(
+                            size.user(),
+                            ids[c],
+                            "partner" + c,
+                            Instant.ofEpochMilli(start),
+                            last,
+                            "partner" + c,
+                            "message " + c))
+                    .toCompletableFuture()
+                    .whenComplete((r, e) -> inFlight.release()));
         }
         for (int from = 0; from < size.unread(); from += 100) {
             BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
@@ -246,7 +305,9 @@ public class InboxBench {
                 batch.addStatement(marker.bind(size.user(), ids[m % ids.length], Uuids.startOf(start + m)));
             }
             inFlight.acquire();
-            writes.add(session.executeAsync(batch.build()).toCompletableFuture().whenComplete((r, e) -> inFlight.release()));
+            writes.add(session.executeAsync(batch.build())
+                    .toCompletableFuture()
+                    .whenComplete((r, e) -> inFlight.release()));
         }
         CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).join();
     }
@@ -254,7 +315,9 @@ public class InboxBench {
     static Run measure(HttpClient http, String base, Size size, int seconds) throws Exception {
         String token = TOKENS.computeIfAbsent(size.user(), u -> token(System.getProperty("bench.root", "."), u));
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/inbox?limit=50"))
-                .header("Authorization", "Bearer " + token).GET().build();
+                .header("Authorization", "Bearer " + token)
+                .GET()
+                .build();
         long[] ticks = ticks();
         ClosedLoop.Result r = ClosedLoop.run(http, request, CONCURRENCY, seconds);
         if (r.failed() > 0) {

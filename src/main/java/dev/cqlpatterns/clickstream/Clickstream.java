@@ -1,9 +1,5 @@
 package dev.cqlpatterns.clickstream;
 
-import dev.cqlpatterns.platform.http.WebUrls;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
-import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
@@ -12,10 +8,14 @@ import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.netty.util.NetUtil;
+import io.quarkus.arc.properties.IfBuildProperty;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -60,8 +60,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/clicks")
 @Tag(name = "clickstream")
 public class Clickstream {
-    private static final Query IN_SHARD = Cql.idempotent("SELECT click_id, ip, url FROM clickstream"
-            + " WHERE year = ? AND month = ? AND shard = ? LIMIT ?");
+    private static final Query IN_SHARD = Cql.idempotent(
+            "SELECT click_id, ip, url FROM clickstream" + " WHERE year = ? AND month = ? AND shard = ? LIMIT ?");
     private static final Query IN_SHARD_AFTER = Cql.idempotent("SELECT click_id, ip, url FROM clickstream"
             + " WHERE year = ? AND month = ? AND shard = ? AND click_id < ? LIMIT ?");
     private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("uuuu-MM");
@@ -95,33 +95,57 @@ public class Clickstream {
 
     /** Where the previous page stopped: the month (yyyymm) and the last click id returned (null: the month's top). */
     @RegisterForReflection
-    public record Position(int month, UUID last) {
-    }
+    public record Position(int month, UUID last) {}
 
     @Schema(name = "Click")
     public record Click(
-            @Schema(format = "uuid", description = "The click's timeuuid", examples = "f208cab0-13bc-11e5-b559-4b636433f200") String id,
-            @Schema(description = "When the click happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
-            Instant at,
-            @Schema(pattern = WebUrls.PATTERN, maxLength = 2048, examples = "https://www.pluralsight.com/signup") String url,
-            @Schema(description = "IPv4 or IPv6 address (RFC 5952 text); null when unknown", examples = "98.203.153.64",
-                    pattern = RecordClick.IP_PATTERN, maxLength = 64, nullable = true) String ip) {
-    }
+            @Schema(
+                    format = "uuid",
+                    description = "The click's timeuuid",
+                    examples = "f208cab0-13bc-11e5-b559-4b636433f200")
+            String id,
 
-    private record Found(UUID id, Click click) {
-    }
+            @Schema(
+                    description = "When the click happened: the timestamp of its timeuuid",
+                    examples = "2015-06-15T17:08:03.782Z")
+            Instant at,
+
+            @Schema(pattern = WebUrls.PATTERN, maxLength = 2048, examples = "https://www.pluralsight.com/signup")
+            String url,
+
+            @Schema(
+                    description = "IPv4 or IPv6 address (RFC 5952 text); null when unknown",
+                    examples = "98.203.153.64",
+                    pattern = RecordClick.IP_PATTERN,
+                    maxLength = 64,
+                    nullable = true)
+            String ip) {}
+
+    private record Found(UUID id, Click click) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Clicks newest first across the months from..to",
-            description = "Reads only the months of the range that have clicks, each as all of its shards. The span is at "
-                    + "most cql-patterns.clickstream.max-span-months (default 24) months, both ends included.")
+    @Operation(
+            summary = "Clicks newest first across the months from..to",
+            description =
+                    "Reads only the months of the range that have clicks, each as all of its shards. The span is at "
+                            + "most cql-patterns.clickstream.max-span-months (default 24) months, both ends included.")
     public Uni<Page<Click>> list(
-            @Parameter(description = "Oldest month included, YYYY-MM; default: 'to' minus the maximum span",
-                    example = "2024-11", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN, maxLength = 7)) @QueryParam("from") String from,
-            @Parameter(description = "Newest month included, YYYY-MM; default: the current month (UTC)",
-                    example = "2025-02", schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN, maxLength = 7)) @QueryParam("to") String to,
-            @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50") @QueryParam("limit") Integer limit,
+            @Parameter(
+                            description = "Oldest month included, YYYY-MM; default: 'to' minus the maximum span",
+                            example = "2024-11",
+                            schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN, maxLength = 7))
+                    @QueryParam("from")
+                    String from,
+            @Parameter(
+                            description = "Newest month included, YYYY-MM; default: the current month (UTC)",
+                            example = "2025-02",
+                            schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN, maxLength = 7))
+                    @QueryParam("to")
+                    String to,
+            @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50")
+                    @QueryParam("limit")
+                    Integer limit,
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         int maxSpan = settings.maxSpanMonths();
@@ -132,16 +156,33 @@ public class Clickstream {
         }
         long span = ChronoUnit.MONTHS.between(fromMonth, toMonth) + 1;
         if (span > maxSpan) {
-            throw ProblemException.invalid("from", "the range spans " + span + " months; at most " + maxSpan + " are allowed");
+            throw ProblemException.invalid(
+                    "from", "the range spans " + span + " months; at most " + maxSpan + " are allowed");
         }
         String scope = "clicks:" + (from == null ? "" : from) + ":" + (to == null ? "" : to);
         BucketWalk.Mark<UUID> after = cursors.decode(scope, cursor, Position.class)
-                .map(p -> new BucketWalk.Mark<>(p.month(), p.last())).orElse(null);
-        return walk.page(series, TimeSeries.GLOBAL, Granularity.monthKey(toMonth), Granularity.monthKey(fromMonth), after,
-                        size, walk.budget(), Found::id,
-                        (month, before, need) -> readMonth(month, before, need).map(found -> BucketWalk.Chunk.of(found, need, Found::id)))
-                .map(page -> Page.of(page.items().stream().map(Found::click).toList(), page.next() == null ? null
-                        : cursors.encode(scope, new Position(page.next().bucket(), page.next().after()))));
+                .map(p -> new BucketWalk.Mark<>(p.month(), p.last()))
+                .orElse(null);
+        return walk.page(
+                        series,
+                        TimeSeries.GLOBAL,
+                        Granularity.monthKey(toMonth),
+                        Granularity.monthKey(fromMonth),
+                        after,
+                        size,
+                        walk.budget(),
+                        Found::id,
+                        (month, before, need) -> readMonth(month, before, need)
+                                .map(found -> BucketWalk.Chunk.of(found, need, Found::id)))
+                .map(page -> Page.of(
+                        page.items().stream().map(Found::click).toList(),
+                        page.next() == null
+                                ? null
+                                : cursors.encode(
+                                        scope,
+                                        new Position(
+                                                page.next().bucket(),
+                                                page.next().after()))));
     }
 
     /** The newest {@code need} clicks of a month (before a click id, if given): all shards, merged. */
@@ -149,9 +190,10 @@ public class Clickstream {
         YearMonth month = Granularity.monthOf(monthKey);
         List<Uni<AsyncResultSet>> shards = new ArrayList<>(settings.shards());
         for (int shard = 0; shard < settings.shards(); shard++) {
-            shards.add(before == null
-                    ? cql.read(IN_SHARD, month.getYear(), month.getMonthValue(), shard, need)
-                    : cql.read(IN_SHARD_AFTER, month.getYear(), month.getMonthValue(), shard, before, need));
+            shards.add(
+                    before == null
+                            ? cql.read(IN_SHARD, month.getYear(), month.getMonthValue(), shard, need)
+                            : cql.read(IN_SHARD_AFTER, month.getYear(), month.getMonthValue(), shard, before, need));
         }
         return Uni.combine().all().unis(shards).with(results -> {
             List<Found> merged = new ArrayList<>();
@@ -159,8 +201,13 @@ public class Clickstream {
                 for (Row row : Cql.rows((AsyncResultSet) result)) {
                     UUID id = row.getUuid("click_id");
                     InetAddress ip = row.getInetAddress("ip");
-                    merged.add(new Found(id, new Click(id.toString(), TimeUuids.instant(id), row.getString("url"),
-                            ip == null ? null : NetUtil.toAddressString(ip))));
+                    merged.add(new Found(
+                            id,
+                            new Click(
+                                    id.toString(),
+                                    TimeUuids.instant(id),
+                                    row.getString("url"),
+                                    ip == null ? null : NetUtil.toAddressString(ip))));
                 }
             }
             merged.sort(Comparator.comparing(Found::id, TIMEUUID_ORDER.reversed()));

@@ -1,9 +1,9 @@
 package dev.cqlpatterns.clickstream;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -19,7 +19,9 @@ public class ClickstreamSeries {
     @Named(NAME)
     TimeSeries clickstream(ClickstreamSettings settings) {
         // Months are kept as long as their clicks live, rounded up to whole months.
-        return TimeSeries.global(NAME, Granularity.MONTH, settings.retention()
-                .map(r -> Period.ofMonths((int) Math.max(1, (r.toDays() + 30) / 31 + 1))));
+        return TimeSeries.global(
+                NAME,
+                Granularity.MONTH,
+                settings.retention().map(r -> Period.ofMonths((int) Math.max(1, (r.toDays() + 30) / 31 + 1))));
     }
 }

@@ -1,7 +1,5 @@
 package dev.cqlpatterns.clickstream;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -9,9 +7,11 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.netty.util.NetUtil;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.annotation.PostConstruct;
@@ -40,8 +40,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jboss.resteasy.reactive.RestResponse;
 import org.hibernate.validator.constraints.CodePointLength;
+import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * POST /clicks: records one click of the clickstream into its month, in one of the month's shards
@@ -68,12 +68,15 @@ public class RecordClick {
      * mismatch in 3,000,000 random strings of these characters; Netty also takes a few more
      * (a zone id, other IPv4 tails), which the contract leaves out, so it is never looser.
      */
-    private static final String IPV6_PATTERN = "(?:(?:" + H + ":){7}" + H + "|(?:" + H + ":){1,7}:|(?:" + H + ":){1,6}:" + H
-            + "|(?:" + H + ":){1,5}(?::" + H + "){1,2}|(?:" + H + ":){1,4}(?::" + H + "){1,3}|(?:" + H + ":){1,3}(?::" + H
+    private static final String IPV6_PATTERN = "(?:(?:" + H + ":){7}" + H + "|(?:" + H + ":){1,7}:|(?:" + H + ":){1,6}:"
+            + H
+            + "|(?:" + H + ":){1,5}(?::" + H + "){1,2}|(?:" + H + ":){1,4}(?::" + H + "){1,3}|(?:" + H + ":){1,3}(?::"
+            + H
             + "){1,4}|(?:" + H + ":){1,2}(?::" + H + "){1,5}|" + H + ":(?::" + H + "){1,6}|:(?:(?::" + H + "){1,7}|:)"
             + "|::(?:[Ff]{4}:)?" + IPV4_PATTERN + ")";
     /** The contract's form of {@link #ip}: a dotted quad or an IPv6 address. Never a host name. */
     static final String IP_PATTERN = "^(?:" + IPV4_PATTERN + "|" + IPV6_PATTERN + ")$";
+
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+");
 
     @Inject
@@ -98,33 +101,56 @@ public class RecordClick {
     @PostConstruct
     void init() {
         // No retention: TTL 0, kept for ever.
-        ttlSeconds = Ttl.of(settings.retention().orElse(Duration.ZERO), Duration.ZERO, "cql-patterns.clickstream.retention");
+        ttlSeconds =
+                Ttl.of(settings.retention().orElse(Duration.ZERO), Duration.ZERO, "cql-patterns.clickstream.retention");
     }
 
     @Schema(name = "ClickRequest")
     public record ClickRequest(
-            @Schema(description = "Absolute http or https URL with a host that was clicked (international names in "
-                    + "punycode)", pattern = WebUrls.PATTERN, examples = "https://www.pluralsight.com/signup", maxLength = 2048)
-            @NotBlank @CodePointLength(max = 2048) String url,
-            @Schema(description = "Literal IPv4 (1.2.3.4) or IPv6 (2001:db8::1) address of the client, never a host "
-                    + "name; default: the address the request came from", pattern = IP_PATTERN,
-                    examples = "98.203.153.64", nullable = true, maxLength = 64)
-            @CodePointLength(max = 64) String ip) {
-    }
+            @Schema(
+                    description = "Absolute http or https URL with a host that was clicked (international names in "
+                            + "punycode)",
+                    pattern = WebUrls.PATTERN,
+                    examples = "https://www.pluralsight.com/signup",
+                    maxLength = 2048)
+            @NotBlank
+            @CodePointLength(max = 2048)
+            String url,
+
+            @Schema(
+                    description = "Literal IPv4 (1.2.3.4) or IPv6 (2001:db8::1) address of the client, never a host "
+                            + "name; default: the address the request came from",
+                    pattern = IP_PATTERN,
+                    examples = "98.203.153.64",
+                    nullable = true,
+                    maxLength = 64)
+            @CodePointLength(max = 64)
+            String ip) {}
 
     @Schema(name = "ClickRecorded")
     public record Recorded(
-            @Schema(format = "uuid", description = "The click's timeuuid", examples = "f208cab0-13bc-11e5-b559-4b636433f200") String id,
-            @Schema(description = "When the click happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
-            Instant at) {
-    }
+            @Schema(
+                    format = "uuid",
+                    description = "The click's timeuuid",
+                    examples = "f208cab0-13bc-11e5-b559-4b636433f200")
+            String id,
+
+            @Schema(
+                    description = "When the click happened: the timestamp of its timeuuid",
+                    examples = "2015-06-15T17:08:03.782Z")
+            Instant at) {}
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Record a click", description = "Stored in its month's bucket; the IP defaults to the client's address.")
-    @APIResponse(responseCode = "201", description = "The click's id and time",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Recorded.class)))
+    @Operation(
+            summary = "Record a click",
+            description = "Stored in its month's bucket; the IP defaults to the client's address.")
+    @APIResponse(
+            responseCode = "201",
+            description = "The click's id and time",
+            content =
+                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Recorded.class)))
     public Uni<RestResponse<Recorded>> record(@Valid @NotNull ClickRequest body, @Context HttpServerRequest request) {
         String url = url(body.url());
         InetAddress ip = body.ip() != null ? ip(body.ip()) : clientAddress(request);
@@ -133,8 +159,8 @@ public class RecordClick {
         int shard = Math.floorMod(nextShard.getAndIncrement(), settings.shards());
         return registry.record(series, TimeSeries.GLOBAL, at)
                 .map(Granularity::monthOf)
-                .chain(month -> cql.write(WRITE_CLICK, month.getYear(), month.getMonthValue(), shard, clickId, ip, url,
-                        ttlSeconds))
+                .chain(month -> cql.write(
+                        WRITE_CLICK, month.getYear(), month.getMonthValue(), shard, clickId, ip, url, ttlSeconds))
                 .map(rs -> RestResponse.status(RestResponse.Status.CREATED, new Recorded(clickId.toString(), at)));
     }
 
@@ -142,7 +168,8 @@ public class RecordClick {
         if (WebUrls.isWebUrl(raw)) {
             return raw;
         }
-        throw ProblemException.invalid("url", "must be an absolute http or https URL with a host (international names in punycode)");
+        throw ProblemException.invalid(
+                "url", "must be an absolute http or https URL with a host (international names in punycode)");
     }
 
     /** A literal IPv4 or IPv6 address; never a host name, never a lookup. */
@@ -154,7 +181,8 @@ public class RecordClick {
             bytes = NetUtil.createByteArrayFromIpAddressString(raw);
         }
         if (bytes == null) {
-            throw ProblemException.invalid("ip", "must be a literal IPv4 address (1.2.3.4) or IPv6 address (2001:db8::1)");
+            throw ProblemException.invalid(
+                    "ip", "must be a literal IPv4 address (1.2.3.4) or IPv6 address (2001:db8::1)");
         }
         try {
             return InetAddress.getByAddress(bytes); // from bytes: no lookup

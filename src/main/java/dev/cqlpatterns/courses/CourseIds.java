@@ -9,14 +9,13 @@ final class CourseIds {
     private static final Pattern COURSE_ID = Pattern.compile(COURSE_ID_PATTERN);
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,10}");
 
-    private CourseIds() {
-    }
+    private CourseIds() {}
 
     /** A slug such as node-intro: letters, digits, '.', '_' and '-', at most 100 characters. */
     static String courseId(String raw) {
         if (raw == null || !COURSE_ID.matcher(raw).matches()) {
-            throw ProblemException.invalid("courseId",
-                    "must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit");
+            throw ProblemException.invalid(
+                    "courseId", "must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit");
         }
         return raw;
     }

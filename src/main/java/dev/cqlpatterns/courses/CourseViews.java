@@ -1,8 +1,5 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
-import io.quarkus.runtime.annotations.RegisterForReflection;
 import dev.cqlpatterns.courses.RecordCourseView.CourseView;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;
@@ -10,9 +7,12 @@ import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -77,23 +77,42 @@ public class CourseViews {
 
     /** Where the previous page stopped: the day bucket and the last view id returned (null: the day's top). */
     @RegisterForReflection
-    public record Position(int day, UUID last) {
-    }
+    public record Position(int day, UUID last) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "A course's page views, newest first, between two instants",
-            description = "Views are kept for cql-patterns.courses.views-retention (default 90 days); older ones have expired. "
-                    + "X-Partitions-Read: the days registry, one per day visited, and the course row when this replica "
-                    + "has not seen the course yet (a 404 for unknown courses needs it).")
+    @Operation(
+            summary = "A course's page views, newest first, between two instants",
+            description =
+                    "Views are kept for cql-patterns.courses.views-retention (default 90 days); older ones have expired. "
+                            + "X-Partitions-Read: the days registry, one per day visited, and the course row when this replica "
+                            + "has not seen the course yet (a 404 for unknown courses needs it).")
     public Uni<Page<CourseView>> list(
-            @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
-            @Parameter(description = "Oldest instant included (minTimeuuid); default: the start of the retention",
-                    example = "2015-06-01T00:00:00Z", schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("from") String from,
-            @Parameter(description = "Newest instant included (maxTimeuuid); default: now",
-                    example = "2015-06-30T23:59:59Z", schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("to") String to,
-            @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50") @QueryParam("limit") Integer limit,
+            @Parameter(
+                            description = "Course id",
+                            example = "node-intro",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            pattern = CourseIds.COURSE_ID_PATTERN,
+                                            maxLength = 100))
+                    @PathParam("courseId")
+                    String courseId,
+            @Parameter(
+                            description = "Oldest instant included (minTimeuuid); default: the start of the retention",
+                            example = "2015-06-01T00:00:00Z",
+                            schema = @Schema(type = SchemaType.STRING, format = "date-time"))
+                    @QueryParam("from")
+                    String from,
+            @Parameter(
+                            description = "Newest instant included (maxTimeuuid); default: now",
+                            example = "2015-06-30T23:59:59Z",
+                            schema = @Schema(type = SchemaType.STRING, format = "date-time"))
+                    @QueryParam("to")
+                    String to,
+            @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50")
+                    @QueryParam("limit")
+                    Integer limit,
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
         String id = CourseIds.courseId(courseId);
         int size = cursors.limit(limit);
@@ -106,7 +125,8 @@ public class CourseViews {
         }
         String scope = "course-views:" + id + ":" + nullToEmpty(from) + ":" + nullToEmpty(to);
         BucketWalk.Mark<UUID> after = cursors.decode(scope, cursor, Position.class)
-                .map(p -> new BucketWalk.Mark<>(p.day(), p.last())).orElse(null);
+                .map(p -> new BucketWalk.Mark<>(p.day(), p.last()))
+                .orElse(null);
         // Nothing older than the retention is left; do not visit the expired days.
         Instant lowerAt = fromAt.isBefore(oldestKept) ? oldestKept : fromAt;
         int newestDay = after != null ? after.bucket() : Granularity.DAY.key(toAt);
@@ -117,14 +137,31 @@ public class CourseViews {
             if (lowerAt.isAfter(toAt) || newestDay < oldestDay) {
                 return Uni.createFrom().item(Page.<CourseView>of(List.of(), null));
             }
-            return walk.page(series, id, newestDay, oldestDay, after, size, walk.budget(), Function.<UUID>identity(),
+            return walk.page(
+                            series,
+                            id,
+                            newestDay,
+                            oldestDay,
+                            after,
+                            size,
+                            walk.budget(),
+                            Function.<UUID>identity(),
                             (day, last, need) -> (last == null
-                                    ? cql.read(IN_DAY, id, day, lower, upper, need)
-                                    : cql.read(IN_DAY_AFTER, id, day, lower, last, need))
-                                    .map(rs -> Cql.rows(rs).stream().map(row -> row.getUuid(0)).toList())
+                                            ? cql.read(IN_DAY, id, day, lower, upper, need)
+                                            : cql.read(IN_DAY_AFTER, id, day, lower, last, need))
+                                    .map(rs -> Cql.rows(rs).stream()
+                                            .map(row -> row.getUuid(0))
+                                            .toList())
                                     .map(found -> BucketWalk.Chunk.of(found, need, Function.<UUID>identity())))
-                    .map(page -> Page.of(page.items().stream().map(CourseView::of).toList(), page.next() == null ? null
-                            : cursors.encode(scope, new Position(page.next().bucket(), page.next().after()))));
+                    .map(page -> Page.of(
+                            page.items().stream().map(CourseView::of).toList(),
+                            page.next() == null
+                                    ? null
+                                    : cursors.encode(
+                                            scope,
+                                            new Position(
+                                                    page.next().bucket(),
+                                                    page.next().after()))));
         });
     }
 

@@ -1,10 +1,10 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -46,17 +46,36 @@ public class DeleteModule {
 
     @DELETE
     @Authenticated
-    @Operation(summary = "Delete a module of a course (the course's owner only)",
-            description = "Idempotent: 204 whether or not the module existed. Only the course's owner deletes its modules; "
-                    + "anyone else gets 403 and nothing changes.")
+    @Operation(
+            summary = "Delete a module of a course (the course's owner only)",
+            description =
+                    "Idempotent: 204 whether or not the module existed. Only the course's owner deletes its modules; "
+                            + "anyone else gets 403 and nothing changes.")
     @APIResponse(responseCode = "204", description = "The module is gone")
     @APIResponse(responseCode = "403", description = "The course belongs to another user")
     public Uni<RestResponse<Void>> delete(
-            @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
-            @Parameter(description = "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",
-                    example = "2", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1", maximum = "1000"))
-            @PathParam("moduleId") String moduleId) {
+            @Parameter(
+                            description = "Course id",
+                            example = "node-intro",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            pattern = CourseIds.COURSE_ID_PATTERN,
+                                            maxLength = 100))
+                    @PathParam("courseId")
+                    String courseId,
+            @Parameter(
+                            description =
+                                    "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",
+                            example = "2",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.INTEGER,
+                                            format = "int32",
+                                            minimum = "1",
+                                            maximum = "1000"))
+                    @PathParam("moduleId")
+                    String moduleId) {
         String me = caller.username();
         String id = CourseIds.courseId(courseId);
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());

@@ -1,14 +1,14 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.http.Text;
-import dev.cqlpatterns.platform.identity.Usernames;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.courses.PutModule.Module;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.identity.Usernames;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -33,7 +33,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/courses/{courseId}")
 @Tag(name = "courses")
 public class GetCourse {
-    private static final Query COURSE = Cql.idempotent("SELECT name, owner, module_id, module_name FROM courses WHERE id = ?");
+    private static final Query COURSE =
+            Cql.idempotent("SELECT name, owner, module_id, module_name FROM courses WHERE id = ?");
 
     @Inject
     Cql cql;
@@ -46,20 +47,38 @@ public class GetCourse {
 
     @Schema(name = "Course")
     public record Course(
-            @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro") String id,
-            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js") String name,
-            @Schema(pattern = Usernames.ANSWERED, description = "Username of the course's owner, the only caller who may change it; null for a course "
-                    + "from before owners were recorded, until its next change claims it", nullable = true, examples = "alice")
+            @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro")
+            String id,
+
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js")
+            String name,
+
+            @Schema(
+                    pattern = Usernames.ANSWERED,
+                    description =
+                            "Username of the course's owner, the only caller who may change it; null for a course "
+                                    + "from before owners were recorded, until its next change claims it",
+                    nullable = true,
+                    examples = "alice")
             String owner,
-            @Schema(description = "The course's modules in module id order") List<Module> modules) {
-    }
+
+            @Schema(description = "The course's modules in module id order")
+            List<Module> modules) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A course with its modules, in module id order (one partition read)")
     public Uni<Course> get(
-            @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId) {
+            @Parameter(
+                            description = "Course id",
+                            example = "node-intro",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            pattern = CourseIds.COURSE_ID_PATTERN,
+                                            maxLength = 100))
+                    @PathParam("courseId")
+                    String courseId) {
         String id = CourseIds.courseId(courseId);
         // Module ids are bounded, so the whole partition fits one page.
         int pageSize = settings.maxModuleId() + 1;

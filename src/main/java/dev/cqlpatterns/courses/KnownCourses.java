@@ -1,13 +1,13 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Ownership;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -32,7 +32,8 @@ public class KnownCourses {
     // The static columns come with any row of the partition; one is enough.
     private static final Query NAME_AND_OWNER = Cql.idempotent("SELECT name, owner FROM courses WHERE id = ? LIMIT 1");
     /** Creates a course owned by its creator; of two creators one wins (a Paxos round on static columns). */
-    private static final Query CREATE = Cql.query("UPDATE courses SET name = ?, owner = ? WHERE id = ? IF owner = null");
+    private static final Query CREATE =
+            Cql.query("UPDATE courses SET name = ?, owner = ? WHERE id = ? IF owner = null");
     /** The first change of a course from before owners claims it. */
     private static final Query CLAIM = Cql.query("UPDATE courses SET owner = ? WHERE id = ? IF owner = null");
 
@@ -94,8 +95,8 @@ public class KnownCourses {
                 Ownership.require(owner, caller, what);
                 return Uni.createFrom().item(false);
             }
-            Uni<AsyncResultSet> claim = exists ? cql.write(CLAIM, caller, courseId)
-                    : cql.write(CREATE, nameIfNew, caller, courseId);
+            Uni<AsyncResultSet> claim =
+                    exists ? cql.write(CLAIM, caller, courseId) : cql.write(CREATE, nameIfNew, caller, courseId);
             return claim.map(result -> {
                 if (result.wasApplied()) {
                     remember(courseId, caller);

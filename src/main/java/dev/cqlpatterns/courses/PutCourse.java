@@ -1,12 +1,12 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.identity.Usernames;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -52,37 +52,60 @@ public class PutCourse {
 
     @Schema(name = "CourseName")
     public record CourseName(
-            @Schema(description = "The course's title", examples = "Introduction to Node.js",
-                    pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200)
-            @NotBlank @CodePointLength(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) String name) {
-    }
+            @Schema(
+                    description = "The course's title",
+                    examples = "Introduction to Node.js",
+                    pattern = Text.SINGLE_LINE_NOT_BLANK,
+                    maxLength = 200)
+            @NotBlank
+            @CodePointLength(max = 200)
+            @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE)
+            String name) {}
 
     @Schema(name = "CourseSummary")
     public record CourseSummary(
-            @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro") String id,
-            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js") String name,
-            @Schema(pattern = Usernames.ANSWERED, description = "Username of the course's owner, the only caller who may change it", examples = "alice")
-            String owner) {
-    }
+            @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro")
+            String id,
+
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js")
+            String name,
+
+            @Schema(
+                    pattern = Usernames.ANSWERED,
+                    description = "Username of the course's owner, the only caller who may change it",
+                    examples = "alice")
+            String owner) {}
 
     @PUT
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create a course (the caller owns it) or rename it (its owner only)",
-            description = "Writes only the course's static name: its modules stay as they are. Idempotent. The caller who "
-                    + "creates a course owns it; only the owner renames it, anyone else gets 403 and nothing changes. A "
-                    + "course from before owners were recorded is claimed by its first change.")
+    @Operation(
+            summary = "Create a course (the caller owns it) or rename it (its owner only)",
+            description =
+                    "Writes only the course's static name: its modules stay as they are. Idempotent. The caller who "
+                            + "creates a course owns it; only the owner renames it, anyone else gets 403 and nothing changes. A "
+                            + "course from before owners were recorded is claimed by its first change.")
     @APIResponse(responseCode = "200", description = "The course as created or renamed")
     @APIResponse(responseCode = "403", description = "The course belongs to another user")
     public Uni<CourseSummary> put(
-            @Parameter(description = "Course id: 1 to 100 letters, digits, '.', '_' or '-'", example = "node-intro",
-                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
+            @Parameter(
+                            description = "Course id: 1 to 100 letters, digits, '.', '_' or '-'",
+                            example = "node-intro",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            pattern = CourseIds.COURSE_ID_PATTERN,
+                                            maxLength = 100))
+                    @PathParam("courseId")
+                    String courseId,
             @Valid @NotNull CourseName body) {
         String me = caller.username();
         String id = CourseIds.courseId(courseId);
         return known.createOrRequireOwner(id, me, body.name())
-                .chain(created -> created ? Uni.createFrom().voidItem() : cql.write(WRITE_NAME, id, body.name()).replaceWithVoid())
+                .chain(created -> created
+                        ? Uni.createFrom().voidItem()
+                        : cql.write(WRITE_NAME, id, body.name()).replaceWithVoid())
                 .map(written -> new CourseSummary(id, body.name(), me));
     }
 }

@@ -1,11 +1,11 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -41,8 +41,8 @@ import org.hibernate.validator.constraints.CodePointLength;
 @Path("/courses/{courseId}/modules/{moduleId}")
 @Tag(name = "courses")
 public class PutModule {
-    private static final Query WRITE_MODULE = Cql.idempotent(
-            "INSERT INTO courses (id, module_id, module_name) VALUES (?, ?, ?)");
+    private static final Query WRITE_MODULE =
+            Cql.idempotent("INSERT INTO courses (id, module_id, module_name) VALUES (?, ?, ?)");
 
     @Inject
     Cql cql;
@@ -58,32 +58,58 @@ public class PutModule {
 
     @Schema(name = "ModuleName")
     public record ModuleName(
-            @Schema(description = "The module's title", examples = "Getting Started with Node.js",
-                    pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200)
-            @NotBlank @CodePointLength(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE) String name) {
-    }
+            @Schema(
+                    description = "The module's title",
+                    examples = "Getting Started with Node.js",
+                    pattern = Text.SINGLE_LINE_NOT_BLANK,
+                    maxLength = 200)
+            @NotBlank
+            @CodePointLength(max = 200)
+            @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE)
+            String name) {}
 
     @Schema(name = "Module")
     public record Module(
-            @Schema(description = "Module id, the course's modules are listed in this order", examples = "1") int id,
-            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Getting Started with Node.js") String name) {
-    }
+            @Schema(description = "Module id, the course's modules are listed in this order", examples = "1")
+            int id,
+
+            @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Getting Started with Node.js")
+            String name) {}
 
     @PUT
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create or rename a module of a course (the course's owner only)",
-            description = "Writes only the module's row: the course name stays as it was. The course must exist. Idempotent. "
-                    + "Only the course's owner changes its modules; anyone else gets 403 and nothing changes.")
+    @Operation(
+            summary = "Create or rename a module of a course (the course's owner only)",
+            description =
+                    "Writes only the module's row: the course name stays as it was. The course must exist. Idempotent. "
+                            + "Only the course's owner changes its modules; anyone else gets 403 and nothing changes.")
     @APIResponse(responseCode = "200", description = "The module as written")
     @APIResponse(responseCode = "403", description = "The course belongs to another user")
     public Uni<Module> put(
-            @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId,
-            @Parameter(description = "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",
-                    example = "1", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1", maximum = "1000"))
-            @PathParam("moduleId") String moduleId,
+            @Parameter(
+                            description = "Course id",
+                            example = "node-intro",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            pattern = CourseIds.COURSE_ID_PATTERN,
+                                            maxLength = 100))
+                    @PathParam("courseId")
+                    String courseId,
+            @Parameter(
+                            description =
+                                    "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",
+                            example = "1",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.INTEGER,
+                                            format = "int32",
+                                            minimum = "1",
+                                            maximum = "1000"))
+                    @PathParam("moduleId")
+                    String moduleId,
             @Valid @NotNull ModuleName body) {
         String me = caller.username();
         String id = CourseIds.courseId(courseId);

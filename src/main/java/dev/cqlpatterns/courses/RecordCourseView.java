@@ -1,13 +1,13 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.cassandra.Ttl;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
@@ -23,8 +23,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -43,8 +43,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/courses/{courseId}/views")
 @Tag(name = "courses")
 public class RecordCourseView {
-    private static final Query WRITE_VIEW = Cql.idempotent(
-            "INSERT INTO course_page_views (course_id, day, view_id) VALUES (?, ?, ?) USING TTL ?");
+    private static final Query WRITE_VIEW =
+            Cql.idempotent("INSERT INTO course_page_views (course_id, day, view_id) VALUES (?, ?, ?) USING TTL ?");
 
     @Inject
     Cql cql;
@@ -74,8 +74,15 @@ public class RecordCourseView {
 
     @Schema(name = "CourseView")
     public record CourseView(
-            @Schema(format = "uuid", description = "The view's timeuuid", examples = "ece41c60-13bc-11e5-b559-4b636433f200") String id,
-            @Schema(description = "When the view happened: the timestamp of its timeuuid", examples = "2015-06-15T17:08:03.782Z")
+            @Schema(
+                    format = "uuid",
+                    description = "The view's timeuuid",
+                    examples = "ece41c60-13bc-11e5-b559-4b636433f200")
+            String id,
+
+            @Schema(
+                    description = "When the view happened: the timestamp of its timeuuid",
+                    examples = "2015-06-15T17:08:03.782Z")
             Instant viewedAt) {
 
         static CourseView of(UUID id) {
@@ -85,12 +92,27 @@ public class RecordCourseView {
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Record a page view of a course", description = "Stamped with a timeuuid of the service's clock.")
-    @APIResponse(responseCode = "201", description = "The view, with its id and time",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = CourseView.class)))
+    @Operation(
+            summary = "Record a page view of a course",
+            description = "Stamped with a timeuuid of the service's clock.")
+    @APIResponse(
+            responseCode = "201",
+            description = "The view, with its id and time",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = CourseView.class)))
     public Uni<RestResponse<CourseView>> record(
-            @Parameter(description = "Course id", example = "node-intro",
-                    schema = @Schema(type = SchemaType.STRING, pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100)) @PathParam("courseId") String courseId) {
+            @Parameter(
+                            description = "Course id",
+                            example = "node-intro",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            pattern = CourseIds.COURSE_ID_PATTERN,
+                                            maxLength = 100))
+                    @PathParam("courseId")
+                    String courseId) {
         String id = CourseIds.courseId(courseId);
         Instant at = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         UUID viewId = TimeUuids.at(at);

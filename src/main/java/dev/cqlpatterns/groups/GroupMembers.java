@@ -1,16 +1,15 @@
 package dev.cqlpatterns.groups;
 
-import jakarta.validation.constraints.NotNull;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
-import io.quarkus.security.Authenticated;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -50,28 +49,41 @@ public class GroupMembers {
 
     /** Read back from cursors by Jackson, also in a native image. */
     @RegisterForReflection
-    record Position(@NotNull String after) {
-    }
+    record Position(@NotNull String after) {}
 
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Members of a group in username order (reads 2 + buckets partitions, 18 by default)",
-            description = "Usernames and join times only: a member list carries no one's email or age, which are private.")
+    @Operation(
+            summary = "Members of a group in username order (reads 2 + buckets partitions, 18 by default)",
+            description =
+                    "Usernames and join times only: a member list carries no one's email or age, which are private.")
     public Uni<Page<Member>> members(
-            @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
-            @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE) String group,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
+            @Parameter(description = "Group name", example = "cassandra-users")
+                    @PathParam("group")
+                    @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
+                    String group,
+            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
+                    Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         String scope = "group-members:" + group;
         // Usernames are never empty, so '' is before the first one.
-        String after = cursors.decode(scope, cursor, Position.class).map(Position::after).orElse("");
-        return Uni.combine().all().unis(groups.buckets(group), lists.generation(group)).asTuple()
-                .chain(read -> Uni.join().all(IntStream.range(0, read.getItem1())
-                        .mapToObj(bucket -> lists.members(group, read.getItem2(), bucket, after, size + 1)
-                                .map(rs -> Cql.rows(rs).stream().map(Member::of).toList()))
-                        .toList()).andFailFast())
+        String after = cursors.decode(scope, cursor, Position.class)
+                .map(Position::after)
+                .orElse("");
+        return Uni.combine()
+                .all()
+                .unis(groups.buckets(group), lists.generation(group))
+                .asTuple()
+                .chain(read -> Uni.join()
+                        .all(IntStream.range(0, read.getItem1())
+                                .mapToObj(bucket -> lists.members(group, read.getItem2(), bucket, after, size + 1)
+                                        .map(rs -> Cql.rows(rs).stream()
+                                                .map(Member::of)
+                                                .toList()))
+                                .toList())
+                        .andFailFast())
                 .map(perBucket -> {
                     List<Member> merged = new ArrayList<>();
                     perBucket.forEach(merged::addAll);
@@ -80,7 +92,10 @@ public class GroupMembers {
                         return Page.of(merged, null);
                     }
                     List<Member> page = merged.subList(0, size);
-                    return Page.of(List.copyOf(page), cursors.encode(scope, new Position(page.get(size - 1).username())));
+                    return Page.of(
+                            List.copyOf(page),
+                            cursors.encode(
+                                    scope, new Position(page.get(size - 1).username())));
                 });
     }
 }

@@ -1,7 +1,5 @@
 package dev.cqlpatterns.groups;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -9,6 +7,8 @@ import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -35,8 +35,8 @@ public class Groups {
 
     private static final Query BUCKETS = Cql.idempotent("SELECT buckets FROM groups WHERE groupname = ?");
     // Conditional (Cql.conditional): every answer, applied or not, is the group's bucket count.
-    private static final Query CREATE = Cql.conditional(
-            "INSERT INTO groups (groupname, buckets, created_at) VALUES (?, ?, ?) IF NOT EXISTS");
+    private static final Query CREATE =
+            Cql.conditional("INSERT INTO groups (groupname, buckets, created_at) VALUES (?, ?, ?) IF NOT EXISTS");
 
     @Inject
     Cql cql;
@@ -75,12 +75,17 @@ public class Groups {
             return cql.write(CREATE, group, settings.buckets(), clock.instant())
                     // Not applied: another join (or the driver's other coordinator) created it
                     // first; its count is in the answer.
-                    .map(created -> created.wasApplied() ? settings.buckets() : created.one().getInt("buckets"))
+                    .map(created -> created.wasApplied()
+                            ? settings.buckets()
+                            : created.one().getInt("buckets"))
                     // Unknown outcome: a serial read settles it; still no group, the join answers 503.
-                    .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure ->
-                            cql.read(BUCKETS, b -> b.setConsistencyLevel(cql.serial()), group).chain(settled -> {
+                    .onFailure(CompareAndSet::unknownOutcome)
+                    .recoverWithUni(failure -> cql.read(BUCKETS, b -> b.setConsistencyLevel(cql.serial()), group)
+                            .chain(settled -> {
                                 Row created = settled.one();
-                                return created != null ? Uni.createFrom().item(created.getInt("buckets")) : Uni.createFrom().failure(failure);
+                                return created != null
+                                        ? Uni.createFrom().item(created.getInt("buckets"))
+                                        : Uni.createFrom().failure(failure);
                             }));
         });
     }
@@ -89,7 +94,8 @@ public class Groups {
     static int bucketOf(String username, int buckets) {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(username.getBytes(StandardCharsets.UTF_8));
-            int first = ((hash[0] & 0xFF) << 24) | ((hash[1] & 0xFF) << 16) | ((hash[2] & 0xFF) << 8) | (hash[3] & 0xFF);
+            int first =
+                    ((hash[0] & 0xFF) << 24) | ((hash[1] & 0xFF) << 16) | ((hash[2] & 0xFF) << 8) | (hash[3] & 0xFF);
             return Integer.remainderUnsigned(first, buckets);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

@@ -1,7 +1,5 @@
 package dev.cqlpatterns.groups;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
@@ -9,10 +7,12 @@ import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.users.UserStore;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -59,8 +59,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/groups/{group}/members/{username}")
 @Tag(name = "groups")
 public class JoinGroup {
-    private static final Query MEMBERSHIP = Cql.idempotent(
-            "SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
+    private static final Query MEMBERSHIP =
+            Cql.idempotent("SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
     private static final Query COUNT_GROUPS = Cql.idempotent("SELECT COUNT(*) FROM groups_by_user WHERE username = ?");
     // Conditional (Cql.conditional), settled by CompareAndSet: the claim holding this join's own
     // timeuuid is this join's, whatever Cassandra answered.
@@ -94,23 +94,31 @@ public class JoinGroup {
     @Inject
     Clock clock;
 
-    private record Membership(int bucket, UUID joined, boolean created) {
-    }
+    private record Membership(int bucket, UUID joined, boolean created) {}
 
     @PUT
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The caller joins a group (the group is created by its first join)")
-    @APIResponse(responseCode = "200", description = "Already a member; the membership is unchanged",
+    @APIResponse(
+            responseCode = "200",
+            description = "Already a member; the membership is unchanged",
             content = @Content(schema = @Schema(implementation = Member.class)))
-    @APIResponse(responseCode = "201", description = "Joined", content = @Content(schema = @Schema(implementation = Member.class)))
+    @APIResponse(
+            responseCode = "201",
+            description = "Joined",
+            content = @Content(schema = @Schema(implementation = Member.class)))
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     @APIResponse(responseCode = "409", description = "The caller is in the maximum number of groups")
     public Uni<RestResponse<Member>> join(
-            @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
-            @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE) String group,
+            @Parameter(description = "Group name", example = "cassandra-users")
+                    @PathParam("group")
+                    @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
+                    String group,
             @Parameter(description = "Username; must be the caller", example = "alice")
-            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
+                    @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+                    @PathParam("username")
+                    String username) {
         caller.requireSelf(username);
         Instant now = clock.instant();
         return users.find(username).chain(user -> {
@@ -120,7 +128,8 @@ public class JoinGroup {
             return membership(group, username, now)
                     .call(m -> registry.record(Groups.JOINS, group, TimeUuids.instant(m.joined())))
                     .call(m -> lists.add(group, m.bucket(), username, m.joined()))
-                    .map(m -> RestResponse.status(m.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK,
+                    .map(m -> RestResponse.status(
+                            m.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK,
                             new Member(username, TimeUuids.instant(m.joined()))));
         });
     }
@@ -134,21 +143,30 @@ public class JoinGroup {
         return cql.read(MEMBERSHIP, username, group).chain(rs -> {
             Row existing = rs.one();
             if (existing != null) {
-                return Uni.createFrom().item(new Membership(existing.getInt("bucket"), existing.getUuid("joined"), false));
+                return Uni.createFrom()
+                        .item(new Membership(existing.getInt("bucket"), existing.getUuid("joined"), false));
             }
             return cql.read(COUNT_GROUPS, username).chain(count -> {
                 if (count.one().getLong(0) >= settings.maxGroupsPerUser()) {
-                    return Uni.createFrom().failure(ProblemException.conflict(
-                            "A user may be in at most " + settings.maxGroupsPerUser() + " groups"));
+                    return Uni.createFrom()
+                            .failure(ProblemException.conflict(
+                                    "A user may be in at most " + settings.maxGroupsPerUser() + " groups"));
                 }
                 return groups.bucketsCreatingGroup(group).chain(buckets -> {
                     Membership mine = new Membership(Groups.bucketOf(username, buckets), TimeUuids.at(now), true);
-                    return cas.conditional("groups_by_user", cql.write(CLAIM, username, group, mine.bucket(), mine.joined()),
-                            () -> cql.read(MEMBERSHIP, b -> b.setConsistencyLevel(cql.serial()), username, group)
-                                    .map(claim -> {
-                                        Row held = claim.one();
-                                        return held != null && mine.joined().equals(held.getUuid("joined"));
-                                    }))
+                    return cas.conditional(
+                                    "groups_by_user",
+                                    cql.write(CLAIM, username, group, mine.bucket(), mine.joined()),
+                                    () -> cql.read(
+                                                    MEMBERSHIP,
+                                                    b -> b.setConsistencyLevel(cql.serial()),
+                                                    username,
+                                                    group)
+                                            .map(claim -> {
+                                                Row held = claim.one();
+                                                return held != null
+                                                        && mine.joined().equals(held.getUuid("joined"));
+                                            }))
                             .chain(outcome -> {
                                 if (outcome.applied()) {
                                     return Uni.createFrom().item(mine);
@@ -156,13 +174,18 @@ public class JoinGroup {
                                 if (outcome.answer() != null) {
                                     // A concurrent join of the same user won: use its join time.
                                     Row theirs = outcome.answer().one();
-                                    return Uni.createFrom().item(new Membership(theirs.getInt("bucket"), theirs.getUuid("joined"), false));
+                                    return Uni.createFrom()
+                                            .item(new Membership(
+                                                    theirs.getInt("bucket"), theirs.getUuid("joined"), false));
                                 }
                                 // Unknown outcome, and the serial read found another join or none: start
                                 // over once (that read finished any round in flight).
-                                return firstTry ? membership(group, username, now, false)
+                                return firstTry
+                                        ? membership(group, username, now, false)
                                         // Answered 503 with Retry-After, as any unknown outcome.
-                                        : Uni.createFrom().failure(new DriverTimeoutException("A group join's claim stayed unknown twice"));
+                                        : Uni.createFrom()
+                                                .failure(new DriverTimeoutException(
+                                                        "A group join's claim stayed unknown twice"));
                             });
                 });
             });

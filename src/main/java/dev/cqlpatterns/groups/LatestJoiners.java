@@ -1,14 +1,13 @@
 package dev.cqlpatterns.groups;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
-import io.quarkus.security.Authenticated;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.constraints.Pattern;
@@ -58,32 +57,56 @@ public class LatestJoiners {
      * Read back from cursors by Jackson, also in a native image.
      */
     @RegisterForReflection
-    record Position(int day, UUID joined) {
-    }
+    record Position(int day, UUID joined) {}
 
-    private record Joiner(UUID joined, Member member) {
-    }
+    private record Joiner(UUID joined, Member member) {}
 
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The newest joiners of a group first, walking join days newest first (reads 3 + days visited partitions)",
+    @Operation(
+            summary =
+                    "The newest joiners of a group first, walking join days newest first (reads 3 + days visited partitions)",
             description = "Usernames and join times only: the list carries no one's email or age, which are private.")
     public Uni<Page<Member>> latest(
-            @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
-            @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE) String group,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "10") @QueryParam("limit") Integer limit,
+            @Parameter(description = "Group name", example = "cassandra-users")
+                    @PathParam("group")
+                    @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
+                    String group,
+            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "10") @QueryParam("limit")
+                    Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         String scope = "group-latest:" + group;
         BucketWalk.Mark<UUID> from = cursors.decode(scope, cursor, Position.class)
-                .map(p -> new BucketWalk.Mark<>(p.day(), p.joined())).orElse(null);
-        return Uni.combine().all().unis(groups.buckets(group), lists.generation(group)).asTuple()
-                .chain(read -> walk.page(Groups.JOINS, group, Integer.MAX_VALUE, 0, from, size, settings.latestMaxDays(),
-                        Joiner::joined, (day, after, n) -> lists.joiners(group, read.getItem2(), day, after, n)
-                                .map(rs -> Cql.rows(rs).stream().map(row -> new Joiner(row.getUuid("joined"), Member.of(row))).toList())
+                .map(p -> new BucketWalk.Mark<>(p.day(), p.joined()))
+                .orElse(null);
+        return Uni.combine()
+                .all()
+                .unis(groups.buckets(group), lists.generation(group))
+                .asTuple()
+                .chain(read -> walk.page(
+                        Groups.JOINS,
+                        group,
+                        Integer.MAX_VALUE,
+                        0,
+                        from,
+                        size,
+                        settings.latestMaxDays(),
+                        Joiner::joined,
+                        (day, after, n) -> lists.joiners(group, read.getItem2(), day, after, n)
+                                .map(rs -> Cql.rows(rs).stream()
+                                        .map(row -> new Joiner(row.getUuid("joined"), Member.of(row)))
+                                        .toList())
                                 .map(found -> BucketWalk.Chunk.of(found, n, Joiner::joined))))
-                .map(page -> Page.of(page.items().stream().map(Joiner::member).toList(), page.next() == null ? null
-                        : cursors.encode(scope, new Position(page.next().bucket(), page.next().after()))));
+                .map(page -> Page.of(
+                        page.items().stream().map(Joiner::member).toList(),
+                        page.next() == null
+                                ? null
+                                : cursors.encode(
+                                        scope,
+                                        new Position(
+                                                page.next().bucket(),
+                                                page.next().after()))));
     }
 }

@@ -1,14 +1,13 @@
 package dev.cqlpatterns.groups;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
-import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -16,7 +15,6 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -43,10 +41,10 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/groups/{group}/members/{username}")
 @Tag(name = "groups")
 public class LeaveGroup {
-    private static final Query MEMBERSHIP = Cql.idempotent(
-            "SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
-    private static final Query DELETE_CLAIM = Cql.idempotent(
-            "DELETE FROM groups_by_user WHERE username = ? AND groupname = ?");
+    private static final Query MEMBERSHIP =
+            Cql.idempotent("SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
+    private static final Query DELETE_CLAIM =
+            Cql.idempotent("DELETE FROM groups_by_user WHERE username = ? AND groupname = ?");
 
     @Inject
     Cql cql;
@@ -63,15 +61,20 @@ public class LeaveGroup {
     @APIResponse(responseCode = "204", description = "Left the group")
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     public Uni<RestResponse<Void>> leave(
-            @Parameter(description = "Group name", example = "cassandra-users") @PathParam("group")
-            @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE) String group,
+            @Parameter(description = "Group name", example = "cassandra-users")
+                    @PathParam("group")
+                    @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
+                    String group,
             @Parameter(description = "Username; must be the caller", example = "alice")
-            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
+                    @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+                    @PathParam("username")
+                    String username) {
         caller.requireSelf(username);
         return cql.read(MEMBERSHIP, username, group).chain(rs -> {
             Row membership = rs.one();
             if (membership == null) {
-                return Uni.createFrom().failure(ProblemException.notFound(username + " is not a member of group " + group));
+                return Uni.createFrom()
+                        .failure(ProblemException.notFound(username + " is not a member of group " + group));
             }
             return lists.remove(group, membership.getInt("bucket"), username, membership.getUuid("joined"))
                     .chain(() -> cql.write(DELETE_CLAIM, username, group))

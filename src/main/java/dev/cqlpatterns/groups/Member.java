@@ -1,7 +1,7 @@
 package dev.cqlpatterns.groups;
 
-import dev.cqlpatterns.platform.identity.Usernames;
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -12,8 +12,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Schema(name = "GroupMember")
 public record Member(
-        @Schema(pattern = Usernames.ANSWERED, examples = "alice") String username,
-        @Schema(description = "When the user joined the group", examples = "2026-05-16T14:00:00Z") Instant joinedAt) {
+        @Schema(pattern = Usernames.ANSWERED, examples = "alice")
+        String username,
+
+        @Schema(description = "When the user joined the group", examples = "2026-05-16T14:00:00Z")
+        Instant joinedAt) {
 
     /** From a row with the columns username, joined. */
     static Member of(Row row) {

@@ -32,24 +32,26 @@ import java.util.stream.IntStream;
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class MemberLists implements GenerationalSet<String> {
-    private static final Query INSERT_MEMBER = Cql.idempotent(
-            "INSERT INTO group_members (groupname, bucket, username, joined) VALUES (?, ?, ?, ?)");
-    private static final Query INSERT_JOINER = Cql.idempotent(
-            "INSERT INTO group_join_dates (groupname, join_day, joined, username) VALUES (?, ?, ?, ?)");
-    private static final Query DELETE_MEMBER = Cql.idempotent(
-            "DELETE FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?");
-    private static final Query DELETE_JOINER = Cql.idempotent(
-            "DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined = ?");
+    private static final Query INSERT_MEMBER =
+            Cql.idempotent("INSERT INTO group_members (groupname, bucket, username, joined) VALUES (?, ?, ?, ?)");
+    private static final Query INSERT_JOINER =
+            Cql.idempotent("INSERT INTO group_join_dates (groupname, join_day, joined, username) VALUES (?, ?, ?, ?)");
+    private static final Query DELETE_MEMBER =
+            Cql.idempotent("DELETE FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?");
+    private static final Query DELETE_JOINER =
+            Cql.idempotent("DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined = ?");
     private static final Query MEMBERS = Cql.idempotent(
             "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ? AND username > ? LIMIT ?");
-    private static final Query ALL_MEMBERS = Cql.idempotent(
-            "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ?");
+    private static final Query ALL_MEMBERS =
+            Cql.idempotent("SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ?");
     private static final Query JOINERS = Cql.idempotent(
             "SELECT joined, username FROM group_join_dates WHERE groupname = ? AND join_day = ? LIMIT ?");
     private static final Query JOINERS_BEFORE = Cql.idempotent(
             "SELECT joined, username FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined < ? LIMIT ?");
-    private static final Query DROP_MEMBERS = Cql.idempotent("DELETE FROM group_members WHERE groupname = ? AND bucket = ?");
-    private static final Query DROP_JOINERS = Cql.idempotent("DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ?");
+    private static final Query DROP_MEMBERS =
+            Cql.idempotent("DELETE FROM group_members WHERE groupname = ? AND bucket = ?");
+    private static final Query DROP_JOINERS =
+            Cql.idempotent("DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ?");
 
     private static final Query INSERT_MEMBER_MOVED = Cql.idempotent("INSERT INTO group_members_generations "
             + "(groupname, generation, bucket, username, joined) VALUES (?, ?, ?, ?, ?)");
@@ -65,12 +67,15 @@ public class MemberLists implements GenerationalSet<String> {
             + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
     private static final Query MEMBERS_MOVED = Cql.idempotent("SELECT username, joined FROM group_members_generations "
             + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username > ? LIMIT ?");
-    private static final Query ALL_MEMBERS_MOVED = Cql.idempotent("SELECT username, joined FROM group_members_generations "
-            + "WHERE groupname = ? AND generation = ? AND bucket = ?");
-    private static final Query JOINERS_MOVED = Cql.idempotent("SELECT joined, username FROM group_join_dates_generations "
-            + "WHERE groupname = ? AND generation = ? AND join_day = ? LIMIT ?");
-    private static final Query JOINERS_BEFORE_MOVED = Cql.idempotent("SELECT joined, username FROM group_join_dates_generations "
-            + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined < ? LIMIT ?");
+    private static final Query ALL_MEMBERS_MOVED =
+            Cql.idempotent("SELECT username, joined FROM group_members_generations "
+                    + "WHERE groupname = ? AND generation = ? AND bucket = ?");
+    private static final Query JOINERS_MOVED =
+            Cql.idempotent("SELECT joined, username FROM group_join_dates_generations "
+                    + "WHERE groupname = ? AND generation = ? AND join_day = ? LIMIT ?");
+    private static final Query JOINERS_BEFORE_MOVED =
+            Cql.idempotent("SELECT joined, username FROM group_join_dates_generations "
+                    + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined < ? LIMIT ?");
     private static final Query DROP_MEMBERS_MOVED = Cql.idempotent(
             "DELETE FROM group_members_generations WHERE groupname = ? AND generation = ? AND bucket = ?");
     private static final Query DROP_JOINERS_MOVED = Cql.idempotent(
@@ -93,35 +98,59 @@ public class MemberLists implements GenerationalSet<String> {
     /** Lists the member in both lists (a join, or its retry). */
     Uni<Void> add(String group, int bucket, String username, UUID joined) {
         int day = joinDay(joined);
-        return generations.change(this, group, false, g -> g == 0
-                ? Uni.join().all(cql.write(INSERT_MEMBER, group, bucket, username, joined),
-                        cql.write(INSERT_JOINER, group, day, joined, username)).andFailFast()
-                : Uni.join().all(cql.write(INSERT_MEMBER_MOVED, group, g, bucket, username, joined),
-                        cql.write(INSERT_JOINER_MOVED, group, g, day, joined, username)).andFailFast());
+        return generations.change(
+                this,
+                group,
+                false,
+                g -> g == 0
+                        ? Uni.join()
+                                .all(
+                                        cql.write(INSERT_MEMBER, group, bucket, username, joined),
+                                        cql.write(INSERT_JOINER, group, day, joined, username))
+                                .andFailFast()
+                        : Uni.join()
+                                .all(
+                                        cql.write(INSERT_MEMBER_MOVED, group, g, bucket, username, joined),
+                                        cql.write(INSERT_JOINER_MOVED, group, g, day, joined, username))
+                                .andFailFast());
     }
 
     /** Takes the member off both lists (a leave, or its retry). */
     Uni<Void> remove(String group, int bucket, String username, UUID joined) {
         int day = joinDay(joined);
-        return generations.change(this, group, true, g -> g == 0
-                ? Uni.join().all(cql.write(DELETE_MEMBER, group, bucket, username),
-                        cql.write(DELETE_JOINER, group, day, joined)).andFailFast()
-                : Uni.join().all(cql.write(DELETE_MEMBER_MOVED, group, g, bucket, username),
-                        cql.write(DELETE_JOINER_MOVED, group, g, day, joined)).andFailFast());
+        return generations.change(
+                this,
+                group,
+                true,
+                g -> g == 0
+                        ? Uni.join()
+                                .all(
+                                        cql.write(DELETE_MEMBER, group, bucket, username),
+                                        cql.write(DELETE_JOINER, group, day, joined))
+                                .andFailFast()
+                        : Uni.join()
+                                .all(
+                                        cql.write(DELETE_MEMBER_MOVED, group, g, bucket, username),
+                                        cql.write(DELETE_JOINER_MOVED, group, g, day, joined))
+                                .andFailFast());
     }
 
     /** Up to {@code limit} members of one bucket after {@code after}, in username order. */
     Uni<AsyncResultSet> members(String group, int generation, int bucket, String after, int limit) {
-        return generation == 0 ? cql.read(MEMBERS, group, bucket, after, limit)
+        return generation == 0
+                ? cql.read(MEMBERS, group, bucket, after, limit)
                 : cql.read(MEMBERS_MOVED, group, generation, bucket, after, limit);
     }
 
     /** Up to {@code limit} joiners of one day, newest first, before {@code before} (null: from the newest). */
     Uni<AsyncResultSet> joiners(String group, int generation, int day, UUID before, int limit) {
         if (before == null) {
-            return generation == 0 ? cql.read(JOINERS, group, day, limit) : cql.read(JOINERS_MOVED, group, generation, day, limit);
+            return generation == 0
+                    ? cql.read(JOINERS, group, day, limit)
+                    : cql.read(JOINERS_MOVED, group, generation, day, limit);
         }
-        return generation == 0 ? cql.read(JOINERS_BEFORE, group, day, before, limit)
+        return generation == 0
+                ? cql.read(JOINERS_BEFORE, group, day, before, limit)
                 : cql.read(JOINERS_BEFORE_MOVED, group, generation, day, before, limit);
     }
 
@@ -141,13 +170,16 @@ public class MemberLists implements GenerationalSet<String> {
 
     @Override
     public Uni<Long> copy(String group, int from, int to) {
-        return eachBucket(group, bucket -> PartitionGenerations.forEachRow(paging -> allMembers(group, from, bucket, paging),
-                row -> {
+        return eachBucket(
+                group,
+                bucket -> PartitionGenerations.forEachRow(paging -> allMembers(group, from, bucket, paging), row -> {
                     UUID joined = row.getUuid("joined");
                     String username = row.getString("username");
-                    return Uni.join().all(
-                            cql.write(COPY_MEMBER, group, to, bucket, username, joined, COPIED),
-                            cql.write(COPY_JOINER, group, to, joinDay(joined), joined, username, COPIED)).andFailFast();
+                    return Uni.join()
+                            .all(
+                                    cql.write(COPY_MEMBER, group, to, bucket, username, joined, COPIED),
+                                    cql.write(COPY_JOINER, group, to, joinDay(joined), joined, username, COPIED))
+                            .andFailFast();
                 }));
     }
 
@@ -158,23 +190,31 @@ public class MemberLists implements GenerationalSet<String> {
     @Override
     public Uni<Void> drop(String group, int generation) {
         return eachBucket(group, bucket -> {
-            Set<Integer> days = ConcurrentHashMap.newKeySet();
-            return PartitionGenerations.forEachRow(paging -> allMembers(group, generation, bucket, paging),
-                            row -> Uni.createFrom().item(days.add(joinDay(row.getUuid("joined")))))
-                    .chain(() -> {
-                        List<Uni<Void>> drops = new ArrayList<>();
-                        days.forEach(day -> drops.add((generation == 0 ? cql.write(DROP_JOINERS, group, day)
-                                : cql.write(DROP_JOINERS_MOVED, group, generation, day)).replaceWithVoid()));
-                        drops.add((generation == 0 ? cql.write(DROP_MEMBERS, group, bucket)
-                                : cql.write(DROP_MEMBERS_MOVED, group, generation, bucket)).replaceWithVoid());
-                        return Uni.join().all(drops).andFailFast().replaceWith(0L);
-                    });
-        }).replaceWithVoid();
+                    Set<Integer> days = ConcurrentHashMap.newKeySet();
+                    return PartitionGenerations.forEachRow(
+                                    paging -> allMembers(group, generation, bucket, paging),
+                                    row -> Uni.createFrom().item(days.add(joinDay(row.getUuid("joined")))))
+                            .chain(() -> {
+                                List<Uni<Void>> drops = new ArrayList<>();
+                                days.forEach(day -> drops.add((generation == 0
+                                                ? cql.write(DROP_JOINERS, group, day)
+                                                : cql.write(DROP_JOINERS_MOVED, group, generation, day))
+                                        .replaceWithVoid()));
+                                drops.add((generation == 0
+                                                ? cql.write(DROP_MEMBERS, group, bucket)
+                                                : cql.write(DROP_MEMBERS_MOVED, group, generation, bucket))
+                                        .replaceWithVoid());
+                                return Uni.join().all(drops).andFailFast().replaceWith(0L);
+                            });
+                })
+                .replaceWithVoid();
     }
 
-    private Uni<AsyncResultSet> allMembers(String group, int generation, int bucket,
-            UnaryOperator<BoundStatementBuilder> paging) {
-        return generation == 0 ? cql.read(ALL_MEMBERS, paging, group, bucket) : cql.read(ALL_MEMBERS_MOVED, paging, group, generation, bucket);
+    private Uni<AsyncResultSet> allMembers(
+            String group, int generation, int bucket, UnaryOperator<BoundStatementBuilder> paging) {
+        return generation == 0
+                ? cql.read(ALL_MEMBERS, paging, group, bucket)
+                : cql.read(ALL_MEMBERS_MOVED, paging, group, generation, bucket);
     }
 
     /** Runs {@code action} for each bucket of the group, one after the other; answers the sum of what they answer. */

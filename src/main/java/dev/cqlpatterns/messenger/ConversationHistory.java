@@ -1,15 +1,15 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -68,23 +68,34 @@ public class ConversationHistory {
 
     /** Where the next page starts: in month {@code bucket}, after message {@code after} (null: its newest). */
     @RegisterForReflection // read back from cursors by Jackson, also in a native image
-    public record Position(int bucket, UUID after) {
-    }
+    public record Position(int bucket, UUID after) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "A conversation's messages, newest first (members only)",
+    @Operation(
+            summary = "A conversation's messages, newest first (members only)",
             description = "from and to (ISO-8601 instants, both included) slice by the time of the message's timeuuid. "
                     + "Messages live in monthly partitions; the history walks them newest first. X-Partitions-Read: 2 "
                     + "plus one per month visited.")
     public Uni<Page<Messages.Message>> history(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+                    @PathParam("id")
+                    UUID id,
+            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
+                    Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor,
-            @Parameter(description = "Oldest time to include (ISO-8601)", example = "2025-06-01T00:00:00Z",
-                    schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("from") String from,
-            @Parameter(description = "Newest time to include (ISO-8601)", example = "2025-06-30T23:59:59Z",
-                    schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("to") String to) {
+            @Parameter(
+                            description = "Oldest time to include (ISO-8601)",
+                            example = "2025-06-01T00:00:00Z",
+                            schema = @Schema(type = SchemaType.STRING, format = "date-time"))
+                    @QueryParam("from")
+                    String from,
+            @Parameter(
+                            description = "Newest time to include (ISO-8601)",
+                            example = "2025-06-30T23:59:59Z",
+                            schema = @Schema(type = SchemaType.STRING, format = "date-time"))
+                    @QueryParam("to")
+                    String to) {
         String me = caller.username();
         int size = cursors.limit(limit);
         Instant fromAt = TimeUuids.sliceBound("from", from, null);
@@ -98,17 +109,35 @@ public class ConversationHistory {
         int oldest = fromAt != null ? Messages.SERIES.granularity().key(fromAt) : 0;
         UUID upper = TimeUuids.endOf(toAt != null ? toAt : TimeUuids.LATEST);
         UUID lower = TimeUuids.startOf(fromAt != null ? fromAt : TimeUuids.EARLIEST);
-        BucketWalk.Mark<UUID> mark = position == null ? null : new BucketWalk.Mark<>(position.bucket(), position.after());
-        return conversations.requireMember(id, me)
-                .chain(c -> walk.page(Messages.SERIES, id.toString(), newest, oldest, mark, size, walk.budget(),
+        BucketWalk.Mark<UUID> mark =
+                position == null ? null : new BucketWalk.Mark<>(position.bucket(), position.after());
+        return conversations
+                .requireMember(id, me)
+                .chain(c -> walk.page(
+                        Messages.SERIES,
+                        id.toString(),
+                        newest,
+                        oldest,
+                        mark,
+                        size,
+                        walk.budget(),
                         ConversationHistory::key,
                         (month, after, n) -> (after == null
-                                ? cql.read(FROM_TOP, id, month, upper, lower, n)
-                                : cql.read(AFTER, id, month, after, lower, n))
-                                .map(rs -> Cql.rows(rs).stream().map(Messages::view).toList())
+                                        ? cql.read(FROM_TOP, id, month, upper, lower, n)
+                                        : cql.read(AFTER, id, month, after, lower, n))
+                                .map(rs -> Cql.rows(rs).stream()
+                                        .map(Messages::view)
+                                        .toList())
                                 .map(found -> BucketWalk.Chunk.of(found, n, ConversationHistory::key))))
-                .map(page -> Page.of(page.items(), page.next() == null ? null
-                        : cursors.encode(scope, new Position(page.next().bucket(), page.next().after()))));
+                .map(page -> Page.of(
+                        page.items(),
+                        page.next() == null
+                                ? null
+                                : cursors.encode(
+                                        scope,
+                                        new Position(
+                                                page.next().bucket(),
+                                                page.next().after()))));
     }
 
     private static UUID key(Messages.Message message) {

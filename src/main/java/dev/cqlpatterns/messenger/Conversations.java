@@ -1,15 +1,14 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.http.Text;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import dev.cqlpatterns.platform.cassandra.CqlTypes;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Usernames;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -42,8 +42,14 @@ public class Conversations {
      * A row of conversations. lastMessageId (cql/014): the newest message sent, which the next send
      * removes from its members' inbox_by_activity; null before any message.
      */
-    record Conversation(UUID id, Set<String> members, String title, boolean direct, String createdBy,
-            Instant createdAt, UUID lastMessageId) {
+    record Conversation(
+            UUID id,
+            Set<String> members,
+            String title,
+            boolean direct,
+            String createdBy,
+            Instant createdAt,
+            UUID lastMessageId) {
 
         Conversation(UUID id, Set<String> members, String title, boolean direct, String createdBy, Instant createdAt) {
             this(id, members, title, direct, createdBy, createdAt, null);
@@ -52,11 +58,16 @@ public class Conversations {
         static Conversation of(Row row) {
             Set<String> members = row.get("members", CqlTypes.SET_OF_TEXT);
             // The row a failed IF NOT EXISTS sends back has every column; check anyway.
-            UUID lastMessageId = row.getColumnDefinitions().contains("last_message_id")
-                    ? row.getUuid("last_message_id") : null;
-            return new Conversation(row.getUuid("id"), members == null ? Set.of() : Set.copyOf(members),
-                    row.getString("title"), row.getBoolean("direct"), row.getString("created_by"),
-                    row.getInstant("created_at"), lastMessageId);
+            UUID lastMessageId =
+                    row.getColumnDefinitions().contains("last_message_id") ? row.getUuid("last_message_id") : null;
+            return new Conversation(
+                    row.getUuid("id"),
+                    members == null ? Set.of() : Set.copyOf(members),
+                    row.getString("title"),
+                    row.getBoolean("direct"),
+                    row.getString("created_by"),
+                    row.getInstant("created_at"),
+                    lastMessageId);
         }
 
         boolean hasMember(String username) {
@@ -65,25 +76,55 @@ public class Conversations {
 
         /** The other member of a 1:1 conversation, as seen by {@code username}. */
         String partnerOf(String username) {
-            return direct ? members.stream().filter(m -> !m.equals(username)).findFirst().orElse(username) : null;
+            return direct
+                    ? members.stream()
+                            .filter(m -> !m.equals(username))
+                            .findFirst()
+                            .orElse(username)
+                    : null;
         }
 
         View view() {
-            return new View(id.toString(), direct ? "direct" : "group", members.stream().sorted().toList(), title,
-                    createdBy, createdAt);
+            return new View(
+                    id.toString(),
+                    direct ? "direct" : "group",
+                    members.stream().sorted().toList(),
+                    title,
+                    createdBy,
+                    createdAt);
         }
     }
 
     @Schema(name = "Conversation")
     public record View(
-            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String id,
-            @Schema(description = "direct: exactly two members, id derived from the pair, members fixed; group: "
-                    + "random id, members join and leave", enumeration = { "direct", "group" }) String kind,
-            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Answered.class, description = "Current members, sorted", examples = "[\"alice\", \"bob\"]") List<String> members,
-            @Schema(description = "Optional title", nullable = true, maxLength = 100, pattern = Text.SINGLE_LINE, examples = "Weekend trip") String title,
-            @Schema(pattern = Usernames.ANSWERED, examples = "alice") String createdBy,
-            @Schema(examples = "2025-06-01T10:15:30.123Z") Instant createdAt) {
-    }
+            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+            String id,
+
+            @Schema(
+                    description = "direct: exactly two members, id derived from the pair, members fixed; group: "
+                            + "random id, members join and leave",
+                    enumeration = {"direct", "group"})
+            String kind,
+
+            @Schema(
+                    type = SchemaType.ARRAY,
+                    implementation = Usernames.Answered.class,
+                    description = "Current members, sorted",
+                    examples = "[\"alice\", \"bob\"]")
+            List<String> members,
+
+            @Schema(
+                    description = "Optional title",
+                    nullable = true,
+                    maxLength = 100,
+                    pattern = Text.SINGLE_LINE,
+                    examples = "Weekend trip")
+            String title,
+
+            @Schema(pattern = Usernames.ANSWERED, examples = "alice")
+            String createdBy,
+
+            @Schema(examples = "2025-06-01T10:15:30.123Z") Instant createdAt) {}
 
     /** The conversation, if it exists. One partition read. */
     Uni<Optional<Conversation>> find(UUID id) {
@@ -98,8 +139,7 @@ public class Conversations {
 
     /** The conversation when {@code username} is a member; 404 otherwise, whether it exists or not. */
     Uni<Conversation> requireMember(UUID id, String username) {
-        return find(id).map(found -> found.filter(c -> c.hasMember(username))
-                .orElseThrow(() -> notFound(id)));
+        return find(id).map(found -> found.filter(c -> c.hasMember(username)).orElseThrow(() -> notFound(id)));
     }
 
     static ProblemException notFound(UUID id) {

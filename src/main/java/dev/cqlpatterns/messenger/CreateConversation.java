@@ -1,31 +1,26 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.http.NewResource;
-import dev.cqlpatterns.platform.identity.Usernames;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.NewResource;
 import dev.cqlpatterns.platform.http.Text;
-import dev.cqlpatterns.platform.identity.Caller;
-import io.quarkus.security.Authenticated;
 import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
+import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.openapi.ApiDefinition;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import jakarta.ws.rs.HeaderParam;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -39,9 +34,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -114,26 +114,37 @@ public class CreateConversation {
 
     /** What a create writes, fixed before its first write (kept with its Idempotency-Key). */
     @RegisterForReflection
-    public record Plan(UUID id, Instant createdAt) {
-    }
+    public record Plan(UUID id, Instant createdAt) {}
 
     /** The request as the create understood it: its fingerprint under an Idempotency-Key. */
     @RegisterForReflection
-    public record Fingerprint(Set<String> members, String title) {
-    }
+    public record Fingerprint(Set<String> members, String title) {}
 
     @Schema(name = "NewConversation")
     public record Request(
-            @NotNull @Schema(type = SchemaType.ARRAY, implementation = Usernames.Username.class, description = "Usernames to talk with; the caller is added. The caller and one other "
-                    + "make a 1:1 (direct) conversation", examples = "[\"bob\"]", required = true) List<String> members,
-            @Schema(description = "Optional title, at most 100 characters", nullable = true, maxLength = 100, pattern = Text.SINGLE_LINE,
-                    examples = "Weekend trip") String title) {
-    }
+            @NotNull
+            @Schema(
+                    type = SchemaType.ARRAY,
+                    implementation = Usernames.Username.class,
+                    description = "Usernames to talk with; the caller is added. The caller and one other "
+                            + "make a 1:1 (direct) conversation",
+                    examples = "[\"bob\"]",
+                    required = true)
+            List<String> members,
+
+            @Schema(
+                    description = "Optional title, at most 100 characters",
+                    nullable = true,
+                    maxLength = 100,
+                    pattern = Text.SINGLE_LINE,
+                    examples = "Weekend trip")
+            String title) {}
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Start a conversation (the caller is always a member)",
+    @Operation(
+            summary = "Start a conversation (the caller is always a member)",
             description = "Exactly two members (the caller and one other) make a 1:1 conversation whose id is derived "
                     + "from the ordered pair: creating it again answers 200 with the existing conversation (its title "
                     + "is the first creator's). Otherwise a group with a new id. Every member must be a signed-up user (400 "
@@ -141,17 +152,37 @@ public class CreateConversation {
                     + "conversations started; 409) and, for every other member, against that member's separate "
                     + "bound of conversations others put them in (2,000; 409 naming them), so nobody can use up "
                     + "another user's own cap.")
-    @APIResponse(responseCode = "200", description = "The 1:1 conversation of this pair already existed",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
-    @APIResponse(responseCode = "409", description = "The caller started the most conversations allowed, or another "
-            + "member was put in the most conversations by others allowed",
+    @APIResponse(
+            responseCode = "200",
+            description = "The 1:1 conversation of this pair already existed",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = Conversations.View.class)))
+    @APIResponse(
+            responseCode = "409",
+            description = "The caller started the most conversations allowed, or another "
+                    + "member was put in the most conversations by others allowed",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
-    @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
-            headers = {@Header(name = "Location", description = "Path of the new conversation, /conversations/{id}",
-                    schema = @Schema(type = SchemaType.STRING, format = "uri-reference", pattern = "^/conversations/" + NewResource.UUID_PATH,
-                            maxLength = 51)),
-                    @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
+    @APIResponse(
+            responseCode = "201",
+            description = "Created (or, with a reused Idempotency-Key, created before)",
+            headers = {
+                @Header(
+                        name = "Location",
+                        description = "Path of the new conversation, /conversations/{id}",
+                        schema =
+                                @Schema(
+                                        type = SchemaType.STRING,
+                                        format = "uri-reference",
+                                        pattern = "^/conversations/" + NewResource.UUID_PATH,
+                                        maxLength = 51)),
+                @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)
+            },
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = Conversations.View.class)))
     public Uni<RestResponse<Conversations.View>> create(
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull Request request) {
@@ -161,7 +192,8 @@ public class CreateConversation {
         Map<String, String> fields = new HashMap<>();
         members.add(Conversations.requireUsername("caller", me));
         for (int i = 0; i < request.members().size(); i++) {
-            String member = Conversations.requireUsername("members[" + i + "]", request.members().get(i));
+            String member = Conversations.requireUsername(
+                    "members[" + i + "]", request.members().get(i));
             members.add(member);
             fields.putIfAbsent(member, "members[" + i + "]");
         }
@@ -176,7 +208,9 @@ public class CreateConversation {
         if (request.title() != null && !Text.isSingleLine(request.title())) {
             throw ProblemException.invalid("title", Text.SINGLE_LINE_MESSAGE);
         }
-        String title = request.title() == null || request.title().isBlank() ? null : request.title().strip();
+        String title = request.title() == null || request.title().isBlank()
+                ? null
+                : request.title().strip();
         if (title != null && Text.length(title) > settings.maxTitleLength()) {
             throw ProblemException.invalid("title", "at most " + settings.maxTitleLength() + " characters");
         }
@@ -184,13 +218,28 @@ public class CreateConversation {
         boolean direct = members.size() == 2;
         // The direct path's answer (201 or 200), known once its conditional insert ran.
         AtomicReference<RestResponse<Conversations.View>> answer = new AtomicReference<>();
-        return idempotency.run(OPERATION, me, key, new Fingerprint(members, title), Plan.class, () -> plan(members),
+        return idempotency
+                .run(
+                        OPERATION,
+                        me,
+                        key,
+                        new Fingerprint(members, title),
+                        Plan.class,
+                        () -> plan(members),
                         (plan, retry) -> direct
-                                ? direct(me, members, title, plan.createdAt(), retry, admitted).invoke(answer::set).replaceWithVoid()
-                                : group(me, members, title, plan, retry ? Uni.createFrom().voidItem() : admitted))
+                                ? direct(me, members, title, plan.createdAt(), retry, admitted)
+                                        .invoke(answer::set)
+                                        .replaceWithVoid()
+                                : group(
+                                        me,
+                                        members,
+                                        title,
+                                        plan,
+                                        retry ? Uni.createFrom().voidItem() : admitted))
                 .chain(done -> {
                     if (answer.get() != null) {
-                        return Uni.createFrom().item(done.respond(RestResponse.ResponseBuilder.fromResponse(answer.get())));
+                        return Uni.createFrom()
+                                .item(done.respond(RestResponse.ResponseBuilder.fromResponse(answer.get())));
                     }
                     if (!direct) {
                         Conversations.Conversation c = group(me, members, title, done.plan());
@@ -198,9 +247,12 @@ public class CreateConversation {
                     }
                     // A completed 1:1 create replayed: 201 if this key's request created it.
                     return conversations.find(done.plan().id()).map(found -> {
-                        Conversations.Conversation c = found.orElseThrow(
-                                () -> ProblemException.notFound("No conversation " + done.plan().id()));
-                        return done.respond(createdBy(c, me, done.plan().createdAt()) ? created(c.id(), c.view()) : RestResponse.ResponseBuilder.ok(c.view()));
+                        Conversations.Conversation c = found.orElseThrow(() -> ProblemException.notFound(
+                                "No conversation " + done.plan().id()));
+                        return done.respond(
+                                createdBy(c, me, done.plan().createdAt())
+                                        ? created(c.id(), c.view())
+                                        : RestResponse.ResponseBuilder.ok(c.view()));
                     });
                 });
     }
@@ -218,8 +270,8 @@ public class CreateConversation {
         return new Conversations.Conversation(plan.id(), members, title, false, me, plan.createdAt());
     }
 
-    private Uni<RestResponse<Conversations.View>> direct(String me, Set<String> members, String title, Instant now,
-            boolean retry, Uni<Void> admitted) {
+    private Uni<RestResponse<Conversations.View>> direct(
+            String me, Set<String> members, String title, Instant now, boolean retry, Uni<Void> admitted) {
         List<String> pair = List.copyOf(members);
         UUID id = Conversations.directId(pair.get(0), pair.get(1));
         return conversations.find(id).chain(existing -> {
@@ -227,21 +279,33 @@ public class CreateConversation {
                 // Ours only when an earlier attempt of this request (its Idempotency-Key) created it.
                 return settle(existing.get(), retry && createdBy(existing.get(), me, now));
             }
-            return admitted
-                    .chain(() -> cas.conditional("conversations", cql.write(INSERT_DIRECT, id, members, title, me, now),
-                            () -> conversations.findLatest(id).map(held -> held.filter(c -> createdBy(c, me, now)).isPresent())))
+            return admitted.chain(() -> cas.conditional(
+                            "conversations",
+                            cql.write(INSERT_DIRECT, id, members, title, me, now),
+                            () -> conversations
+                                    .findLatest(id)
+                                    .map(held -> held.filter(c -> createdBy(c, me, now))
+                                            .isPresent())))
                     .chain(outcome -> {
                         if (outcome.applied()) {
                             return settle(new Conversations.Conversation(id, members, title, true, me, now), true);
                         }
                         if (outcome.answer() != null) {
                             // A concurrent create won; its row is in the answer.
-                            return settle(Conversations.Conversation.of(outcome.answer().one()), false);
+                            return settle(
+                                    Conversations.Conversation.of(
+                                            outcome.answer().one()),
+                                    false);
                         }
                         // Unknown outcome, and not ours: the serial read finished any round in flight, so
                         // the conversation is someone else's now, or nobody's (a create that never ran: 503).
-                        return conversations.findLatest(id).chain(held -> held.isPresent() ? settle(held.get(), false)
-                                : Uni.createFrom().failure(new DriverTimeoutException("A 1:1 create's outcome stayed unknown")));
+                        return conversations
+                                .findLatest(id)
+                                .chain(held -> held.isPresent()
+                                        ? settle(held.get(), false)
+                                        : Uni.createFrom()
+                                                .failure(new DriverTimeoutException(
+                                                        "A 1:1 create's outcome stayed unknown")));
                     });
         });
     }
@@ -268,9 +332,9 @@ public class CreateConversation {
 
     private Uni<Void> group(String me, Set<String> members, String title, Plan plan, Uni<Void> admitted) {
         Conversations.Conversation c = group(me, members, title, plan);
-        return admitted
-                .chain(() -> memberRows(c))
-                .chain(() -> cql.write(INSERT_GROUP, c.id(), members, title, me, c.createdAt(), InboxRows.micros(c.createdAt())))
+        return admitted.chain(() -> memberRows(c))
+                .chain(() -> cql.write(
+                        INSERT_GROUP, c.id(), members, title, me, c.createdAt(), InboxRows.micros(c.createdAt())))
                 .replaceWithVoid();
     }
 

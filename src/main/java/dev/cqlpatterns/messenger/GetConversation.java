@@ -1,8 +1,8 @@
 package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -33,7 +33,9 @@ public class GetConversation {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A conversation's current members and title (members only; 404 for anyone else)")
     public Uni<Conversations.View> get(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id) {
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+                    @PathParam("id")
+                    UUID id) {
         String me = caller.username();
         return conversations.requireMember(id, me).map(Conversations.Conversation::view);
     }

@@ -39,17 +39,20 @@ import java.util.concurrent.atomic.AtomicReference;
 class InboxByDay {
     private static final Granularity DAY = InboxRows.DAYS.granularity();
     /** Reads the static row only (SELECT DISTINCT reads no clustering row, so no summary and no tombstone). */
-    private static final Query INDEXED = Cql.idempotent(
-            "SELECT DISTINCT username, days_indexed FROM inbox_by_user WHERE username = ?");
-    private static final Query DAY_ROWS = Cql.idempotent(
-            "SELECT conversation_id, last_at FROM inbox_by_day WHERE username = ? AND day = ?");
+    private static final Query INDEXED =
+            Cql.idempotent("SELECT DISTINCT username, days_indexed FROM inbox_by_user WHERE username = ?");
+
+    private static final Query DAY_ROWS =
+            Cql.idempotent("SELECT conversation_id, last_at FROM inbox_by_day WHERE username = ? AND day = ?");
     /** The greatest conversation id as text: with a day's last millisecond, a position above every row of the day. */
     private static final String TOP_ID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
     /** Summaries read beyond those the page still needs, for rows that turn out not to be listed. */
     private static final int SLACK = 16;
     /** Newest and then greatest id first: the order of the list, and of the cursor's position. */
     private static final Comparator<Inbox.Position> POSITIONS = Comparator.comparing(Inbox.Position::lastAt)
-            .thenComparing(Inbox.Position::conversationId).reversed();
+            .thenComparing(Inbox.Position::conversationId)
+            .reversed();
+
     private static final Comparator<Listed> ORDER = Comparator.comparing(Listed::key, POSITIONS);
 
     @Inject
@@ -74,31 +77,44 @@ class InboxByDay {
     Clock clock;
 
     /** A row of a day that is listed: its summary, and its place in the order (the row's own time). */
-    private record Listed(Inbox.Summary summary, Inbox.Position key) {
-    }
+    private record Listed(Inbox.Summary summary, Inbox.Position key) {}
 
     Uni<Inbox.Paged> page(String me, int size, Inbox.Position after) {
         Instant now = clock.instant();
         // No send writes into a day that ended before this.
         Instant settledBefore = idempotency.settledBefore(now);
         Set<Integer> empty = ConcurrentHashMap.newKeySet();
-        BucketWalk.Mark<Inbox.Position> from = after == null ? null : new BucketWalk.Mark<>(DAY.key(after.lastAt()), after);
+        BucketWalk.Mark<Inbox.Position> from =
+                after == null ? null : new BucketWalk.Mark<>(DAY.key(after.lastAt()), after);
         // Tomorrow's day too: a clock of another replica may run ahead.
         int newest = DAY.key(now.plus(Duration.ofDays(1)));
         // Whether the user's days are indexed comes with any summary read (a static column); read alone
         // only when the walk read none.
         AtomicReference<Boolean> indexed = new AtomicReference<>();
-        return walk.page(InboxRows.DAYS, me, newest, 0, from, size, walk.budget(), Listed::key,
-                (day, afterKey, n) -> day(me, day, afterKey, n, settledBefore, empty, indexed))
+        return walk.page(
+                        InboxRows.DAYS,
+                        me,
+                        newest,
+                        0,
+                        from,
+                        size,
+                        walk.budget(),
+                        Listed::key,
+                        (day, afterKey, n) -> day(me, day, afterKey, n, settledBefore, empty, indexed))
                 .chain(page -> (indexed.get() != null ? Uni.createFrom().item(indexed.get()) : indexed(me))
                         .chain(isIndexed -> {
                             if (!isIndexed) {
                                 return everySummary(me, size, after, now);
                             }
                             BucketWalk.Mark<Inbox.Position> next = page.next();
-                            Inbox.Position cursor = next == null ? null : next.after() != null ? next.after()
-                                    : new Inbox.Position(DAY.end(next.bucket()).minusMillis(1), TOP_ID);
-                            Inbox.Paged paged = new Inbox.Paged(page.items().stream().map(Listed::summary).toList(), cursor);
+                            Inbox.Position cursor = next == null
+                                    ? null
+                                    : next.after() != null
+                                            ? next.after()
+                                            : new Inbox.Position(
+                                                    DAY.end(next.bucket()).minusMillis(1), TOP_ID);
+                            Inbox.Paged paged = new Inbox.Paged(
+                                    page.items().stream().map(Listed::summary).toList(), cursor);
                             return forget(me, empty).replaceWith(paged);
                         }));
     }
@@ -116,20 +132,31 @@ class InboxByDay {
      * a time. A day read whole from its top with nothing listed and no write to come is noted in
      * {@code empty}, to be dropped from the user's days.
      */
-    private Uni<BucketWalk.Chunk<Listed, Inbox.Position>> day(String me, int day, Inbox.Position after, int n,
-            Instant settledBefore, Set<Integer> empty, AtomicReference<Boolean> indexed) {
+    private Uni<BucketWalk.Chunk<Listed, Inbox.Position>> day(
+            String me,
+            int day,
+            Inbox.Position after,
+            int n,
+            Instant settledBefore,
+            Set<Integer> empty,
+            AtomicReference<Boolean> indexed) {
         int pageSize = settings.maxInboxConversations() + 100;
         return cql.read(DAY_ROWS, b -> b.setPageSize(pageSize), me, day).chain(rs -> {
             List<Inbox.Position> rows = new ArrayList<>();
             for (Row row : Cql.rows(rs)) {
-                Inbox.Position key = new Inbox.Position(row.getInstant("last_at"), row.getUuid("conversation_id").toString());
+                Inbox.Position key = new Inbox.Position(
+                        row.getInstant("last_at"),
+                        row.getUuid("conversation_id").toString());
                 if (after == null || after.isBefore(key.lastAt(), key.conversationId())) {
                     rows.add(key);
                 }
             }
             rows.sort(POSITIONS);
             return check(me, day, rows, 0, n, new ArrayList<>(), indexed).invoke(chunk -> {
-                if (after == null && chunk.exhausted() && chunk.items().isEmpty() && DAY.end(day).isBefore(settledBefore)) {
+                if (after == null
+                        && chunk.exhausted()
+                        && chunk.items().isEmpty()
+                        && DAY.end(day).isBefore(settledBefore)) {
                     empty.add(day);
                 }
             });
@@ -137,15 +164,22 @@ class InboxByDay {
     }
 
     /** Checks {@code rows} from {@code from} on against their summaries until {@code n} are listed or none is left. */
-    private Uni<BucketWalk.Chunk<Listed, Inbox.Position>> check(String me, int day, List<Inbox.Position> rows, int from,
-            int n, List<Listed> listed, AtomicReference<Boolean> indexed) {
+    private Uni<BucketWalk.Chunk<Listed, Inbox.Position>> check(
+            String me,
+            int day,
+            List<Inbox.Position> rows,
+            int from,
+            int n,
+            List<Listed> listed,
+            AtomicReference<Boolean> indexed) {
         if (listed.size() >= n || from >= rows.size()) {
             boolean exhausted = from >= rows.size();
             Inbox.Position last = from == 0 ? null : rows.get(from - 1);
             return Uni.createFrom().item(new BucketWalk.Chunk<>(List.copyOf(listed), last, exhausted));
         }
         List<Inbox.Position> chunk = rows.subList(from, Math.min(rows.size(), from + n - listed.size() + SLACK));
-        List<UUID> ids = chunk.stream().map(p -> UUID.fromString(p.conversationId())).toList();
+        List<UUID> ids =
+                chunk.stream().map(p -> UUID.fromString(p.conversationId())).toList();
         return inboxRows.summaries(me, ids).chain(summaries -> {
             Map<UUID, Row> byId = new HashMap<>();
             summaries.forEach(s -> byId.put(s.getUuid("conversation_id"), s));
@@ -173,8 +207,15 @@ class InboxByDay {
         if (days.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        List<Uni<Void>> drops = days.stream().map(day -> buckets.forget(InboxRows.DAYS, me, day)).toList();
-        return Uni.join().all(drops).andCollectFailures().onFailure().recoverWithNull().replaceWithVoid();
+        List<Uni<Void>> drops = days.stream()
+                .map(day -> buckets.forget(InboxRows.DAYS, me, day))
+                .toList();
+        return Uni.join()
+                .all(drops)
+                .andCollectFailures()
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
     }
 
     /**
@@ -188,15 +229,20 @@ class InboxByDay {
             for (Inbox.Summary s : Inbox.summaries(rows)) {
                 lastActivity.put(s.id(), s.lastAt());
                 // In the order of the index: the row's time is the millisecond of the last activity.
-                all.add(new Listed(s, new Inbox.Position(s.lastAt().truncatedTo(ChronoUnit.MILLIS), s.id().toString())));
+                all.add(new Listed(
+                        s, new Inbox.Position(s.lastAt().truncatedTo(ChronoUnit.MILLIS), s.id().toString())));
             }
             all.sort(ORDER);
             List<Listed> found = all.stream()
-                    .filter(l -> after == null || after.isBefore(l.key().lastAt(), l.key().conversationId()))
-                    .limit(size + 1L).toList();
+                    .filter(l -> after == null
+                            || after.isBefore(l.key().lastAt(), l.key().conversationId()))
+                    .limit(size + 1L)
+                    .toList();
             Inbox.Position next = found.size() > size ? found.get(size - 1).key() : null;
-            return inboxRows.indexDays(me, lastActivity, now)
-                    .replaceWith(new Inbox.Paged(found.stream().map(Listed::summary).toList(), next));
+            return inboxRows
+                    .indexDays(me, lastActivity, now)
+                    .replaceWith(
+                            new Inbox.Paged(found.stream().map(Listed::summary).toList(), next));
         });
     }
 }

@@ -1,7 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -12,7 +10,9 @@ import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -39,6 +39,7 @@ public class InboxRows {
     static final UUID SUMMARY = new UUID(0x0000000000001000L, 0x8000000000000000L);
     /** read_up_to of a conversation never marked read: below every timeuuid the service makes. */
     static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
+
     private static final long UUID_EPOCH_MICROS = 12_219_292_800_000_000L;
 
     private static final Query INSERT_SUMMARY = Cql.idempotent(
@@ -60,22 +61,26 @@ public class InboxRows {
             "DELETE FROM inbox_by_activity USING TIMESTAMP ? WHERE username = ? AND last_at = ? AND conversation_id = ?");
     /** The days of a user's activity (cql/015): one bucket per UTC day, kept as long as the conversations. */
     static final TimeSeries DAYS = TimeSeries.perEntity("inbox", Granularity.DAY, Optional.empty());
+
     private static final Query INSERT_DAY = Cql.idempotent(
             "INSERT INTO inbox_by_day (username, day, conversation_id, last_at) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE_DAY = Cql.idempotent(
             "DELETE FROM inbox_by_day USING TIMESTAMP ? WHERE username = ? AND day = ? AND conversation_id = ?");
-    private static final Query DAYS_INDEXED = Cql.idempotent(
-            "UPDATE inbox_by_user USING TIMESTAMP ? SET days_indexed = true WHERE username = ?");
+    private static final Query DAYS_INDEXED =
+            Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET days_indexed = true WHERE username = ?");
     /** With the static days_indexed (cql/015), which comes with every row. */
-    private static final String SUMMARY_COLUMNS = "conversation_id, title, partner, direct, joined_at, last_message_id, "
-            + "last_sender, last_preview, last_unread_id, read_up_to, days_indexed FROM inbox_by_user "
-            + "WHERE username = ? AND kind = 0";
+    private static final String SUMMARY_COLUMNS =
+            "conversation_id, title, partner, direct, joined_at, last_message_id, "
+                    + "last_sender, last_preview, last_unread_id, read_up_to, days_indexed FROM inbox_by_user "
+                    + "WHERE username = ? AND kind = 0";
     /** Every summary of a user. */
     private static final Query SUMMARIES = Cql.idempotent("SELECT " + SUMMARY_COLUMNS);
     /** The summaries of some conversations (an index read named them). */
-    private static final Query SOME_SUMMARIES = Cql.idempotent("SELECT " + SUMMARY_COLUMNS + " AND conversation_id IN ?");
-    private static final Query INSERT_ADDED = Cql.idempotent(
-            "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
+    private static final Query SOME_SUMMARIES =
+            Cql.idempotent("SELECT " + SUMMARY_COLUMNS + " AND conversation_id IN ?");
+
+    private static final Query INSERT_ADDED =
+            Cql.idempotent("INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
                     + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE_ADDED = Cql.idempotent(
             "DELETE FROM conversations_added_by_others USING TIMESTAMP ? WHERE username = ? AND conversation_id = ?");
@@ -94,18 +99,30 @@ public class InboxRows {
      * the join's day (cql/015) first, then the summary with its row of inbox_by_activity (cql/014) and
      * {@code alsoInBatch}, statements of the same partition, in one unlogged batch.
      */
-    Uni<Void> joined(String username, Conversations.Conversation c, Instant joinedAt, List<Uni<BoundStatement>> alsoInBatch) {
+    Uni<Void> joined(
+            String username, Conversations.Conversation c, Instant joinedAt, List<Uni<BoundStatement>> alsoInBatch) {
         List<Uni<BoundStatement>> batch = new ArrayList<>(alsoInBatch);
         // A 1:1 has no title, a group no partner: left unset, since a null would write a cell tombstone
         // that every read of the summary scans.
         String partner = c.partnerOf(username);
-        batch.add(cql.bind(INSERT_SUMMARY, username, c.id(), SUMMARY, c.title(), partner, c.direct(), joinedAt,
-                micros(joinedAt)).map(s -> {
+        batch.add(cql.bind(
+                        INSERT_SUMMARY,
+                        username,
+                        c.id(),
+                        SUMMARY,
+                        c.title(),
+                        partner,
+                        c.direct(),
+                        joinedAt,
+                        micros(joinedAt))
+                .map(s -> {
                     BoundStatement bound = c.title() == null ? s.unset("title") : s;
                     return partner == null ? bound.unset("partner") : bound;
                 }));
         batch.add(activity(username, c.id(), joinedAt));
-        return dayRow(username, c.id(), joinedAt, micros(joinedAt)).chain(() -> together(batch)).replaceWithVoid();
+        return dayRow(username, c.id(), joinedAt, micros(joinedAt))
+                .chain(() -> together(batch))
+                .replaceWithVoid();
     }
 
     /**
@@ -115,7 +132,12 @@ public class InboxRows {
      * inbox_by_activity; then, when the conversation's {@code previous} message fell on an earlier
      * day, the delete of that day's row. {@code previous} is null when there is nothing to replace.
      */
-    Uni<Void> delivered(String username, UUID conversationId, Instant at, long timestamp, Instant previous,
+    Uni<Void> delivered(
+            String username,
+            UUID conversationId,
+            Instant at,
+            long timestamp,
+            Instant previous,
             List<Uni<BoundStatement>> summary) {
         List<Uni<BoundStatement>> batch = new ArrayList<>(summary);
         batch.add(activity(username, conversationId, at));
@@ -124,7 +146,9 @@ public class InboxRows {
         }
         return dayRow(username, conversationId, at, timestamp)
                 .chain(() -> together(batch))
-                .chain(() -> previous == null ? Uni.createFrom().voidItem() : movedOn(username, conversationId, previous, at));
+                .chain(() -> previous == null
+                        ? Uni.createFrom().voidItem()
+                        : movedOn(username, conversationId, previous, at));
     }
 
     /** Lists the day of {@code at} among the user's days, then writes the conversation's row of that day. */
@@ -160,13 +184,17 @@ public class InboxRows {
             Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
             int day = DAYS.granularity().key(ms);
             dayStart.putIfAbsent(day, ms);
-            byDay.computeIfAbsent(day, d -> new ArrayList<>()).add(cql.bind(INSERT_DAY, username, day, id, ms, micros(ms)));
+            byDay.computeIfAbsent(day, d -> new ArrayList<>())
+                    .add(cql.bind(INSERT_DAY, username, day, id, ms, micros(ms)));
         });
         List<Uni<Void>> days = byDay.entrySet().stream()
-                .map(e -> buckets.record(DAYS, username, dayStart.get(e.getKey())).chain(() -> together(e.getValue()))
+                .map(e -> buckets.record(DAYS, username, dayStart.get(e.getKey()))
+                        .chain(() -> together(e.getValue()))
                         .replaceWithVoid())
                 .toList();
-        Uni<Void> rows = days.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(days).andFailFast().replaceWithVoid();
+        Uni<Void> rows = days.isEmpty()
+                ? Uni.createFrom().voidItem()
+                : Uni.join().all(days).andFailFast().replaceWithVoid();
         return rows.chain(() -> cql.write(DAYS_INDEXED, micros(now), username)).replaceWithVoid();
     }
 
@@ -227,9 +255,12 @@ public class InboxRows {
      * statement must be idempotent.
      */
     Uni<AsyncResultSet> together(List<Uni<BoundStatement>> writes) {
-        return Uni.join().all(writes).andFailFast().chain(statements -> cql.execute(
-                BatchStatement.newInstance(DefaultBatchType.UNLOGGED, statements.toArray(BoundStatement[]::new))
-                        .setIdempotent(true)));
+        return Uni.join()
+                .all(writes)
+                .andFailFast()
+                .chain(statements -> cql.execute(
+                        BatchStatement.newInstance(DefaultBatchType.UNLOGGED, statements.toArray(BoundStatement[]::new))
+                                .setIdempotent(true)));
     }
 
     /** The last activity a summary row stands for: its last message's time, or, before any, the join. */
@@ -258,13 +289,18 @@ public class InboxRows {
             Row summary = rs.one();
             // No summary: nothing listed; the tombstones of rows that never were cost nothing more.
             Instant last = summary == null || lastAt(summary) == null ? at : lastAt(summary);
-            return Uni.join().all(
-                    together(List.of(cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
-                            clearUnread(username, conversationId, at), inactive(username, conversationId, last)))
-                            .replaceWithVoid(),
-                    cql.write(DELETE_ADDED, micros(at), username, conversationId).replaceWithVoid())
+            return Uni.join()
+                    .all(
+                            together(List.of(
+                                            cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
+                                            clearUnread(username, conversationId, at),
+                                            inactive(username, conversationId, last)))
+                                    .replaceWithVoid(),
+                            cql.write(DELETE_ADDED, micros(at), username, conversationId)
+                                    .replaceWithVoid())
                     .andFailFast()
-                    .chain(() -> cql.write(DELETE_DAY, micros(at), username, DAYS.granularity().key(last), conversationId))
+                    .chain(() -> cql.write(
+                            DELETE_DAY, micros(at), username, DAYS.granularity().key(last), conversationId))
                     .replaceWithVoid();
         });
     }

@@ -1,12 +1,12 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -54,7 +54,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "messenger")
 @Authenticated
 public class JoinConversation {
-    private static final Query ADD_MEMBER = Cql.idempotent("UPDATE conversations SET members = members + ? WHERE id = ?");
+    private static final Query ADD_MEMBER =
+            Cql.idempotent("UPDATE conversations SET members = members + ? WHERE id = ?");
 
     @Inject
     Caller caller;
@@ -79,21 +80,35 @@ public class JoinConversation {
 
     @PUT
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Add a member to a group conversation (any member may; adding a member again changes nothing)",
+    @Operation(
+            summary = "Add a member to a group conversation (any member may; adding a member again changes nothing)",
             description = "The new member must be a signed-up user (404 naming them). The conversation counts against "
                     + "the new member's bound of conversations others put them in (2,000; 409), never against the "
                     + "cap of conversations they started themselves.")
-    @APIResponse(responseCode = "404", description = "No such conversation the caller is a member of, or no such user",
+    @APIResponse(
+            responseCode = "404",
+            description = "No such conversation the caller is a member of, or no such user",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
-    @APIResponse(responseCode = "200", description = "The conversation with its members",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Conversations.View.class)))
-    @APIResponse(responseCode = "409", description = "A 1:1 conversation (its members are fixed), a full conversation, or "
-            + "a user already put in the most conversations by others allowed",
+    @APIResponse(
+            responseCode = "200",
+            description = "The conversation with its members",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = Conversations.View.class)))
+    @APIResponse(
+            responseCode = "409",
+            description = "A 1:1 conversation (its members are fixed), a full conversation, or "
+                    + "a user already put in the most conversations by others allowed",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<Conversations.View> join(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+                    @PathParam("id")
+                    UUID id,
             @Parameter(description = "Who joins", example = "carol")
-            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
+                    @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+                    @PathParam("username")
+                    String username) {
         String me = caller.username();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         return conversations.requireMember(id, me).chain(c -> {
@@ -104,19 +119,20 @@ public class JoinConversation {
                 throw ProblemException.conflict("The members of a 1:1 conversation are fixed; start a group instead");
             }
             if (c.members().size() >= settings.maxMembers()) {
-                throw ProblemException.conflict("The conversation already has " + c.members().size()
-                        + " members, the most allowed");
+                throw ProblemException.conflict(
+                        "The conversation already has " + c.members().size() + " members, the most allowed");
             }
             Set<String> members = new TreeSet<>(c.members());
             members.add(username);
-            Conversations.Conversation joined = new Conversations.Conversation(c.id(), members, c.title(), false,
-                    c.createdBy(), c.createdAt());
+            Conversations.Conversation joined =
+                    new Conversations.Conversation(c.id(), members, c.title(), false, c.createdBy(), c.createdAt());
             return quotas.admitInto(id, username)
-                    .chain(() -> Uni.join().all(
-                            // Markers a send racing an earlier leave may have left behind go in the
-                            // summary's batch (one partition).
-                            inbox.joined(username, joined, now, List.of(inbox.clearUnread(username, id, now))),
-                            inbox.addedBy(username, id, me, now).replaceWithVoid())
+                    .chain(() -> Uni.join()
+                            .all(
+                                    // Markers a send racing an earlier leave may have left behind go in the
+                                    // summary's batch (one partition).
+                                    inbox.joined(username, joined, now, List.of(inbox.clearUnread(username, id, now))),
+                                    inbox.addedBy(username, id, me, now).replaceWithVoid())
                             .andFailFast())
                     .chain(() -> cql.write(ADD_MEMBER, Set.of(username), id))
                     .map(done -> joined.view());

@@ -1,12 +1,12 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -51,7 +51,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "messenger")
 @Authenticated
 public class LeaveConversation {
-    private static final Query REMOVE_MEMBER = Cql.idempotent("UPDATE conversations SET members = members - ? WHERE id = ?");
+    private static final Query REMOVE_MEMBER =
+            Cql.idempotent("UPDATE conversations SET members = members - ? WHERE id = ?");
 
     @Inject
     Caller caller;
@@ -71,15 +72,24 @@ public class LeaveConversation {
     @DELETE
     @Operation(summary = "Leave a group conversation, or (its creator only) remove someone from it")
     @APIResponse(responseCode = "204", description = "Removed")
-    @APIResponse(responseCode = "403", description = "Only the conversation's creator removes other members",
+    @APIResponse(
+            responseCode = "403",
+            description = "Only the conversation's creator removes other members",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
-    @APIResponse(responseCode = "409", description = "A 1:1 conversation: its members are fixed",
+    @APIResponse(
+            responseCode = "409",
+            description = "A 1:1 conversation: its members are fixed",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Void>> leave(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
-            @Parameter(description = "Who leaves: the caller, or anyone when the caller created the conversation",
-                    example = "carol")
-            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+                    @PathParam("id")
+                    UUID id,
+            @Parameter(
+                            description = "Who leaves: the caller, or anyone when the caller created the conversation",
+                            example = "carol")
+                    @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+                    @PathParam("username")
+                    String username) {
         String me = caller.username();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         return conversations.requireMember(id, me).chain(c -> {

@@ -1,15 +1,15 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -61,8 +61,8 @@ public class MarkRead {
     private static final Query CLEAR_UNREAD = Cql.idempotent(
             "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ? "
                     + "AND message_id <= ?");
-    private static final Query READ_UP_TO = Cql.idempotent(
-            "UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? WHERE username = ? AND kind = 0 "
+    private static final Query READ_UP_TO =
+            Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? WHERE username = ? AND kind = 0 "
                     + "AND conversation_id = ? AND message_id = ?");
     /** Writes per unlogged batch: one partition, one mutation, a few KB. */
     private static final int WRITES_PER_BATCH = 50;
@@ -87,27 +87,43 @@ public class MarkRead {
 
     @Schema(name = "ReadReceipt")
     public record Receipt(
-            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
-            @Schema(description = "Everything sent up to this instant is read", examples = "2025-06-01T10:20:00.000Z") Instant readAt,
-            @Schema(description = "Unread messages this call found and added the caller to seenBy of (a mark-read "
-                    + "running at the same time for the same caller may count the same ones)", examples = "3") int markedSeen) {
-    }
+            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+            String conversationId,
+
+            @Schema(description = "Everything sent up to this instant is read", examples = "2025-06-01T10:20:00.000Z")
+            Instant readAt,
+
+            @Schema(
+                    description = "Unread messages this call found and added the caller to seenBy of (a mark-read "
+                            + "running at the same time for the same caller may count the same ones)",
+                    examples = "3")
+            int markedSeen) {}
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Mark everything in a conversation read, up to now (members only)",
-            description = "The caller's unread count for it becomes 0, and they are added once to seenBy of the "
-                    + "messages they had not read: the newest 500 at most per call (older unread ones count as read "
-                    + "without a seenBy entry). Idempotent: repeating it, or running it concurrently, changes nothing more.")
-    @APIResponse(responseCode = "200", description = "Read",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Receipt.class)))
+    @Operation(
+            summary = "Mark everything in a conversation read, up to now (members only)",
+            description =
+                    "The caller's unread count for it becomes 0, and they are added once to seenBy of the "
+                            + "messages they had not read: the newest 500 at most per call (older unread ones count as read "
+                            + "without a seenBy entry). Idempotent: repeating it, or running it concurrently, changes nothing more.")
+    @APIResponse(
+            responseCode = "200",
+            description = "Read",
+            content =
+                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Receipt.class)))
     public Uni<Receipt> markRead(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id) {
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+                    @PathParam("id")
+                    UUID id) {
         String me = caller.username();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         // The previous mark-read's end comes with the membership check: the markers are read from it on,
         // never through those it deleted (shadowed until compaction meets them, whatever their number).
-        return Uni.combine().all().unis(conversations.requireMember(id, me), inboxRows.readUpTo(me, id)).asTuple()
+        return Uni.combine()
+                .all()
+                .unis(conversations.requireMember(id, me), inboxRows.readUpTo(me, id))
+                .asTuple()
                 .chain(found -> read(id, me, now, found.getItem2()));
     }
 
@@ -118,12 +134,19 @@ public class MarkRead {
                     Map<Integer, List<UUID>> byMonth = new TreeMap<>();
                     Cql.rows(rs).forEach(row -> {
                         UUID messageId = row.getUuid(0);
-                        byMonth.computeIfAbsent(Messages.bucket(messageId), b -> new ArrayList<>()).add(messageId);
+                        byMonth.computeIfAbsent(Messages.bucket(messageId), b -> new ArrayList<>())
+                                .add(messageId);
                     });
                     List<Uni<Integer>> months = byMonth.entrySet().stream()
-                            .map(e -> markSeen(id, e.getKey(), e.getValue(), me, now)).toList();
-                    return months.isEmpty() ? Uni.createFrom().item(0)
-                            : Uni.join().all(months).andFailFast().map(counts -> counts.stream().mapToInt(i -> i).sum());
+                            .map(e -> markSeen(id, e.getKey(), e.getValue(), me, now))
+                            .toList();
+                    return months.isEmpty()
+                            ? Uni.createFrom().item(0)
+                            : Uni.join()
+                                    .all(months)
+                                    .andFailFast()
+                                    .map(counts ->
+                                            counts.stream().mapToInt(i -> i).sum());
                 })
                 // Markers go last: should this call die before, the next one finds them and writes the same cells.
                 .call(marked -> cql.write(CLEAR_UNREAD, InboxRows.micros(now), me, id, upTo))
@@ -135,13 +158,16 @@ public class MarkRead {
     /** Sets the caller's seen_at entry of those messages of one month: one cell each, idempotent. */
     private Uni<Integer> markSeen(UUID conversationId, int month, List<UUID> messageIds, String me, Instant now) {
         List<Uni<BoundStatement>> writes = messageIds.stream()
-                .map(messageId -> cql.bind(SEEN_AT, me, now, conversationId, month, messageId)).toList();
+                .map(messageId -> cql.bind(SEEN_AT, me, now, conversationId, month, messageId))
+                .toList();
         return Uni.join().all(writes).andFailFast().chain(statements -> {
             List<Uni<AsyncResultSet>> batches = new ArrayList<>();
             for (int from = 0; from < statements.size(); from += WRITES_PER_BATCH) {
-                List<BoundStatement> chunk = statements.subList(from, Math.min(statements.size(), from + WRITES_PER_BATCH));
-                batches.add(cql.execute(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                        chunk.toArray(new BoundStatement[0])).setIdempotent(true)));
+                List<BoundStatement> chunk =
+                        statements.subList(from, Math.min(statements.size(), from + WRITES_PER_BATCH));
+                batches.add(cql.execute(
+                        BatchStatement.newInstance(DefaultBatchType.UNLOGGED, chunk.toArray(new BoundStatement[0]))
+                                .setIdempotent(true)));
             }
             return Uni.join().all(batches).andFailFast().map(done -> statements.size());
         });

@@ -22,11 +22,12 @@ import java.util.UUID;
 @ApplicationScoped
 public class MemberQuotas {
     // users_by_username belongs to the people group, deployed apart: read the table, not its classes.
-    private static final Query USER_EXISTS = Cql.idempotent("SELECT username FROM users_by_username WHERE username = ?");
-    private static final Query COUNT_ALL = Cql.idempotent(
-            "SELECT count(*) FROM inbox_by_user WHERE username = ? AND kind = 0");
-    private static final Query COUNT_ADDED = Cql.idempotent(
-            "SELECT count(*) FROM conversations_added_by_others WHERE username = ?");
+    private static final Query USER_EXISTS =
+            Cql.idempotent("SELECT username FROM users_by_username WHERE username = ?");
+    private static final Query COUNT_ALL =
+            Cql.idempotent("SELECT count(*) FROM inbox_by_user WHERE username = ? AND kind = 0");
+    private static final Query COUNT_ADDED =
+            Cql.idempotent("SELECT count(*) FROM conversations_added_by_others WHERE username = ?");
     private static final Query CHARGED = Cql.idempotent(
             "SELECT conversation_id FROM conversations_added_by_others WHERE username = ? AND conversation_id = ?");
 
@@ -43,9 +44,13 @@ public class MemberQuotas {
      * per member.
      */
     Uni<Void> admit(String actor, List<String> members, Map<String, String> fields) {
-        List<Uni<Void>> checks = members.stream().map(m -> requireUser(m, fields.get(m))
-                .chain(() -> m.equals(actor) ? requireOwnRoom(m) : requireAddedRoom(m))).toList();
-        return checks.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(checks).andFailFast().replaceWithVoid();
+        List<Uni<Void>> checks = members.stream()
+                .map(m -> requireUser(m, fields.get(m))
+                        .chain(() -> m.equals(actor) ? requireOwnRoom(m) : requireAddedRoom(m)))
+                .toList();
+        return checks.isEmpty()
+                ? Uni.createFrom().voidItem()
+                : Uni.join().all(checks).andFailFast().replaceWithVoid();
     }
 
     /**
@@ -55,41 +60,54 @@ public class MemberQuotas {
      * finished by the retry, even when that charge fills the bound.
      */
     Uni<Void> admitInto(UUID conversationId, String member) {
-        return requireUser(member, null).chain(() -> Uni.combine().all()
-                .unis(count(COUNT_ADDED, member), cql.read(CHARGED, member, conversationId)).asTuple()
-                .invoke(read -> requireAddedRoom(member, read.getItem1() - (read.getItem2().one() == null ? 0 : 1))))
+        return requireUser(member, null)
+                .chain(() -> Uni.combine()
+                        .all()
+                        .unis(count(COUNT_ADDED, member), cql.read(CHARGED, member, conversationId))
+                        .asTuple()
+                        .invoke(read -> requireAddedRoom(
+                                member, read.getItem1() - (read.getItem2().one() == null ? 0 : 1))))
                 .replaceWithVoid();
     }
 
     private Uni<Void> requireUser(String username, String field) {
-        return cql.read(USER_EXISTS, username).invoke(rs -> {
-            if (rs.one() == null) {
-                String message = "no signed-up user is named " + username;
-                throw field == null ? ProblemException.notFound("No user " + username + ": " + message)
-                        : ProblemException.invalid(field, message);
-            }
-        }).replaceWithVoid();
+        return cql.read(USER_EXISTS, username)
+                .invoke(rs -> {
+                    if (rs.one() == null) {
+                        String message = "no signed-up user is named " + username;
+                        throw field == null
+                                ? ProblemException.notFound("No user " + username + ": " + message)
+                                : ProblemException.invalid(field, message);
+                    }
+                })
+                .replaceWithVoid();
     }
 
     private Uni<Void> requireOwnRoom(String username) {
-        return Uni.combine().all().unis(count(COUNT_ALL, username), count(COUNT_ADDED, username)).asTuple()
+        return Uni.combine()
+                .all()
+                .unis(count(COUNT_ALL, username), count(COUNT_ADDED, username))
+                .asTuple()
                 .invoke(counts -> {
                     long own = counts.getItem1() - counts.getItem2();
                     if (own >= settings.maxConversationsPerUser()) {
-                        throw ProblemException.conflict("You already started " + own
-                                + " conversations, the most allowed; leave some first");
+                        throw ProblemException.conflict(
+                                "You already started " + own + " conversations, the most allowed; leave some first");
                     }
-                }).replaceWithVoid();
+                })
+                .replaceWithVoid();
     }
 
     private Uni<Void> requireAddedRoom(String username) {
-        return count(COUNT_ADDED, username).invoke(added -> requireAddedRoom(username, added)).replaceWithVoid();
+        return count(COUNT_ADDED, username)
+                .invoke(added -> requireAddedRoom(username, added))
+                .replaceWithVoid();
     }
 
     private void requireAddedRoom(String username, long added) {
         if (added >= settings.maxAddedConversationsPerUser()) {
-            throw ProblemException.conflict(username + " was already put in " + added
-                    + " conversations by others, the most allowed");
+            throw ProblemException.conflict(
+                    username + " was already put in " + added + " conversations by others, the most allowed");
         }
     }
 

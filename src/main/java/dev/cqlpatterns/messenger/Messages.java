@@ -1,15 +1,14 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.http.Text;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import dev.cqlpatterns.platform.identity.Usernames;
-import dev.cqlpatterns.platform.cassandra.CqlTypes;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.cassandra.CqlTypes;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Instant;
@@ -20,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** The messages_by_conversation table: its month buckets and how a row reads as JSON. */
@@ -29,7 +29,8 @@ public class Messages {
     static final TimeSeries SERIES = TimeSeries.perEntity("messages", Granularity.MONTH, Optional.empty());
 
     /** The columns {@link #view} reads. */
-    static final String COLUMNS = "conversation_id, message_id, sender, content, recipients, attachments, seen_by, seen_at";
+    static final String COLUMNS =
+            "conversation_id, message_id, sender, content, recipients, attachments, seen_by, seen_at";
 
     @Produces
     @Singleton
@@ -43,26 +44,56 @@ public class Messages {
 
     @Schema(name = "Message")
     public record Message(
-            @Schema(format = "uuid", description = "timeuuid of the message; its time is sentAt", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
-            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
+            @Schema(
+                    format = "uuid",
+                    description = "timeuuid of the message; its time is sentAt",
+                    examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b")
+            String id,
+
+            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+            String conversationId,
+
             @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
-            @Schema(pattern = Usernames.ANSWERED, examples = "alice") String sender,
-            @Schema(maxLength = 4000, pattern = Text.FREE_TEXT_NOT_BLANK, examples = "Where are you?") String content,
-            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Answered.class, description = "Members it was sent to (everyone but the sender at send time), sorted",
-                    examples = "[\"bob\"]") List<String> recipients,
-            @Schema(description = "name -> http(s) URL", additionalProperties = SendMessage.AttachmentUrl.class,
-                    examples = "{\"map.png\": \"https://example.com/map.png\"}") Map<String, String> attachments,
-            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Answered.class, description = "Who has read it, in the order they read it", examples = "[\"bob\"]") List<String> seenBy) {
-    }
+
+            @Schema(pattern = Usernames.ANSWERED, examples = "alice")
+            String sender,
+
+            @Schema(maxLength = 4000, pattern = Text.FREE_TEXT_NOT_BLANK, examples = "Where are you?")
+            String content,
+
+            @Schema(
+                    type = SchemaType.ARRAY,
+                    implementation = Usernames.Answered.class,
+                    description = "Members it was sent to (everyone but the sender at send time), sorted",
+                    examples = "[\"bob\"]")
+            List<String> recipients,
+
+            @Schema(
+                    description = "name -> http(s) URL",
+                    additionalProperties = SendMessage.AttachmentUrl.class,
+                    examples = "{\"map.png\": \"https://example.com/map.png\"}")
+            Map<String, String> attachments,
+
+            @Schema(
+                    type = SchemaType.ARRAY,
+                    implementation = Usernames.Answered.class,
+                    description = "Who has read it, in the order they read it",
+                    examples = "[\"bob\"]")
+            List<String> seenBy) {}
 
     /** A row selected with {@link #COLUMNS}. */
     static Message view(Row row) {
         UUID id = row.getUuid("message_id");
         Set<String> recipients = row.get("recipients", CqlTypes.SET_OF_TEXT);
         Map<String, String> attachments = row.get("attachments", CqlTypes.MAP_OF_TEXT);
-        List<String> seenBy = seenBy(row.get("seen_by", CqlTypes.LIST_OF_TEXT), row.get("seen_at", CqlTypes.MAP_OF_TEXT_TO_TIMESTAMP));
-        return new Message(id.toString(), row.getUuid("conversation_id").toString(), TimeUuids.instant(id),
-                row.getString("sender"), row.getString("content"),
+        List<String> seenBy = seenBy(
+                row.get("seen_by", CqlTypes.LIST_OF_TEXT), row.get("seen_at", CqlTypes.MAP_OF_TEXT_TO_TIMESTAMP));
+        return new Message(
+                id.toString(),
+                row.getUuid("conversation_id").toString(),
+                TimeUuids.instant(id),
+                row.getString("sender"),
+                row.getString("content"),
                 recipients == null ? List.of() : recipients.stream().sorted().toList(),
                 attachments == null ? Map.of() : new TreeMap<>(attachments),
                 seenBy);

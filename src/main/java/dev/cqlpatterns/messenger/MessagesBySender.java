@@ -1,23 +1,23 @@
 package dev.cqlpatterns.messenger;
 
+import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.ProtocolError;
-import jakarta.validation.constraints.NotNull;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.accounting.QueryStats;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -52,13 +52,14 @@ public class MessagesBySender {
     // The index queries name no partition: the partitions they read are known only from the rows they
     // answer (see page), so they are declared 0 here and counted there. An upper bound before the
     // query (every token range, or every partition of the sender) would be a guess, not a count.
-    private static final Query SENT_TO = Cql.idempotent(
-            "SELECT " + Messages.COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ? AND recipients CONTAINS ?")
+    private static final Query SENT_TO = Cql.idempotent("SELECT " + Messages.COLUMNS
+                    + ", bucket FROM messages_by_conversation WHERE sender = ? AND recipients CONTAINS ?")
             .reads(0);
     private static final Query SENT_BY = Cql.idempotent(
-            "SELECT " + Messages.COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ?").reads(0);
-    private static final Query MEMBERSHIPS = Cql.idempotent(
-            "SELECT conversation_id, joined_at FROM inbox_by_user WHERE username = ? AND kind = 0");
+                    "SELECT " + Messages.COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ?")
+            .reads(0);
+    private static final Query MEMBERSHIPS =
+            Cql.idempotent("SELECT conversation_id, joined_at FROM inbox_by_user WHERE username = ? AND kind = 0");
 
     @Inject
     Caller caller;
@@ -71,12 +72,14 @@ public class MessagesBySender {
 
     /** The driver's paging state of the index query, where the next page starts. */
     @RegisterForReflection // read back from cursors by Jackson, also in a native image
-    public record Position(@NotNull @Pattern(regexp = "[A-Za-z0-9+/]{4,2000}={0,2}") String pagingState) {
-    }
+    public record Position(
+            @NotNull @Pattern(regexp = "[A-Za-z0-9+/]{4,2000}={0,2}")
+            String pagingState) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Messages of one sender that the caller may read",
+    @Operation(
+            summary = "Messages of one sender that the caller may read",
             description = "Messages the sender sent to the caller (or the caller's own, when sender is the caller), in "
                     + "conversations the caller is still a member of. Found through SAI indexes on sender and recipients: "
                     + "a scatter-gather over every node, not a one-partition read. Ordered by conversation and month "
@@ -84,8 +87,11 @@ public class MessagesBySender {
                     + "belong to conversations the caller has left; follow next until it is null.")
     public Uni<Page<Messages.Message>> bySender(
             @Parameter(description = "Username of the sender", example = "bob", required = true)
-            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @QueryParam("sender") String sender,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit") Integer limit,
+                    @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+                    @QueryParam("sender")
+                    String sender,
+            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
+                    Integer limit,
             @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
         String me = caller.username();
         if (sender == null) { // @Pattern checks the rest, but lets an absent value through
@@ -93,38 +99,54 @@ public class MessagesBySender {
         }
         int size = cursors.limit(limit);
         String scope = "by-sender:" + me + ":" + sender;
-        ByteBuffer start = cursors.decode(scope, cursor, Position.class).map(p -> decode(p.pagingState())).orElse(null);
+        ByteBuffer start = cursors.decode(scope, cursor, Position.class)
+                .map(p -> decode(p.pagingState()))
+                .orElse(null);
         Query query = sender.equals(me) ? SENT_BY : SENT_TO;
-        Object[] values = sender.equals(me) ? new Object[] { sender } : new Object[] { sender, me };
-        return cql.read(MEMBERSHIPS, me).map(rs -> Cql.rows(rs).stream()
-                .filter(InboxRows::isMember)
-                .map(row -> row.getUuid("conversation_id")).collect(Collectors.toSet()))
+        Object[] values = sender.equals(me) ? new Object[] {sender} : new Object[] {sender, me};
+        return cql.read(MEMBERSHIPS, me)
+                .map(rs -> Cql.rows(rs).stream()
+                        .filter(InboxRows::isMember)
+                        .map(row -> row.getUuid("conversation_id"))
+                        .collect(Collectors.toSet()))
                 .chain(memberOf -> page(query, values, size, start).chain(page -> {
                     List<Messages.Message> items = page.rows().stream()
                             .filter(row -> memberOf.contains(row.getUuid("conversation_id")))
-                            .map(Messages::view).toList();
+                            .map(Messages::view)
+                            .toList();
                     if (page.next() == null) {
                         return Uni.createFrom().item(Page.of(items, null));
                     }
                     // Cassandra hands a paging state to every full page; look one row ahead so that the
                     // last page says so.
-                    return page(query, values, 1, page.next()).map(probe -> Page.of(items, probe.rows().isEmpty() ? null
-                            : cursors.encode(scope, new Position(Base64.getEncoder().encodeToString(toBytes(page.next()))))));
+                    return page(query, values, 1, page.next())
+                            .map(probe -> Page.of(
+                                    items,
+                                    probe.rows().isEmpty()
+                                            ? null
+                                            : cursors.encode(
+                                                    scope,
+                                                    new Position(Base64.getEncoder()
+                                                            .encodeToString(toBytes(page.next()))))));
                 }));
     }
 
     /** One page of the index query and where the next one starts (null: none). */
-    private record Slice(List<Row> rows, ByteBuffer next) {
-    }
+    private record Slice(List<Row> rows, ByteBuffer next) {}
 
     private Uni<Slice> page(Query query, Object[] values, int size, ByteBuffer start) {
-        return cql.read(query, b -> b.setPageSize(size).setPagingState(start), values).map(rs -> {
-            List<Row> rows = Cql.rows(rs);
-            // The partitions this index query read are known only now: those its rows came from.
-            QueryStats.addPartitions((int) rows.stream()
-                    .map(row -> row.getUuid("conversation_id") + ":" + row.getInt("bucket")).distinct().count());
-            return new Slice(rows, rs.getExecutionInfo().getPagingState());
-        }).onFailure(failure -> start != null && (failure instanceof InvalidQueryException || failure instanceof ProtocolError))
+        return cql.read(query, b -> b.setPageSize(size).setPagingState(start), values)
+                .map(rs -> {
+                    List<Row> rows = Cql.rows(rs);
+                    // The partitions this index query read are known only now: those its rows came from.
+                    QueryStats.addPartitions((int) rows.stream()
+                            .map(row -> row.getUuid("conversation_id") + ":" + row.getInt("bucket"))
+                            .distinct()
+                            .count());
+                    return new Slice(rows, rs.getExecutionInfo().getPagingState());
+                })
+                .onFailure(failure ->
+                        start != null && (failure instanceof InvalidQueryException || failure instanceof ProtocolError))
                 // Cassandra refuses a paging state that is not its own: the cursor's, not the service's fault
                 .transform(failure -> ProblemException.badCursor("cursor holds no position of this list"));
     }
@@ -133,7 +155,8 @@ public class MessagesBySender {
         try {
             return ByteBuffer.wrap(Base64.getDecoder().decode(state));
         } catch (IllegalArgumentException e) {
-            throw ProblemException.badCursor("cursor is malformed; pass back the 'next' value of a previous page unchanged");
+            throw ProblemException.badCursor(
+                    "cursor is malformed; pass back the 'next' value of a previous page unchanged");
         }
     }
 

@@ -3,7 +3,6 @@ package dev.cqlpatterns.messenger;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Min;
-import java.time.Duration;
 
 /** Limits and bounds of the messenger; each one is named in a table comment of cql/010_messenger.cql. */
 @ConfigMapping(prefix = "cql-patterns.messenger")
@@ -75,6 +74,7 @@ public interface MessengerSettings {
     InboxIndex inboxIndex();
 
     enum InboxIndex {
-        ACTIVITY, DAYS
+        ACTIVITY,
+        DAYS
     }
 }

@@ -1,19 +1,19 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.identity.Usernames;
-import dev.cqlpatterns.platform.http.Text;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
-import dev.cqlpatterns.platform.openapi.ApiDefinition;
-import io.quarkus.runtime.annotations.RegisterForReflection;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -79,8 +79,8 @@ public class SendMessage {
                     + "last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
 
     /** The newest message of the conversation, so the next send knows which activity rows it replaces (cql/014). */
-    private static final Query SET_CONVERSATION_LAST = Cql.idempotent(
-            "UPDATE conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?");
+    private static final Query SET_CONVERSATION_LAST =
+            Cql.idempotent("UPDATE conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?");
 
     @Inject
     Caller caller;
@@ -108,69 +108,109 @@ public class SendMessage {
 
     /** What a send writes, fixed before its first write (kept with its Idempotency-Key). */
     @RegisterForReflection
-    public record Plan(UUID messageId, List<String> recipients) {
-    }
+    public record Plan(UUID messageId, List<String> recipients) {}
 
     /** The request as the send understood it: its fingerprint under an Idempotency-Key. */
     @RegisterForReflection
-    public record Fingerprint(String content, Map<String, String> attachments) {
-    }
+    public record Fingerprint(String content, Map<String, String> attachments) {}
 
     @Schema(name = "NewMessage")
     public record Request(
-            @Schema(description = "1 to 4,000 characters (cql-patterns.messenger.max-content-length), not all white "
-                    + "space; no control character but tab, line feed and carriage return", minLength = 1, maxLength = 4000,
-                    pattern = Text.FREE_TEXT_NOT_BLANK, examples = "Where are you?",
-                    required = true) String content,
-            @Schema(description = "At most 10 (cql-patterns.messenger.max-attachments); name (1 to 200 characters, not "
-                    + "blank, no control character) -> absolute http(s) URL of at most 2,000 characters", nullable = true, maxProperties = 10,
+            @Schema(
+                    description = "1 to 4,000 characters (cql-patterns.messenger.max-content-length), not all white "
+                            + "space; no control character but tab, line feed and carriage return",
+                    minLength = 1,
+                    maxLength = 4000,
+                    pattern = Text.FREE_TEXT_NOT_BLANK,
+                    examples = "Where are you?",
+                    required = true)
+            String content,
+
+            @Schema(
+                    description = "At most 10 (cql-patterns.messenger.max-attachments); name (1 to 200 characters, not "
+                            + "blank, no control character) -> absolute http(s) URL of at most 2,000 characters",
+                    nullable = true,
+                    maxProperties = 10,
                     additionalProperties = AttachmentUrl.class,
-                    examples = "{\"map.png\": \"https://example.com/map.png\"}") Map<String, String> attachments) {
-    }
+                    examples = "{\"map.png\": \"https://example.com/map.png\"}")
+            Map<String, String> attachments) {}
 
     /** The contract's schema of one attachment's URL (the service checks it with WebUrls). */
-    @Schema(name = "AttachmentUrl", type = SchemaType.STRING, maxLength = 2000, pattern = WebUrls.PATTERN,
-            description = "Absolute http(s) URL with a host", examples = "https://example.com/map.png")
+    @Schema(
+            name = "AttachmentUrl",
+            type = SchemaType.STRING,
+            maxLength = 2000,
+            pattern = WebUrls.PATTERN,
+            description = "Absolute http(s) URL with a host",
+            examples = "https://example.com/map.png")
     static final class AttachmentUrl {
-        private AttachmentUrl() {
-        }
+        private AttachmentUrl() {}
     }
 
     @Schema(name = "SentMessage")
     public record Sent(
-            @Schema(format = "uuid", description = "timeuuid of the message", examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b") String id,
-            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") String conversationId,
+            @Schema(
+                    format = "uuid",
+                    description = "timeuuid of the message",
+                    examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b")
+            String id,
+
+            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+            String conversationId,
+
             @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
-            @Schema(pattern = Usernames.ANSWERED, examples = "alice") String sender,
-            @Schema(type = SchemaType.ARRAY, implementation = Usernames.Answered.class, description = "Members it was sent to: everyone but the sender, sorted", examples = "[\"bob\"]") List<String> recipients) {
-    }
+
+            @Schema(pattern = Usernames.ANSWERED, examples = "alice")
+            String sender,
+
+            @Schema(
+                    type = SchemaType.ARRAY,
+                    implementation = Usernames.Answered.class,
+                    description = "Members it was sent to: everyone but the sender, sorted",
+                    examples = "[\"bob\"]")
+            List<String> recipients) {}
 
     @POST
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Send a message to a conversation (members only)",
+    @Operation(
+            summary = "Send a message to a conversation (members only)",
             description = "Every other member's inbox entry gets the message as last message and one more unread; the "
                     + "sender's own entry gets it as last message. With an Idempotency-Key, a retry with the same key "
                     + "(kept 24 hours) answers the same message and stores nothing twice.")
-    @APIResponse(responseCode = "201", description = "Sent (or, with a reused Idempotency-Key, sent before)",
+    @APIResponse(
+            responseCode = "201",
+            description = "Sent (or, with a reused Idempotency-Key, sent before)",
             headers = @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Sent.class)))
-    @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different message",
+    @APIResponse(
+            responseCode = "409",
+            description = "The Idempotency-Key was used before for a different message",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Sent>> send(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b") @PathParam("id") UUID id,
+            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
+                    @PathParam("id")
+                    UUID id,
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull Request request) {
         String sender = caller.username();
         Instant at = clock.instant();
         String content = validContent(request.content());
         Map<String, String> attachments = validAttachments(request.attachments());
-        return conversations.requireMember(id, sender).chain(c -> idempotency.run(operation(id), sender, key,
-                        new Fingerprint(content, attachments), Plan.class, () -> plan(c, sender, at),
-                        (plan, retry) -> write(c, plan, sender, content, attachments))
-                .map(done -> done.respond(RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED,
-                        sent(id, sender, done.plan())))));
+        return conversations
+                .requireMember(id, sender)
+                .chain(c -> idempotency
+                        .run(
+                                operation(id),
+                                sender,
+                                key,
+                                new Fingerprint(content, attachments),
+                                Plan.class,
+                                () -> plan(c, sender, at),
+                                (plan, retry) -> write(c, plan, sender, content, attachments))
+                        .map(done -> done.respond(RestResponse.ResponseBuilder.create(
+                                RestResponse.Status.CREATED, sent(id, sender, done.plan())))));
     }
 
     /** The scope of a send's Idempotency-Key, with the sender: one conversation. */
@@ -185,19 +225,23 @@ public class SendMessage {
     }
 
     private static Sent sent(UUID conversationId, String sender, Plan plan) {
-        return new Sent(plan.messageId().toString(), conversationId.toString(), TimeUuids.instant(plan.messageId()),
-                sender, plan.recipients());
+        return new Sent(
+                plan.messageId().toString(),
+                conversationId.toString(),
+                TimeUuids.instant(plan.messageId()),
+                sender,
+                plan.recipients());
     }
 
     /** The writes of a send; run again for the same plan, they write the same cells. */
-    private Uni<Void> write(Conversations.Conversation c, Plan plan, String sender, String content,
-            Map<String, String> attachments) {
+    private Uni<Void> write(
+            Conversations.Conversation c, Plan plan, String sender, String content, Map<String, String> attachments) {
         UUID conversationId = c.id();
         UUID messageId = plan.messageId();
         Set<String> recipients = new TreeSet<>(plan.recipients());
         return buckets.record(Messages.SERIES, conversationId.toString(), TimeUuids.instant(messageId))
-                .chain(bucket -> cql.write(INSERT_MESSAGE, conversationId, bucket, messageId, sender, content, recipients,
-                        attachments))
+                .chain(bucket -> cql.write(
+                        INSERT_MESSAGE, conversationId, bucket, messageId, sender, content, recipients, attachments))
                 .chain(() -> deliver(conversationId, messageId, c.lastMessageId(), sender, content, recipients));
     }
 
@@ -208,24 +252,54 @@ public class SendMessage {
      * each member's place in the order of last activity moves (InboxRows.delivered: cql/014 and
      * cql/015); the conversation row then names this message as the one to replace next time.
      */
-    private Uni<Void> deliver(UUID conversationId, UUID messageId, UUID previous, String sender, String content,
-            Set<String> recipients) {
+    private Uni<Void> deliver(
+            UUID conversationId, UUID messageId, UUID previous, String sender, String content, Set<String> recipients) {
         long timestamp = InboxRows.micros(messageId);
         Instant at = TimeUuids.instant(messageId);
         // A replay finds this message (or a newer one) as the previous one: nothing to replace then.
-        Instant replaced = previous != null && TimeUuids.instant(previous).isBefore(at) ? TimeUuids.instant(previous) : null;
+        Instant replaced =
+                previous != null && TimeUuids.instant(previous).isBefore(at) ? TimeUuids.instant(previous) : null;
         String preview = preview(content);
         List<Uni<Void>> writes = new ArrayList<>();
-        writes.add(cql.write(SET_CONVERSATION_LAST, timestamp, messageId, conversationId).replaceWithVoid());
-        writes.add(inbox.delivered(sender, conversationId, at, timestamp, replaced, List.of(
-                cql.bind(SET_LAST_MESSAGE, timestamp, messageId, sender, preview, sender, conversationId, InboxRows.SUMMARY))));
+        writes.add(cql.write(SET_CONVERSATION_LAST, timestamp, messageId, conversationId)
+                .replaceWithVoid());
+        writes.add(inbox.delivered(
+                sender,
+                conversationId,
+                at,
+                timestamp,
+                replaced,
+                List.of(cql.bind(
+                        SET_LAST_MESSAGE,
+                        timestamp,
+                        messageId,
+                        sender,
+                        preview,
+                        sender,
+                        conversationId,
+                        InboxRows.SUMMARY))));
         for (String member : recipients) {
             // Marker and summary share the member's partition: one mutation.
-            writes.add(inbox.delivered(member, conversationId, at, timestamp, replaced, List.of(
-                    cql.bind(MARK_UNREAD, member, conversationId, messageId, timestamp),
-                    // last_unread_id with the marker, in one mutation: the inbox counts where it is newer than read_up_to.
-                    cql.bind(SET_LAST_UNREAD, timestamp, messageId, sender, preview, messageId, member, conversationId,
-                            InboxRows.SUMMARY))));
+            writes.add(inbox.delivered(
+                    member,
+                    conversationId,
+                    at,
+                    timestamp,
+                    replaced,
+                    List.of(
+                            cql.bind(MARK_UNREAD, member, conversationId, messageId, timestamp),
+                            // last_unread_id with the marker, in one mutation: the inbox counts where it is newer than
+                            // read_up_to.
+                            cql.bind(
+                                    SET_LAST_UNREAD,
+                                    timestamp,
+                                    messageId,
+                                    sender,
+                                    preview,
+                                    messageId,
+                                    member,
+                                    conversationId,
+                                    InboxRows.SUMMARY))));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }
@@ -253,15 +327,16 @@ public class SendMessage {
         Map<String, String> valid = new TreeMap<>();
         attachments.forEach((name, url) -> {
             if (name.isBlank() || Text.length(name) > settings.maxAttachmentNameLength()) {
-                throw ProblemException.invalid("attachments", "names must be 1 to " + settings.maxAttachmentNameLength()
-                        + " characters");
+                throw ProblemException.invalid(
+                        "attachments", "names must be 1 to " + settings.maxAttachmentNameLength() + " characters");
             }
             if (!Text.isSingleLine(name)) {
                 throw ProblemException.invalid("attachments", "names " + Text.SINGLE_LINE_MESSAGE);
             }
             if (!WebUrls.isWebUrl(url) || Text.length(url) > settings.maxAttachmentUrlLength()) {
-                throw ProblemException.invalid("attachments." + name, "must be an http(s) URL of at most "
-                        + settings.maxAttachmentUrlLength() + " characters");
+                throw ProblemException.invalid(
+                        "attachments." + name,
+                        "must be an http(s) URL of at most " + settings.maxAttachmentUrlLength() + " characters");
             }
             valid.put(name, url);
         });

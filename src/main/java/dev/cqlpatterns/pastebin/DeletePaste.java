@@ -1,12 +1,12 @@
 package dev.cqlpatterns.pastebin;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
@@ -53,31 +53,48 @@ public class DeletePaste {
     @DELETE
     @Operation(summary = "Delete a paste", description = "Needs the secret given when the paste was created.")
     @APIResponse(responseCode = "204", description = "Deleted")
-    @APIResponse(responseCode = "403", description = "X-Paste-Secret missing or wrong",
+    @APIResponse(
+            responseCode = "403",
+            description = "X-Paste-Secret missing or wrong",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
-    @APIResponse(responseCode = "409", description = "Others changed the paste so often at this moment that it "
-            + "could not be deleted; retry",
+    @APIResponse(
+            responseCode = "409",
+            description = "Others changed the paste so often at this moment that it " + "could not be deleted; retry",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Void>> delete(
-            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") @PathParam("id") UUID id,
-            @Parameter(description = "The secret from the creation response; missing or wrong: 403, not shaped as "
-                    + "one: 400", required = true, example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc",
-                    schema = @Schema(type = SchemaType.STRING, pattern = PasteSecrets.PATTERN))
-            @HeaderParam(PasteSecrets.HEADER) String secret) {
+            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e")
+                    @PathParam("id")
+                    UUID id,
+            @Parameter(
+                            description = "The secret from the creation response; missing or wrong: 403, not shaped as "
+                                    + "one: 400",
+                            required = true,
+                            example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc",
+                            schema = @Schema(type = SchemaType.STRING, pattern = PasteSecrets.PATTERN))
+                    @HeaderParam(PasteSecrets.HEADER)
+                    String secret) {
         PasteSecrets.requireShape(secret);
         AtomicLong floor = new AtomicLong();
-        return cas.<PasteRow.Seen, Void>run(attempt -> PasteRow.Seen.read(cql, clock, id, attempt.retry()), seen -> {
-            PasteRow before = seen.paste().requireSecret(secret);
-            long version = before.nextVersion(floor.get());
-            floor.set(version);
-            Uni<Void> unlist = before.isPrivate() ? Uni.createFrom().voidItem() : list.hide(before, version - 1);
-            return Step.write("pastes_by_id", unlist.chain(() -> cql.bind(DELETE, id, before.version()))
-                    .chain(statement -> cql.execute(statement)),
-                    // Gone (ours or another delete: the same outcome), or still there.
-                    () -> PasteRow.readLive(cql, id, seen.now(), true).replaceWith(false)
-                            .onFailure(ProblemException.class).recoverWithItem(true),
-                    () -> Uni.createFrom().voidItem());
-        }, () -> ProblemException.conflict("The paste is being changed by others at this moment; retry"))
+        return cas.<PasteRow.Seen, Void>run(
+                        attempt -> PasteRow.Seen.read(cql, clock, id, attempt.retry()),
+                        seen -> {
+                            PasteRow before = seen.paste().requireSecret(secret);
+                            long version = before.nextVersion(floor.get());
+                            floor.set(version);
+                            Uni<Void> unlist =
+                                    before.isPrivate() ? Uni.createFrom().voidItem() : list.hide(before, version - 1);
+                            return Step.write(
+                                    "pastes_by_id",
+                                    unlist.chain(() -> cql.bind(DELETE, id, before.version()))
+                                            .chain(statement -> cql.execute(statement)),
+                                    // Gone (ours or another delete: the same outcome), or still there.
+                                    () -> PasteRow.readLive(cql, id, seen.now(), true)
+                                            .replaceWith(false)
+                                            .onFailure(ProblemException.class)
+                                            .recoverWithItem(true),
+                                    () -> Uni.createFrom().voidItem());
+                        },
+                        () -> ProblemException.conflict("The paste is being changed by others at this moment; retry"))
                 .replaceWith(RestResponse.noContent());
     }
 }

@@ -1,21 +1,21 @@
 package dev.cqlpatterns.pastebin;
 
-import dev.cqlpatterns.platform.http.Text;
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import jakarta.validation.constraints.AssertTrue;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -50,8 +50,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "pastebin")
 public class LatestPublicPastes {
     private static final String SCOPE = "pastes:latest";
-    private static final Query NEWEST = Cql.idempotent(
-            "SELECT created_at, id, title, expires_at FROM latest_public_pastes WHERE day = ? LIMIT ?");
+    private static final Query NEWEST =
+            Cql.idempotent("SELECT created_at, id, title, expires_at FROM latest_public_pastes WHERE day = ? LIMIT ?");
     private static final Query OLDER_THAN = Cql.idempotent("SELECT created_at, id, title, expires_at "
             + "FROM latest_public_pastes WHERE day = ? AND (created_at, id) < (?, ?) LIMIT ?");
     private static final Query NEWEST_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
@@ -59,20 +59,25 @@ public class LatestPublicPastes {
     private static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
             + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? "
             + "AND (created_at, id) < (?, ?) LIMIT ?");
-    private static final Query NEWEST_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
-            + "AND created_at > ? LIMIT ?");
-    private static final Query OLDER_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
-            + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
+    private static final Query NEWEST_OF_PERIOD_MOVED =
+            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
+                    + "AND created_at > ? LIMIT ?");
+    private static final Query OLDER_OF_PERIOD_MOVED =
+            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
+                    + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
     /**
      * Newest first, as the table's clustering orders rows: created_at, then id as Cassandra compares a
      * uuid (version, then both halves unsigned; paste ids are random, version 4).
      */
-    private static final Comparator<Row> NEWEST_FIRST = Comparator.<Row, Instant>comparing(r -> r.getInstant("created_at"))
-            .thenComparing(r -> r.getUuid("id"), Comparator.comparingInt(UUID::version)
-                    .thenComparing(UUID::getMostSignificantBits, Long::compareUnsigned)
-                    .thenComparing(UUID::getLeastSignificantBits, Long::compareUnsigned))
+    private static final Comparator<Row> NEWEST_FIRST = Comparator.<Row, Instant>comparing(
+                    r -> r.getInstant("created_at"))
+            .thenComparing(
+                    r -> r.getUuid("id"),
+                    Comparator.comparingInt(UUID::version)
+                            .thenComparing(UUID::getMostSignificantBits, Long::compareUnsigned)
+                            .thenComparing(UUID::getLeastSignificantBits, Long::compareUnsigned))
             .reversed();
 
     @Inject
@@ -95,13 +100,21 @@ public class LatestPublicPastes {
 
     @Schema(name = "ListedPaste", description = "A public paste as the list shows it; GET /pastes/{id} has its body")
     public record Listed(
-            @Schema(examples = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") UUID id,
-            @Schema(nullable = true, maxLength = 200, pattern = Text.SINGLE_LINE, examples = "nginx config") String title,
+            @Schema(examples = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e")
+            UUID id,
+
+            @Schema(nullable = true, maxLength = 200, pattern = Text.SINGLE_LINE, examples = "nginx config")
+            String title,
+
             @Schema(examples = "2026-01-31T23:59:59.123Z") Instant createdAt,
-            @Schema(implementation = String.class, format = "date-time", nullable = true,
-                    description = "Null when the paste never expires", examples = "2026-02-07T23:59:59.123Z")
-            Instant expiresAt) {
-    }
+
+            @Schema(
+                    implementation = String.class,
+                    format = "date-time",
+                    nullable = true,
+                    description = "Null when the paste never expires",
+                    examples = "2026-02-07T23:59:59.123Z")
+            Instant expiresAt) {}
 
     /**
      * Where a page ended: the day bucket and the clustering key of the last row read; without a key
@@ -126,31 +139,39 @@ public class LatestPublicPastes {
     }
 
     /** A row's clustering key in latest_public_pastes. */
-    record Key(Instant createdAt, UUID id) {
-    }
+    record Key(Instant createdAt, UUID id) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The latest public pastes, newest first",
+    @Operation(
+            summary = "The latest public pastes, newest first",
             description = "Private and expired pastes are never listed. A public paste may leave the list before "
                     + "it expires: it is listed for the longest listing period it lives (by default 1 min, 10 min, 1 h, "
                     + "6 h, 1 d, 7 d or 30 d), and one living less than a minute may not be listed at all. "
                     + "Paged: pass 'next' back as 'cursor'.")
     public Uni<Page<Listed>> latest(
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "20") @QueryParam("limit") Integer limit,
+            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "20") @QueryParam("limit")
+                    Integer limit,
             @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         Optional<Position> from = cursors.decode(SCOPE, cursor, Position.class);
         Instant now = clock.instant();
         TimeSeries series = list.series();
         int newest = series.granularity().key(now);
-        return walk.page(series, TimeSeries.GLOBAL, newest, series.oldestKept(now), from.map(Position::mark).orElse(null),
-                        size, walk.budget(), (Listed p) -> new Key(p.createdAt(), p.id()),
+        return walk.page(
+                        series,
+                        TimeSeries.GLOBAL,
+                        newest,
+                        series.oldestKept(now),
+                        from.map(Position::mark).orElse(null),
+                        size,
+                        walk.budget(),
+                        (Listed p) -> new Key(p.createdAt(), p.id()),
                         settings.listIndex() == PastebinSettings.ListIndex.PERIOD
                                 ? (day, after, n) -> readPeriods(day, after, n, now)
                                 : (day, after, n) -> readDay(day, after, n, now))
-                .map(page -> Page.of(page.items(),
-                        page.next() == null ? null : cursors.encode(SCOPE, Position.of(page.next()))));
+                .map(page -> Page.of(
+                        page.items(), page.next() == null ? null : cursors.encode(SCOPE, Position.of(page.next()))));
     }
 
     /**
@@ -159,7 +180,8 @@ public class LatestPublicPastes {
      */
     private Uni<BucketWalk.Chunk<Listed, Key>> readDay(int day, Key after, int n, Instant now) {
         return (after == null ? cql.read(NEWEST, day, n) : cql.read(OLDER_THAN, day, after.createdAt(), after.id(), n))
-                .map(Cql::rows).map(rows -> chunk(rows, rows.size() < n, row -> true, now));
+                .map(Cql::rows)
+                .map(rows -> chunk(rows, rows.size() < n, row -> true, now));
     }
 
     /**
@@ -171,34 +193,46 @@ public class LatestPublicPastes {
     private Uni<BucketWalk.Chunk<Listed, Key>> readPeriods(int day, Key after, int n, Instant now) {
         Instant dayEnds = list.series().granularity().end(day);
         List<Integer> periods = list.periods().stream()
-                .filter(period -> dayEnds.isAfter(PublicPasteList.listedSince(period, now))).toList();
+                .filter(period -> dayEnds.isAfter(PublicPasteList.listedSince(period, now)))
+                .toList();
         if (periods.isEmpty()) {
             return Uni.createFrom().item(new BucketWalk.Chunk<>(List.of(), null, true));
         }
-        return list.generation(day).chain(g -> Uni.join().all(periods.stream()
-                .map(period -> readPeriod(day, g, period, PublicPasteList.listedSince(period, now), after, n).map(Cql::rows))
-                .toList()).andFailFast()).map(results -> {
-            List<Row> rows = new ArrayList<>();
-            boolean allShort = true;
-            for (List<Row> result : results) {
-                rows.addAll(result);
-                allShort &= result.size() < n;
-            }
-            rows.sort(NEWEST_FIRST);
-            boolean exhausted = allShort && rows.size() <= n;
-            return chunk(rows.size() > n ? rows.subList(0, n) : rows, exhausted,
-                    row -> row.getInt("listed_for") == list.listedFor(row.getInstant("created_at"), row.getInstant("expires_at")),
-                    now);
-        });
+        return list.generation(day)
+                .chain(g -> Uni.join()
+                        .all(periods.stream()
+                                .map(period -> readPeriod(
+                                                day, g, period, PublicPasteList.listedSince(period, now), after, n)
+                                        .map(Cql::rows))
+                                .toList())
+                        .andFailFast())
+                .map(results -> {
+                    List<Row> rows = new ArrayList<>();
+                    boolean allShort = true;
+                    for (List<Row> result : results) {
+                        rows.addAll(result);
+                        allShort &= result.size() < n;
+                    }
+                    rows.sort(NEWEST_FIRST);
+                    boolean exhausted = allShort && rows.size() <= n;
+                    return chunk(
+                            rows.size() > n ? rows.subList(0, n) : rows,
+                            exhausted,
+                            row -> row.getInt("listed_for")
+                                    == list.listedFor(row.getInstant("created_at"), row.getInstant("expires_at")),
+                            now);
+                });
     }
 
     /** One listing period's slice of a day, in the day's generation {@code g}: rows newer than {@code since}. */
     private Uni<AsyncResultSet> readPeriod(int day, int g, int period, Instant since, Key after, int n) {
         if (after == null) {
-            return g == 0 ? cql.read(NEWEST_OF_PERIOD, day, period, since, n)
+            return g == 0
+                    ? cql.read(NEWEST_OF_PERIOD, day, period, since, n)
                     : cql.read(NEWEST_OF_PERIOD_MOVED, day, g, period, since, n);
         }
-        return g == 0 ? cql.read(OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)
+        return g == 0
+                ? cql.read(OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)
                 : cql.read(OLDER_OF_PERIOD_MOVED, day, g, period, since, after.createdAt(), after.id(), n);
     }
 
@@ -206,16 +240,18 @@ public class LatestPublicPastes {
      * The rows read of a day, newest first, as a chunk of the walk: those {@code shown} and not
      * expired at {@code now}.
      */
-    private static BucketWalk.Chunk<Listed, Key> chunk(List<Row> rows, boolean exhausted, Predicate<Row> shown, Instant now) {
+    private static BucketWalk.Chunk<Listed, Key> chunk(
+            List<Row> rows, boolean exhausted, Predicate<Row> shown, Instant now) {
         List<Listed> live = new ArrayList<>();
         for (Row row : rows) {
             Instant expiresAt = row.getInstant("expires_at");
             if (!PasteRow.expired(expiresAt, now) && shown.test(row)) {
-                live.add(new Listed(row.getUuid("id"), row.getString("title"), row.getInstant("created_at"), expiresAt));
+                live.add(
+                        new Listed(row.getUuid("id"), row.getString("title"), row.getInstant("created_at"), expiresAt));
             }
         }
         Row last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
-        return new BucketWalk.Chunk<>(live, last == null ? null : new Key(last.getInstant("created_at"), last.getUuid("id")),
-                exhausted);
+        return new BucketWalk.Chunk<>(
+                live, last == null ? null : new Key(last.getInstant("created_at"), last.getUuid("id")), exhausted);
     }
 }

@@ -1,14 +1,14 @@
 package dev.cqlpatterns.pastebin;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.scheduling.ClusterJob;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -38,6 +38,7 @@ public class PasteExpirySweeper {
     public static final String JOB = "paste-expiry-sweeper";
     /** Expiry rows live a day past their expiry, so looking back further finds nothing. */
     private static final Duration MAX_LOOKBACK = Duration.ofSeconds(PublicPasteList.EXPIRY_ROW_GRACE_SECONDS);
+
     private static final int PAGE_SIZE = 200;
     private static final Query DUE = Cql.idempotent("SELECT id, expires_at, listed_day, listed_created_at, "
             + "listed_version FROM public_paste_expiries WHERE day = ? AND expires_at > ? AND expires_at <= ?");
@@ -76,14 +77,18 @@ public class PasteExpirySweeper {
         int firstDay = Granularity.DAY.key(from);
         int lastDay = Granularity.DAY.key(now);
         Uni<Integer> swept = sweepDay(firstDay, from, now, null);
-        return firstDay == lastDay ? swept : swept.chain(n -> sweepDay(lastDay, from, now, null).map(m -> n + m));
+        return firstDay == lastDay
+                ? swept
+                : swept.chain(n -> sweepDay(lastDay, from, now, null).map(m -> n + m));
     }
 
     private Uni<Integer> sweepDay(int day, Instant from, Instant to, ByteBuffer pagingState) {
         return cql.read(DUE, b -> b.setPageSize(PAGE_SIZE).setPagingState(pagingState), day, from, to)
-                .chain(rs -> unlist(Cql.rows(rs)).chain(n -> more(rs)
-                        ? sweepDay(day, from, to, rs.getExecutionInfo().getPagingState()).map(m -> n + m)
-                        : Uni.createFrom().item(n)));
+                .chain(rs -> unlist(Cql.rows(rs))
+                        .chain(n -> more(rs)
+                                ? sweepDay(day, from, to, rs.getExecutionInfo().getPagingState())
+                                        .map(m -> n + m)
+                                : Uni.createFrom().item(n)));
     }
 
     private static boolean more(AsyncResultSet rs) {
@@ -94,8 +99,15 @@ public class PasteExpirySweeper {
         if (due.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return Uni.join().all(due.stream().map(row -> list.hideByExpiry(row.getInt("listed_day"),
-                row.getInstant("listed_created_at"), row.getUuid("id"), row.getLong("listed_version"))).toList())
-                .andFailFast().replaceWith(due.size());
+        return Uni.join()
+                .all(due.stream()
+                        .map(row -> list.hideByExpiry(
+                                row.getInt("listed_day"),
+                                row.getInstant("listed_created_at"),
+                                row.getUuid("id"),
+                                row.getLong("listed_version")))
+                        .toList())
+                .andFailFast()
+                .replaceWith(due.size());
     }
 }

@@ -1,10 +1,10 @@
 package dev.cqlpatterns.pastebin;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -23,15 +23,17 @@ public class PasteInput {
      * taken. Zero, under PT1S and over the maximum are refused too, which the contract only states.
      */
     static final String DURATION_SECONDS = "[0-9]+(?:[.,][0-9]{0,9})?[Ss]";
+
     static final String DURATION_TIME = "[Tt](?:[0-9]+[Hh](?:[0-9]+[Mm])?(?:" + DURATION_SECONDS + ")?|[0-9]+[Mm](?:"
             + DURATION_SECONDS + ")?|" + DURATION_SECONDS + ")";
     /** At least one digit that is not 0 (a lookahead, valid in Java and ECMA-262): P0D and PT0S are refused. */
-    public static final String DURATION = "^(?=[^1-9]*[1-9])[Pp](?:[0-9]+[Dd](?:" + DURATION_TIME + ")?|" + DURATION_TIME
-            + ")$";
+    public static final String DURATION =
+            "^(?=[^1-9]*[1-9])[Pp](?:[0-9]+[Dd](?:" + DURATION_TIME + ")?|" + DURATION_TIME + ")$";
     /** The longest expiresIn taken: room for any way of writing up to P365D, none for padding with zeros. */
     public static final int DURATION_MAX = 32;
-    public static final String DURATION_DESCRIPTION = "positive ISO-8601 duration, at least PT1S and at most P365D "
-            + "(cql-patterns.pastebin.max-expires-in)";
+
+    public static final String DURATION_DESCRIPTION =
+            "positive ISO-8601 duration, at least PT1S and at most P365D " + "(cql-patterns.pastebin.max-expires-in)";
     /**
      * The body's limit in characters, as the contract can state it: cql-patterns.pastebin.max-body-size
      * (512 KiB) counts UTF-8 bytes (413 above it), and a character is at least one byte.
@@ -56,7 +58,10 @@ public class PasteInput {
         long max = settings.maxBodySize().asLongValue();
         // A char is at most 3 UTF-8 bytes: skip the encoding when the body cannot be over.
         if ((long) body.length() * 3 > max && body.getBytes(StandardCharsets.UTF_8).length > max) {
-            throw new ProblemException(413, "payload-too-large", "Payload too large",
+            throw new ProblemException(
+                    413,
+                    "payload-too-large",
+                    "Payload too large",
                     "body: over the limit of " + max + " bytes (UTF-8)",
                     List.of(new Problem.FieldError("body", "must be at most " + max + " bytes")));
         }
@@ -86,7 +91,8 @@ public class PasteInput {
             return settings.defaultExpiresIn();
         }
         if (Text.length(expiresIn) > DURATION_MAX) {
-            throw ProblemException.invalid("expiresIn", "must be at most " + DURATION_MAX + " characters, such as PT10M, PT1H or P7D");
+            throw ProblemException.invalid(
+                    "expiresIn", "must be at most " + DURATION_MAX + " characters, such as PT10M, PT1H or P7D");
         }
         Duration duration;
         try {

@@ -20,8 +20,16 @@ import java.util.UUID;
  * @param version write timestamp (microseconds) of the paste's latest version, strictly
  *                increasing; the list is written with it as USING TIMESTAMP
  */
-record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] secretHash, Instant createdAt,
-        Instant modifiedAt, Instant expiresAt, long version) {
+record PasteRow(
+        UUID id,
+        String title,
+        String body,
+        boolean isPrivate,
+        byte[] secretHash,
+        Instant createdAt,
+        Instant modifiedAt,
+        Instant expiresAt,
+        long version) {
 
     private static final Query READ = Cql.idempotent("SELECT id, title, body, is_private, secret_hash, created_at, "
             + "modified_at, expires_at, version FROM pastes_by_id WHERE id = ?");
@@ -32,7 +40,8 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
      */
     static Uni<PasteRow> readLive(Cql cql, UUID id, Instant now, boolean serial) {
         return cql.read(READ, b -> serial ? b.setConsistencyLevel(cql.serial()) : b, id)
-                .map(rs -> Optional.ofNullable(rs.one()).flatMap(PasteRow::of)
+                .map(rs -> Optional.ofNullable(rs.one())
+                        .flatMap(PasteRow::of)
                         .filter(row -> !row.expired(now))
                         .orElseThrow(() -> ProblemException.notFound("No paste " + id)));
     }
@@ -54,10 +63,13 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
      */
     Uni<Boolean> holds(Cql cql, Instant now) {
         return readLive(cql, id, now, true)
-                .map(held -> held.version() == version && java.util.Objects.equals(held.title(), title)
-                        && java.util.Objects.equals(held.body(), body) && held.isPrivate() == isPrivate
+                .map(held -> held.version() == version
+                        && java.util.Objects.equals(held.title(), title)
+                        && java.util.Objects.equals(held.body(), body)
+                        && held.isPrivate() == isPrivate
                         && java.util.Objects.equals(held.expiresAt(), expiresAt))
-                .onFailure(ProblemException.class).recoverWithItem(false);
+                .onFailure(ProblemException.class)
+                .recoverWithItem(false);
     }
 
     /** 403 unless {@code secret} is this paste's secret (compared in constant time). */
@@ -79,9 +91,16 @@ record PasteRow(UUID id, String title, String body, boolean isPrivate, byte[] se
             secretHash = new byte[hash.remaining()];
             hash.duplicate().get(secretHash);
         }
-        return Optional.of(new PasteRow(row.getUuid("id"), row.getString("title"), row.getString("body"),
-                row.getBoolean("is_private"), secretHash, row.getInstant("created_at"), row.getInstant("modified_at"),
-                row.getInstant("expires_at"), row.getLong("version")));
+        return Optional.of(new PasteRow(
+                row.getUuid("id"),
+                row.getString("title"),
+                row.getString("body"),
+                row.getBoolean("is_private"),
+                secretHash,
+                row.getInstant("created_at"),
+                row.getInstant("modified_at"),
+                row.getInstant("expires_at"),
+                row.getLong("version")));
     }
 
     boolean expired(Instant now) {

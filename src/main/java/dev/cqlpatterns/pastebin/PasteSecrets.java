@@ -1,12 +1,12 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.errors.ProblemException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.regex.Pattern;
-import dev.cqlpatterns.platform.errors.ProblemException;
 
 /**
  * The secret that lets its holder change or delete a paste: 32 random bytes, shown once as
@@ -17,12 +17,12 @@ final class PasteSecrets {
     static final String HEADER = "X-Paste-Secret";
     /** What a secret looks like: 32 bytes as unpadded base64url. */
     static final String PATTERN = "^[A-Za-z0-9_-]{43}$";
+
     private static final Pattern SHAPE = Pattern.compile(PATTERN);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
-    private PasteSecrets() {
-    }
+    private PasteSecrets() {}
 
     static String newSecret() {
         byte[] bytes = new byte[32];
@@ -44,7 +44,8 @@ final class PasteSecrets {
      */
     static void requireShape(String given) {
         if (given != null && !SHAPE.matcher(given).matches()) {
-            throw ProblemException.invalid(HEADER, "must be the 43 characters of A-Z a-z 0-9 - _ that creating the paste answered");
+            throw ProblemException.invalid(
+                    HEADER, "must be the 43 characters of A-Z a-z 0-9 - _ that creating the paste answered");
         }
     }
 

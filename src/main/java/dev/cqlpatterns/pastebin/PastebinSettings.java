@@ -45,6 +45,7 @@ public interface PastebinSettings {
     ListIndex listIndex();
 
     enum ListIndex {
-        EXPIRY, PERIOD
+        EXPIRY,
+        PERIOD
     }
 }

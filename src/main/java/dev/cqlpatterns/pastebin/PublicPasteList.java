@@ -1,15 +1,15 @@
 package dev.cqlpatterns.pastebin;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.cassandra.Ttl;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.generations.GenerationalSet;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,17 +60,22 @@ public class PublicPasteList {
             + "listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
     private static final Query HIDE_FOR_PERIOD = Cql.idempotent("DELETE FROM latest_public_pastes_by_period USING "
             + "TIMESTAMP ? WHERE day = ? AND listed_for = ? AND created_at = ? AND id = ?");
-    private static final Query LISTED_FOR_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ?");
-    private static final Query DROP_FOR_PERIOD = Cql.idempotent("DELETE FROM latest_public_pastes_by_period WHERE day = ?");
-    private static final Query SHOW_MOVED = Cql.idempotent("INSERT INTO latest_public_pastes_by_period_generations (day, "
-            + "generation, listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
-    private static final Query HIDE_MOVED = Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations USING "
-            + "TIMESTAMP ? WHERE day = ? AND generation = ? AND listed_for = ? AND created_at = ? AND id = ?");
-    private static final Query LISTED_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ?");
-    private static final Query DROP_MOVED = Cql.idempotent(
-            "DELETE FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?");
+    private static final Query LISTED_FOR_PERIOD =
+            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+                    + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ?");
+    private static final Query DROP_FOR_PERIOD =
+            Cql.idempotent("DELETE FROM latest_public_pastes_by_period WHERE day = ?");
+    private static final Query SHOW_MOVED = Cql.idempotent(
+            "INSERT INTO latest_public_pastes_by_period_generations (day, "
+                    + "generation, listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+    private static final Query HIDE_MOVED =
+            Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations USING "
+                    + "TIMESTAMP ? WHERE day = ? AND generation = ? AND listed_for = ? AND created_at = ? AND id = ?");
+    private static final Query LISTED_MOVED = Cql.idempotent(
+            "SELECT listed_for, created_at, id, title, expires_at "
+                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ?");
+    private static final Query DROP_MOVED =
+            Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?");
     /**
      * A period's read stops this much short of the listing's end, so a service clock this far behind
      * the nodes' still never reads a row they have expired.
@@ -114,28 +119,40 @@ public class PublicPasteList {
             Uni<Long> copied = Uni.createFrom().item(0L);
             for (int period : periods) {
                 Instant since = listedSince(period, now);
-                copied = copied.chain(before -> copySlice(day, from, to, period, since, now).map(rows -> before + rows));
+                copied = copied.chain(
+                        before -> copySlice(day, from, to, period, since, now).map(rows -> before + rows));
             }
             return copied;
         }
 
         private Uni<Long> copySlice(int day, int from, int to, int period, Instant since, Instant now) {
-            return PartitionGenerations.forEachRow(paging -> from == 0 ? cql.read(LISTED_FOR_PERIOD, paging, day, period, since)
+            return PartitionGenerations.forEachRow(
+                    paging -> from == 0
+                            ? cql.read(LISTED_FOR_PERIOD, paging, day, period, since)
                             : cql.read(LISTED_MOVED, paging, day, from, period, since),
                     row -> {
                         Instant ends = row.getInstant("created_at").plusSeconds(row.getInt("listed_for"));
                         if (!now.isBefore(ends)) {
                             return Uni.createFrom().voidItem();
                         }
-                        return cql.write(SHOW_MOVED, day, to, row.getInt("listed_for"), row.getInstant("created_at"),
-                                row.getUuid("id"), row.getString("title"), row.getInstant("expires_at"),
-                                Ttl.until(ends, now), COPIED);
+                        return cql.write(
+                                SHOW_MOVED,
+                                day,
+                                to,
+                                row.getInt("listed_for"),
+                                row.getInstant("created_at"),
+                                row.getUuid("id"),
+                                row.getString("title"),
+                                row.getInstant("expires_at"),
+                                Ttl.until(ends, now),
+                                COPIED);
                     });
         }
 
         @Override
         public Uni<Void> drop(Integer day, int generation) {
-            return (generation == 0 ? cql.write(DROP_FOR_PERIOD, day) : cql.write(DROP_MOVED, day, generation)).replaceWithVoid();
+            return (generation == 0 ? cql.write(DROP_FOR_PERIOD, day) : cql.write(DROP_MOVED, day, generation))
+                    .replaceWithVoid();
         }
     };
 
@@ -147,7 +164,8 @@ public class PublicPasteList {
     void init() {
         series = TimeSeries.global(SERIES, Granularity.DAY, Optional.of(settings.listRetention()));
         Period retention = settings.listRetention();
-        long longest = Duration.ofDays(retention.toTotalMonths() * 30 + retention.getDays()).toSeconds();
+        long longest = Duration.ofDays(retention.toTotalMonths() * 30 + retention.getDays())
+                .toSeconds();
         TreeSet<Integer> seconds = new TreeSet<>();
         for (Duration period : settings.listingPeriods()) {
             if (period.toSeconds() > 0 && period.toSeconds() < longest) {
@@ -193,7 +211,9 @@ public class PublicPasteList {
      * reader skips it, since a hide would not find it.
      */
     int listedFor(Instant createdAt, Instant expiresAt) {
-        long life = expiresAt == null ? Long.MAX_VALUE : Duration.between(createdAt, expiresAt).toMillis();
+        long life = expiresAt == null
+                ? Long.MAX_VALUE
+                : Duration.between(createdAt, expiresAt).toMillis();
         int listedFor = 0;
         for (int period : periods) {
             if (period * 1000L <= life) {
@@ -236,19 +256,38 @@ public class PublicPasteList {
             return Uni.createFrom().voidItem();
         }
         int day = day(paste.createdAt());
-        return registry.record(series, TimeSeries.GLOBAL, paste.createdAt()).chain(bucket -> {
-            // The expiry row first, then the list row: the sweeper learns of every listed row that
-            // expires, and a writer that dies between the two leaves nothing listed. Two idempotent
-            // writes rather than a logged batch: a batch's log goes to two other nodes picked at
-            // random, so for the ~17 s before a dead node is marked down every logged batch that picks
-            // it times out (503), while these are retried and speculatively sent to live replicas.
-            Uni<Void> expiry = paste.expiresAt() == null ? Uni.createFrom().voidItem()
-                    : cql.write(EXPIRES, day(paste.expiresAt()), paste.expiresAt(), paste.id(), day, paste.createdAt(),
-                            paste.version(), Ttl.until(paste.expiresAt(), now) + EXPIRY_ROW_GRACE_SECONDS,
-                            paste.version()).replaceWithVoid();
-            return expiry.chain(() -> cql.write(SHOW, day, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(),
-                    ttl, paste.version())).chain(() -> showForPeriod(paste, day, now));
-        }).replaceWithVoid();
+        return registry.record(series, TimeSeries.GLOBAL, paste.createdAt())
+                .chain(bucket -> {
+                    // The expiry row first, then the list row: the sweeper learns of every listed row that
+                    // expires, and a writer that dies between the two leaves nothing listed. Two idempotent
+                    // writes rather than a logged batch: a batch's log goes to two other nodes picked at
+                    // random, so for the ~17 s before a dead node is marked down every logged batch that picks
+                    // it times out (503), while these are retried and speculatively sent to live replicas.
+                    Uni<Void> expiry = paste.expiresAt() == null
+                            ? Uni.createFrom().voidItem()
+                            : cql.write(
+                                            EXPIRES,
+                                            day(paste.expiresAt()),
+                                            paste.expiresAt(),
+                                            paste.id(),
+                                            day,
+                                            paste.createdAt(),
+                                            paste.version(),
+                                            Ttl.until(paste.expiresAt(), now) + EXPIRY_ROW_GRACE_SECONDS,
+                                            paste.version())
+                                    .replaceWithVoid();
+                    return expiry.chain(() -> cql.write(
+                                    SHOW,
+                                    day,
+                                    paste.createdAt(),
+                                    paste.id(),
+                                    paste.title(),
+                                    paste.expiresAt(),
+                                    ttl,
+                                    paste.version()))
+                            .chain(() -> showForPeriod(paste, day, now));
+                })
+                .replaceWithVoid();
     }
 
     /** The row of latest_public_pastes_by_period, living until created_at + its period, whenever it is written. */
@@ -259,11 +298,32 @@ public class PublicPasteList {
             return Uni.createFrom().voidItem();
         }
         int ttl = Ttl.until(ends, now);
-        return generations.change(byPeriod, day, false, g -> g == 0
-                ? cql.write(SHOW_FOR_PERIOD, day, listedFor, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(), ttl,
-                        paste.version())
-                : cql.write(SHOW_MOVED, day, g, listedFor, paste.createdAt(), paste.id(), paste.title(), paste.expiresAt(), ttl,
-                        paste.version()));
+        return generations.change(
+                byPeriod,
+                day,
+                false,
+                g -> g == 0
+                        ? cql.write(
+                                SHOW_FOR_PERIOD,
+                                day,
+                                listedFor,
+                                paste.createdAt(),
+                                paste.id(),
+                                paste.title(),
+                                paste.expiresAt(),
+                                ttl,
+                                paste.version())
+                        : cql.write(
+                                SHOW_MOVED,
+                                day,
+                                g,
+                                listedFor,
+                                paste.createdAt(),
+                                paste.id(),
+                                paste.title(),
+                                paste.expiresAt(),
+                                ttl,
+                                paste.version()));
     }
 
     /** Takes a paste off both lists, as far as versions written at or before {@code timestamp} go. */
@@ -271,9 +331,15 @@ public class PublicPasteList {
         int day = day(paste.createdAt());
         int listedFor = listedFor(paste);
         Uni<Void> hidden = hideByExpiry(day, paste.createdAt(), paste.id(), timestamp);
-        return listedFor == 0 ? hidden : hidden.chain(() -> generations.change(byPeriod, day, true, g -> g == 0
-                ? cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor, paste.createdAt(), paste.id())
-                : cql.write(HIDE_MOVED, timestamp, day, g, listedFor, paste.createdAt(), paste.id())));
+        return listedFor == 0
+                ? hidden
+                : hidden.chain(() -> generations.change(
+                        byPeriod,
+                        day,
+                        true,
+                        g -> g == 0
+                                ? cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor, paste.createdAt(), paste.id())
+                                : cql.write(HIDE_MOVED, timestamp, day, g, listedFor, paste.createdAt(), paste.id())));
     }
 
     /** The generation of a day's partition of latest_public_pastes_by_period that reads read now. */
@@ -294,8 +360,11 @@ public class PublicPasteList {
      * list keeps its day; -1 when its day is already past the list's retention.
      */
     private int ttl(PasteRow paste, Instant now) {
-        Instant keepUntil = Granularity.DAY.end(day(paste.createdAt())).atZone(ZoneOffset.UTC)
-                .plus(settings.listRetention()).toInstant();
+        Instant keepUntil = Granularity.DAY
+                .end(day(paste.createdAt()))
+                .atZone(ZoneOffset.UTC)
+                .plus(settings.listRetention())
+                .toInstant();
         if (!now.isBefore(keepUntil)) {
             return -1;
         }

@@ -1,8 +1,8 @@
 package dev.cqlpatterns.pastebin;
 
+import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -34,10 +34,14 @@ public class ReadPaste {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Read a paste", description = "Private pastes too: whoever has the id may read it. "
-            + "Unknown and expired pastes are 404.")
-    public Uni<Paste> read(@Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e")
-            @PathParam("id") UUID id) {
+    @Operation(
+            summary = "Read a paste",
+            description =
+                    "Private pastes too: whoever has the id may read it. " + "Unknown and expired pastes are 404.")
+    public Uni<Paste> read(
+            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e")
+                    @PathParam("id")
+                    UUID id) {
         return PasteRow.readLive(cql, id, clock.instant(), false).map(PasteRow::view);
     }
 }

@@ -1,16 +1,16 @@
 package dev.cqlpatterns.pastebin;
 
-import dev.cqlpatterns.platform.limits.ChargesBodyBytes;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
-import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.limits.ChargesBodyBytes;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -80,30 +80,59 @@ public class UpdatePaste {
     @Inject
     CompareAndSet cas;
 
-    @Schema(name = "UpdatePasteRequest", minProperties = 1,
+    @Schema(
+            name = "UpdatePasteRequest",
+            minProperties = 1,
             description = "Only the fields given change; give at least one (null is the same as absent)")
     public record Request(
-            @Schema(nullable = true, description = "New title, at most 200 characters, one line; a blank one removes the "
-                    + "title", maxLength = 200, pattern = PasteInput.TITLE, examples = "nginx config, fixed")
+            @Schema(
+                    nullable = true,
+                    description = "New title, at most 200 characters, one line; a blank one removes the " + "title",
+                    maxLength = 200,
+                    pattern = PasteInput.TITLE,
+                    examples = "nginx config, fixed")
             String title,
-            @Schema(nullable = true, description = "New text; not empty, at most max-body-size bytes of UTF-8 (512 KiB; "
-                    + "413 above it); no control character but tab, line feed and carriage return", minLength = 1,
-                    maxLength = PasteInput.BODY_MAX_CHARACTERS, pattern = Text.FREE_TEXT,
-                    examples = "server { listen 8080; }") String body,
-            @JsonProperty("private") @Schema(nullable = true, description = "New visibility: true takes the paste off "
-                    + "the list at once, false lists it") Boolean isPrivate,
-            @Schema(nullable = true, description = "New expiry, counted from now, such as PT10M or P7D: a "
-                    + PasteInput.DURATION_DESCRIPTION, pattern = PasteInput.DURATION, maxLength = PasteInput.DURATION_MAX, examples = "PT1H") String expiresIn) {
-    }
+
+            @Schema(
+                    nullable = true,
+                    description = "New text; not empty, at most max-body-size bytes of UTF-8 (512 KiB; "
+                            + "413 above it); no control character but tab, line feed and carriage return",
+                    minLength = 1,
+                    maxLength = PasteInput.BODY_MAX_CHARACTERS,
+                    pattern = Text.FREE_TEXT,
+                    examples = "server { listen 8080; }")
+            String body,
+
+            @JsonProperty("private")
+            @Schema(
+                    nullable = true,
+                    description = "New visibility: true takes the paste off " + "the list at once, false lists it")
+            Boolean isPrivate,
+
+            @Schema(
+                    nullable = true,
+                    description =
+                            "New expiry, counted from now, such as PT10M or P7D: a " + PasteInput.DURATION_DESCRIPTION,
+                    pattern = PasteInput.DURATION,
+                    maxLength = PasteInput.DURATION_MAX,
+                    examples = "PT1H")
+            String expiresIn) {}
 
     /** What the request changes; null fields keep their value. */
     private record Change(boolean setTitle, String title, String body, Boolean isPrivate, Optional<Duration> lifetime) {
 
         PasteRow applyTo(PasteRow before, Instant now, long version) {
             Instant modifiedAt = now.isAfter(before.modifiedAt()) ? now : before.modifiedAt();
-            return new PasteRow(before.id(), setTitle ? title : before.title(), body != null ? body : before.body(),
-                    isPrivate != null ? isPrivate : before.isPrivate(), before.secretHash(), before.createdAt(),
-                    modifiedAt, lifetime.map(d -> PasteRow.millis(now.plus(d))).orElse(before.expiresAt()), version);
+            return new PasteRow(
+                    before.id(),
+                    setTitle ? title : before.title(),
+                    body != null ? body : before.body(),
+                    isPrivate != null ? isPrivate : before.isPrivate(),
+                    before.secretHash(),
+                    before.createdAt(),
+                    modifiedAt,
+                    lifetime.map(d -> PasteRow.millis(now.plus(d))).orElse(before.expiresAt()),
+                    version);
         }
     }
 
@@ -111,52 +140,87 @@ public class UpdatePaste {
     @ChargesBodyBytes
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Change a paste", description = "Needs the secret given when the paste was created. "
-            + "A new expiresIn counts from now and applies to every row of the paste.")
-    @APIResponse(responseCode = "200", description = "The paste as changed",
+    @Operation(
+            summary = "Change a paste",
+            description = "Needs the secret given when the paste was created. "
+                    + "A new expiresIn counts from now and applies to every row of the paste.")
+    @APIResponse(
+            responseCode = "200",
+            description = "The paste as changed",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Paste.class)))
-    @APIResponse(responseCode = "403", description = "X-Paste-Secret missing or wrong",
+    @APIResponse(
+            responseCode = "403",
+            description = "X-Paste-Secret missing or wrong",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
-    @APIResponse(responseCode = "409", description = "Others changed the paste so often at this moment that this "
-            + "change could not be applied; retry",
+    @APIResponse(
+            responseCode = "409",
+            description = "Others changed the paste so often at this moment that this "
+                    + "change could not be applied; retry",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<Paste> update(
-            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e") @PathParam("id") UUID id,
-            @Parameter(description = "The secret from the creation response; missing or wrong: 403, not shaped as "
-                    + "one: 400", required = true, example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc",
-                    schema = @Schema(type = SchemaType.STRING, pattern = PasteSecrets.PATTERN))
-            @HeaderParam(PasteSecrets.HEADER) String secret,
+            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e")
+                    @PathParam("id")
+                    UUID id,
+            @Parameter(
+                            description = "The secret from the creation response; missing or wrong: 403, not shaped as "
+                                    + "one: 400",
+                            required = true,
+                            example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc",
+                            schema = @Schema(type = SchemaType.STRING, pattern = PasteSecrets.PATTERN))
+                    @HeaderParam(PasteSecrets.HEADER)
+                    String secret,
             @Valid Request request) {
         PasteSecrets.requireShape(secret);
         if (request == null) {
             throw ProblemException.badRequest("A JSON body with the fields to change is required");
         }
-        if (request.title() == null && request.body() == null && request.isPrivate() == null
+        if (request.title() == null
+                && request.body() == null
+                && request.isPrivate() == null
                 && request.expiresIn() == null) {
             throw ProblemException.badRequest("Nothing to change: give title, body, private or expiresIn");
         }
-        Change change = new Change(request.title() != null, input.title(request.title()),
-                request.body() == null ? null : input.body(request.body()), request.isPrivate(),
+        Change change = new Change(
+                request.title() != null,
+                input.title(request.title()),
+                request.body() == null ? null : input.body(request.body()),
+                request.isPrivate(),
                 request.expiresIn() == null ? Optional.empty() : input.expiresIn(request.expiresIn()));
         // Each attempt's version is above the one the previous attempt proposed.
         AtomicLong floor = new AtomicLong();
-        return cas.<PasteRow.Seen, Paste>run(attempt -> PasteRow.Seen.read(cql, clock, id, attempt.retry()), seen -> {
-            PasteRow before = seen.paste().requireSecret(secret);
-            PasteRow after = change.applyTo(before, seen.now(), before.nextVersion(floor.get()));
-            floor.set(after.version());
-            Uni<Void> narrow = list.unlists(before, after)
-                    ? list.hide(before, after.version() - 1)
-                    : Uni.createFrom().voidItem();
-            return Step.write("pastes_by_id", narrow.chain(() -> replace(before, after, seen.now())),
-                    () -> after.holds(cql, seen.now()), () -> list.show(after, seen.now()).replaceWith(after.view()));
-        }, () -> ProblemException.conflict("The paste is being changed by others at this moment; retry"));
+        return cas.<PasteRow.Seen, Paste>run(
+                attempt -> PasteRow.Seen.read(cql, clock, id, attempt.retry()),
+                seen -> {
+                    PasteRow before = seen.paste().requireSecret(secret);
+                    PasteRow after = change.applyTo(before, seen.now(), before.nextVersion(floor.get()));
+                    floor.set(after.version());
+                    Uni<Void> narrow = list.unlists(before, after)
+                            ? list.hide(before, after.version() - 1)
+                            : Uni.createFrom().voidItem();
+                    return Step.write(
+                            "pastes_by_id",
+                            narrow.chain(() -> replace(before, after, seen.now())),
+                            () -> after.holds(cql, seen.now()),
+                            () -> list.show(after, seen.now()).replaceWith(after.view()));
+                },
+                () -> ProblemException.conflict("The paste is being changed by others at this moment; retry"));
     }
 
     /** The compare-and-set: applied when {@code before} was still the current version. */
     private Uni<AsyncResultSet> replace(PasteRow before, PasteRow after, Instant now) {
-        return cql.bind(REPLACE, after.ttl(now), after.title(), after.body(), after.isPrivate(),
-                ByteBuffer.wrap(after.secretHash()), after.createdAt(), after.modifiedAt(), after.expiresAt(),
-                after.version(), after.id(), before.version())
+        return cql.bind(
+                        REPLACE,
+                        after.ttl(now),
+                        after.title(),
+                        after.body(),
+                        after.isPrivate(),
+                        ByteBuffer.wrap(after.secretHash()),
+                        after.createdAt(),
+                        after.modifiedAt(),
+                        after.expiresAt(),
+                        after.version(),
+                        after.id(),
+                        before.version())
                 .chain(statement -> cql.execute(statement));
     }
 }

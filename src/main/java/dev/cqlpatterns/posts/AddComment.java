@@ -1,31 +1,29 @@
 package dev.cqlpatterns.posts;
 
-import dev.cqlpatterns.platform.http.NewResource;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
-import dev.cqlpatterns.platform.http.Text;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.NewResource;
+import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
 import dev.cqlpatterns.platform.identity.Caller;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
-import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
-import dev.cqlpatterns.platform.openapi.ApiDefinition;
-import io.quarkus.runtime.annotations.RegisterForReflection;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -34,13 +32,15 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jboss.resteasy.reactive.RestResponse;
 import org.hibernate.validator.constraints.CodePointLength;
+import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * POST /posts/{id}/comments: the caller comments on a post. The comment row and the post's
@@ -59,19 +59,19 @@ import org.hibernate.validator.constraints.CodePointLength;
 @Tag(name = "posts")
 public class AddComment {
     static final int BODY_MAX = 2_000;
-    private static final Query COUNT = Cql.idempotent("SELECT comment_count FROM post_and_comments WHERE post_id = ? LIMIT 1");
+    private static final Query COUNT =
+            Cql.idempotent("SELECT comment_count FROM post_and_comments WHERE post_id = ? LIMIT 1");
     private static final Query INSERT = Cql.conditional("UPDATE post_and_comments SET commenter = ?, comment_body = ?, "
             + "comment_count = ? WHERE post_id = ? AND comment_time = ? IF comment_count = ?");
-    private static final Query COMMENT = Cql.idempotent(
-            "SELECT commenter FROM post_and_comments WHERE post_id = ? AND comment_time = ?");
+    private static final Query COMMENT =
+            Cql.idempotent("SELECT commenter FROM post_and_comments WHERE post_id = ? AND comment_time = ?");
 
     @Inject
     IdempotencyKeys idempotency;
 
     /** What a comment writes, fixed before its first write (kept with its Idempotency-Key). */
     @RegisterForReflection
-    public record Plan(UUID commentId) {
-    }
+    public record Plan(UUID commentId) {}
 
     @Inject
     Cql cql;
@@ -90,33 +90,59 @@ public class AddComment {
 
     @Schema(name = "NewComment")
     public record NewComment(
-            @NotBlank @CodePointLength(max = BODY_MAX) @Pattern(regexp = Text.FREE_TEXT, message = Text.FREE_TEXT_MESSAGE)
-            @Schema(examples = "Query first, then tables.", pattern = Text.FREE_TEXT_NOT_BLANK, maxLength = BODY_MAX) String body) {
-    }
+            @NotBlank
+            @CodePointLength(max = BODY_MAX)
+            @Pattern(regexp = Text.FREE_TEXT, message = Text.FREE_TEXT_MESSAGE)
+            @Schema(examples = "Query first, then tables.", pattern = Text.FREE_TEXT_NOT_BLANK, maxLength = BODY_MAX)
+            String body) {}
 
     @POST
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Comment on a post")
-    @APIResponse(responseCode = "201", description = "Created (or, with a reused Idempotency-Key, created before)",
-            headers = {@Header(name = "Location", description = "Path of the post the comment is on, /posts/{id}; its "
-                    + "id is the new comment's", schema = @Schema(type = SchemaType.STRING, format = "uri-reference",
-                    pattern = "^/posts/" + NewResource.UUID_PATH, maxLength = 43)),
-                    @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)},
+    @APIResponse(
+            responseCode = "201",
+            description = "Created (or, with a reused Idempotency-Key, created before)",
+            headers = {
+                @Header(
+                        name = "Location",
+                        description =
+                                "Path of the post the comment is on, /posts/{id}; its " + "id is the new comment's",
+                        schema =
+                                @Schema(
+                                        type = SchemaType.STRING,
+                                        format = "uri-reference",
+                                        pattern = "^/posts/" + NewResource.UUID_PATH,
+                                        maxLength = 43)),
+                @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)
+            },
             content = @Content(schema = @Schema(implementation = CreatePost.Created.class)))
-    @APIResponse(responseCode = "409", description = "The post has the maximum number of comments, or the "
-            + "Idempotency-Key was used before for a different comment")
+    @APIResponse(
+            responseCode = "409",
+            description = "The post has the maximum number of comments, or the "
+                    + "Idempotency-Key was used before for a different comment")
     public Uni<RestResponse<CreatePost.Created>> comment(
-            @Parameter(description = PostIds.DESCRIPTION, example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
-                    schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN)) @PathParam("id") String id,
+            @Parameter(
+                            description = PostIds.DESCRIPTION,
+                            example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
+                            schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN))
+                    @PathParam("id")
+                    String id,
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull NewComment request) {
         String commenter = caller.username();
         UUID post = PostIds.parse(id);
-        return idempotency.run("POST /posts/" + post + "/comments", commenter, key, request, Plan.class,
+        return idempotency
+                .run(
+                        "POST /posts/" + post + "/comments",
+                        commenter,
+                        key,
+                        request,
+                        Plan.class,
                         () -> new Plan(TimeUuids.at(clock.instant())),
-                        (plan, retry) -> retry ? finish(post, plan.commentId(), commenter, request.body())
+                        (plan, retry) -> retry
+                                ? finish(post, plan.commentId(), commenter, request.body())
                                 : write(post, plan.commentId(), commenter, request.body()))
                 .map(done -> done.respond(NewResource.<CreatePost.Created>at("/posts/" + id)
                         .entity(new CreatePost.Created(done.plan().commentId().toString()))));
@@ -124,28 +150,35 @@ public class AddComment {
 
     /** A retry: writes the comment unless the first attempt did (a SERIAL read sees its conditional write). */
     private Uni<Void> finish(UUID post, UUID comment, String commenter, String body) {
-        return written(post, comment).chain(there -> there ? Uni.createFrom().voidItem()
-                : write(post, comment, commenter, body));
+        return written(post, comment)
+                .chain(there -> there ? Uni.createFrom().voidItem() : write(post, comment, commenter, body));
     }
 
     private Uni<Boolean> written(UUID post, UUID comment) {
-        return cql.read(COMMENT, b -> b.setConsistencyLevel(cql.serial()), post, comment).map(rs -> rs.one() != null);
+        return cql.read(COMMENT, b -> b.setConsistencyLevel(cql.serial()), post, comment)
+                .map(rs -> rs.one() != null);
     }
 
     private Uni<Void> write(UUID post, UUID comment, String commenter, String body) {
-        return cas.<Integer, Void>run(attempt -> count(post, attempt), count -> {
-            if (count == null) {
-                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No post " + post)));
-            }
-            if (count >= settings.maxComments()) {
-                return Step.done(Uni.createFrom().failure(ProblemException.conflict(
-                        "The post has " + settings.maxComments() + " comments, the most a post takes")));
-            }
-            return Step.write("post_and_comments", cql.write(INSERT, commenter, body, count + 1, post, comment, count),
-                    // The comment's row (its own timeuuid) is there: our write holds.
-                    () -> written(post, comment),
-                    () -> Uni.createFrom().voidItem());
-        }, () -> ProblemException.conflict("Too many comments at once on this post; retry"));
+        return cas.<Integer, Void>run(
+                attempt -> count(post, attempt),
+                count -> {
+                    if (count == null) {
+                        return Step.done(Uni.createFrom().failure(ProblemException.notFound("No post " + post)));
+                    }
+                    if (count >= settings.maxComments()) {
+                        return Step.done(Uni.createFrom()
+                                .failure(ProblemException.conflict("The post has " + settings.maxComments()
+                                        + " comments, the most a post takes")));
+                    }
+                    return Step.write(
+                            "post_and_comments",
+                            cql.write(INSERT, commenter, body, count + 1, post, comment, count),
+                            // The comment's row (its own timeuuid) is there: our write holds.
+                            () -> written(post, comment),
+                            () -> Uni.createFrom().voidItem());
+                },
+                () -> ProblemException.conflict("Too many comments at once on this post; retry"));
     }
 
     /** The post's comment count (null: no such post): lost to another comment, Cassandra answered it. */
@@ -153,9 +186,10 @@ public class AddComment {
         if (attempt.lost() != null) {
             return Uni.createFrom().item(attempt.lost().one().getInt("comment_count"));
         }
-        return cql.read(COUNT, b -> attempt.retry() ? b.setConsistencyLevel(cql.serial()) : b, post).map(rs -> {
-            Row row = rs.one();
-            return row == null ? null : row.getInt("comment_count");
-        });
+        return cql.read(COUNT, b -> attempt.retry() ? b.setConsistencyLevel(cql.serial()) : b, post)
+                .map(rs -> {
+                    Row row = rs.one();
+                    return row == null ? null : row.getInt("comment_count");
+                });
     }
 }

@@ -1,22 +1,21 @@
 package dev.cqlpatterns.posts;
 
-import dev.cqlpatterns.platform.http.Text;
-import dev.cqlpatterns.platform.identity.Usernames;
-import jakarta.validation.constraints.NotNull;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -27,6 +26,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -40,8 +40,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/posts/{id}")
 @Tag(name = "posts")
 public class ReadPost {
-    private static final String COLUMNS = "SELECT author, post_body, comment_count, comment_time, commenter, comment_body "
-            + "FROM post_and_comments WHERE post_id = ?";
+    private static final String COLUMNS =
+            "SELECT author, post_body, comment_count, comment_time, commenter, comment_body "
+                    + "FROM post_and_comments WHERE post_id = ?";
     private static final Query FIRST = Cql.idempotent(COLUMNS + " LIMIT ?");
     private static final Query BEFORE = Cql.idempotent(COLUMNS + " AND comment_time < ? LIMIT ?");
 
@@ -53,35 +54,60 @@ public class ReadPost {
 
     @Schema(name = "Comment")
     public record Comment(
-            @Schema(format = "uuid", examples = "6a1b2c3d-5aa7-11ef-8000-0123456789ab") String id,
-            @Schema(pattern = Usernames.ANSWERED, examples = "bob") String commenter,
-            @Schema(pattern = Text.FREE_TEXT_NOT_BLANK, maxLength = AddComment.BODY_MAX, examples = "Query first, then tables.") String body,
-            @Schema(examples = "2026-05-16T14:05:00Z") Instant postedAt) {
-    }
+            @Schema(format = "uuid", examples = "6a1b2c3d-5aa7-11ef-8000-0123456789ab")
+            String id,
+
+            @Schema(pattern = Usernames.ANSWERED, examples = "bob")
+            String commenter,
+
+            @Schema(
+                    pattern = Text.FREE_TEXT_NOT_BLANK,
+                    maxLength = AddComment.BODY_MAX,
+                    examples = "Query first, then tables.")
+            String body,
+
+            @Schema(examples = "2026-05-16T14:05:00Z") Instant postedAt) {}
 
     @Schema(name = "PostWithComments")
     public record Post(
-            @Schema(format = "uuid", examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab") String id,
-            @Schema(pattern = Usernames.ANSWERED, examples = "alice") String author,
-            @Schema(pattern = Text.FREE_TEXT_NOT_BLANK, maxLength = CreatePost.BODY_MAX, examples = "Data modelling is query first.") String body,
+            @Schema(format = "uuid", examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab")
+            String id,
+
+            @Schema(pattern = Usernames.ANSWERED, examples = "alice")
+            String author,
+
+            @Schema(
+                    pattern = Text.FREE_TEXT_NOT_BLANK,
+                    maxLength = CreatePost.BODY_MAX,
+                    examples = "Data modelling is query first.")
+            String body,
+
             @Schema(examples = "2026-05-16T14:00:00Z") Instant postedAt,
-            @Schema(description = "All comments of the post", examples = "12") int commentCount,
-            @Schema(description = "A page of comments, newest first") Page<Comment> comments) {
-    }
+
+            @Schema(description = "All comments of the post", examples = "12")
+            int commentCount,
+
+            @Schema(description = "A page of comments, newest first")
+            Page<Comment> comments) {}
 
     /** Read back from cursors by Jackson, also in a native image. */
     @RegisterForReflection
-    record Position(@NotNull UUID before) {
-    }
+    record Position(@NotNull UUID before) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A post with its comments newest first (one partition read)")
     public Uni<Post> read(
-            @Parameter(description = PostIds.DESCRIPTION, example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
-                    schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN)) @PathParam("id") String id,
-            @Parameter(description = "Comments per page, 1 to 500 (default 50)", example = "20") @QueryParam("limit") Integer limit,
-            @Parameter(description = "The comments' next value of the previous page") @QueryParam("cursor") String cursor) {
+            @Parameter(
+                            description = PostIds.DESCRIPTION,
+                            example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
+                            schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN))
+                    @PathParam("id")
+                    String id,
+            @Parameter(description = "Comments per page, 1 to 500 (default 50)", example = "20") @QueryParam("limit")
+                    Integer limit,
+            @Parameter(description = "The comments' next value of the previous page") @QueryParam("cursor")
+                    String cursor) {
         UUID post = PostIds.parse(id);
         int size = cursors.limit(limit);
         String scope = "post-comments:" + post;
@@ -94,17 +120,28 @@ public class ReadPost {
                 throw ProblemException.notFound("No post " + id);
             }
             Row first = rows.get(0);
-            List<Comment> comments = rows.stream().filter(row -> !row.isNull("comment_time"))
-                    .map(row -> new Comment(row.getUuid("comment_time").toString(), row.getString("commenter"),
-                            row.getString("comment_body"), TimeUuids.instant(row.getUuid("comment_time"))))
+            List<Comment> comments = rows.stream()
+                    .filter(row -> !row.isNull("comment_time"))
+                    .map(row -> new Comment(
+                            row.getUuid("comment_time").toString(),
+                            row.getString("commenter"),
+                            row.getString("comment_body"),
+                            TimeUuids.instant(row.getUuid("comment_time"))))
                     .toList();
             String next = null;
             if (comments.size() > size) {
                 comments = comments.subList(0, size);
-                next = cursors.encode(scope, new Position(UUID.fromString(comments.get(size - 1).id())));
+                next = cursors.encode(
+                        scope,
+                        new Position(UUID.fromString(comments.get(size - 1).id())));
             }
-            return new Post(post.toString(), first.getString("author"), first.getString("post_body"),
-                    TimeUuids.instant(post), first.getInt("comment_count"), Page.of(comments, next));
+            return new Post(
+                    post.toString(),
+                    first.getString("author"),
+                    first.getString("post_body"),
+                    TimeUuids.instant(post),
+                    first.getInt("comment_count"),
+                    Page.of(comments, next));
         });
     }
 }

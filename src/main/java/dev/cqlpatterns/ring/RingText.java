@@ -14,6 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 final class RingText {
     /** A keyspace or table name, as Cassandra takes one unquoted. */
     static final String IDENTIFIER = "^[A-Za-z0-9_]{1,48}$";
+
     static final String IDENTIFIER_MESSAGE = "must be 1 to 48 of A-Z, a-z, 0-9 and _";
     /** A node's CQL endpoint: host:port, IPv4 or IPv6 (with its scope). */
     static final String ADDRESS = "^[0-9A-Za-z.:%/\\[\\]_-]{1,100}$";
@@ -27,6 +28,7 @@ final class RingText {
     static final String KEY_VALUE = "^" + Text.SINGLE_LINE_CHAR + "{1,256}$";
     /** One column of a partition key as a query gives it: column=value. */
     static final String KEY_PART = "^[A-Za-z0-9_]{1,48}=" + Text.SINGLE_LINE_CHAR + "{1,256}$";
+
     static final String KEY_PART_MESSAGE = "must be column=value: a column name (1 to 48 of A-Z, a-z, 0-9 and _), "
             + "then 1 to 256 characters without control characters";
     /** Columns in one partition key, at most. */
@@ -39,29 +41,39 @@ final class RingText {
     private static final Pattern PARTITIONER_RULE = Pattern.compile(PARTITIONER);
     private static final Pattern KEY_PART_RULE = Pattern.compile(KEY_PART);
 
-    private RingText() {
-    }
+    private RingText() {}
 
     /** The contract's schema of one node address, for lists of them. */
-    @Schema(name = "NodeAddress", type = SchemaType.STRING, pattern = ADDRESS, maxLength = 100, examples = "127.0.0.1:9042")
+    @Schema(
+            name = "NodeAddress",
+            type = SchemaType.STRING,
+            pattern = ADDRESS,
+            maxLength = 100,
+            examples = "127.0.0.1:9042")
     static final class Address {
-        private Address() {
-        }
+        private Address() {}
     }
 
     /** The contract's schema of one column=value of a partition key, for the lists of them. */
-    @Schema(name = "PartitionKeyPart", type = SchemaType.STRING, pattern = KEY_PART, maxLength = 48 + 1 + 256,
+    @Schema(
+            name = "PartitionKeyPart",
+            type = SchemaType.STRING,
+            pattern = KEY_PART,
+            maxLength = 48 + 1 + 256,
             examples = "artist=Miles Davis")
     static final class KeyPart {
-        private KeyPart() {
-        }
+        private KeyPart() {}
     }
 
     /** The contract's schema of one partition key value, for the maps of them. */
-    @Schema(name = "PartitionKeyValue", type = SchemaType.STRING, pattern = KEY_VALUE, maxLength = 256, examples = "Miles Davis")
+    @Schema(
+            name = "PartitionKeyValue",
+            type = SchemaType.STRING,
+            pattern = KEY_VALUE,
+            maxLength = 256,
+            examples = "Miles Davis")
     static final class KeyValue {
-        private KeyValue() {
-        }
+        private KeyValue() {}
     }
 
     static boolean isKeyPart(String value) {

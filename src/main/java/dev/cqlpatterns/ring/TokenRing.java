@@ -1,13 +1,13 @@
 package dev.cqlpatterns.ring;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -18,8 +18,8 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Comparator;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -42,14 +42,31 @@ public class TokenRing {
 
     @Schema(name = "RingNode")
     public record RingNode(
-            @Schema(pattern = RingText.ADDRESS, examples = "127.0.0.1:9042") String address,
-            @Schema(description = "Null while the driver does not know it", pattern = RingText.NAME, nullable = true,
-                    examples = "datacenter1") String datacenter,
-            @Schema(description = "Null while the driver does not know it", pattern = RingText.NAME, nullable = true,
-                    examples = "rack1") String rack,
-            @Schema(description = "The driver's view of the node", enumeration = {"UNKNOWN", "UP", "DOWN", "FORCED_DOWN"},
-                    examples = "UP") String state,
-            @Schema(description = "How many token ranges this node is the primary owner of") int ranges) {
+            @Schema(pattern = RingText.ADDRESS, examples = "127.0.0.1:9042")
+            String address,
+
+            @Schema(
+                    description = "Null while the driver does not know it",
+                    pattern = RingText.NAME,
+                    nullable = true,
+                    examples = "datacenter1")
+            String datacenter,
+
+            @Schema(
+                    description = "Null while the driver does not know it",
+                    pattern = RingText.NAME,
+                    nullable = true,
+                    examples = "rack1")
+            String rack,
+
+            @Schema(
+                    description = "The driver's view of the node",
+                    enumeration = {"UNKNOWN", "UP", "DOWN", "FORCED_DOWN"},
+                    examples = "UP")
+            String state,
+
+            @Schema(description = "How many token ranges this node is the primary owner of")
+            int ranges) {
         public RingNode {
             address = RingText.address(address);
             datacenter = datacenter == null ? null : RingText.name(datacenter);
@@ -59,14 +76,29 @@ public class TokenRing {
 
     @Schema(name = "TokenRangeOwnership")
     public record Range(
-            @Schema(description = "Exclusive start token", pattern = RingText.TOKEN, examples = "-9223372036854775808") String start,
-            @Schema(description = "Inclusive end token", pattern = RingText.TOKEN, examples = "-4611686018427387904") String end,
-            @Schema(description = "True for the range that wraps from the largest token back to the smallest") boolean wraps,
-            @Schema(description = "Share of the whole ring, 0..1 (Murmur3 partitioner)", examples = "0.25") Double fraction,
-            @Schema(description = "The node that owns the range (without replication)", pattern = RingText.ADDRESS,
-                    examples = "127.0.0.1:9042") String owner,
-            @Schema(description = "Nodes holding a replica of the range for the service's keyspace", type = SchemaType.ARRAY,
-                    implementation = RingText.Address.class) List<String> replicas) {
+            @Schema(description = "Exclusive start token", pattern = RingText.TOKEN, examples = "-9223372036854775808")
+            String start,
+
+            @Schema(description = "Inclusive end token", pattern = RingText.TOKEN, examples = "-4611686018427387904")
+            String end,
+
+            @Schema(description = "True for the range that wraps from the largest token back to the smallest")
+            boolean wraps,
+
+            @Schema(description = "Share of the whole ring, 0..1 (Murmur3 partitioner)", examples = "0.25")
+            Double fraction,
+
+            @Schema(
+                    description = "The node that owns the range (without replication)",
+                    pattern = RingText.ADDRESS,
+                    examples = "127.0.0.1:9042")
+            String owner,
+
+            @Schema(
+                    description = "Nodes holding a replica of the range for the service's keyspace",
+                    type = SchemaType.ARRAY,
+                    implementation = RingText.Address.class)
+            List<String> replicas) {
         public Range {
             start = RingText.token(start);
             end = RingText.token(end);
@@ -77,10 +109,16 @@ public class TokenRing {
 
     @Schema(name = "Ring")
     public record Ring(
-            @Schema(pattern = RingText.PARTITIONER, examples = "org.apache.cassandra.dht.Murmur3Partitioner") String partitioner,
-            @Schema(pattern = RingText.IDENTIFIER, examples = "cql_patterns") String keyspace,
+            @Schema(pattern = RingText.PARTITIONER, examples = "org.apache.cassandra.dht.Murmur3Partitioner")
+            String partitioner,
+
+            @Schema(pattern = RingText.IDENTIFIER, examples = "cql_patterns")
+            String keyspace,
+
             List<RingNode> nodes,
-            @Schema(description = "Every token range, ordered by start token; together they cover the whole ring") List<Range> ranges) {
+
+            @Schema(description = "Every token range, ordered by start token; together they cover the whole ring")
+            List<Range> ranges) {
         public Ring {
             partitioner = RingText.partitioner(partitioner);
             keyspace = RingText.identifier(keyspace);
@@ -96,21 +134,36 @@ public class TokenRing {
 
     private Ring read(QuarkusCqlSession session) {
         var metadata = session.getMetadata();
-        TokenMap tokens = metadata.getTokenMap().orElseThrow(() -> new ProblemException(503, "cassandra-unavailable",
-                "Service unavailable", "The token map is not known yet; retry later", null));
+        TokenMap tokens = metadata.getTokenMap()
+                .orElseThrow(() -> new ProblemException(
+                        503,
+                        "cassandra-unavailable",
+                        "Service unavailable",
+                        "The token map is not known yet; retry later",
+                        null));
         Map<TokenRange, Node> owners = new HashMap<>();
         for (Node node : metadata.getNodes().values()) {
             tokens.getTokenRanges(node).forEach(range -> owners.put(range, node));
         }
         List<Range> ranges = tokens.getTokenRanges().stream()
                 .sorted(Comparator.comparing(TokenRange::getStart))
-                .map(range -> new Range(tokens.format(range.getStart()), tokens.format(range.getEnd()),
-                        range.isWrappedAround(), fraction(tokens, range),
+                .map(range -> new Range(
+                        tokens.format(range.getStart()),
+                        tokens.format(range.getEnd()),
+                        range.isWrappedAround(),
+                        fraction(tokens, range),
                         owners.containsKey(range) ? address(owners.get(range)) : null,
-                        tokens.getReplicas(cql.keyspace(), range).stream().map(TokenRing::address).sorted().toList()))
+                        tokens.getReplicas(cql.keyspace(), range).stream()
+                                .map(TokenRing::address)
+                                .sorted()
+                                .toList()))
                 .toList();
         List<RingNode> nodes = metadata.getNodes().values().stream()
-                .map(node -> new RingNode(address(node), node.getDatacenter(), node.getRack(), node.getState().name(),
+                .map(node -> new RingNode(
+                        address(node),
+                        node.getDatacenter(),
+                        node.getRack(),
+                        node.getState().name(),
                         tokens.getTokenRanges(node).size()))
                 .sorted(Comparator.comparing(RingNode::address))
                 .toList();

@@ -9,8 +9,7 @@ final class SongRules {
     static final int NAME_MAX = 200;
     static final int TAG_MAX = 50;
 
-    private SongRules() {
-    }
+    private SongRules() {}
 
     /**
      * A tag as stored: trimmed of spaces and lower case; 400 naming {@code field} when empty, too long

@@ -1,16 +1,16 @@
 package dev.cqlpatterns.songs;
 
-import dev.cqlpatterns.platform.cassandra.CqlTypes;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
-import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Ownership;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -59,11 +59,13 @@ import java.util.function.UnaryOperator;
 public class SongStore {
     private static final Query READ = Cql.idempotent(
             "SELECT tags, last_removed, version, owner FROM songs WHERE artist = ? AND album = ? AND song = ?");
-    private static final Query CREATE = Cql.conditional("INSERT INTO songs (artist, album, song, tags, last_removed, version, owner) "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS");
+    private static final Query CREATE =
+            Cql.conditional("INSERT INTO songs (artist, album, song, tags, last_removed, version, owner) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS");
     // owner = ? is the owner the serial read saw: the caller, or null for a song claimed now.
-    private static final Query UPDATE = Cql.conditional("UPDATE songs SET tags = ?, last_removed = ?, version = ?, owner = ? "
-            + "WHERE artist = ? AND album = ? AND song = ? IF version = ? AND owner = ?");
+    private static final Query UPDATE =
+            Cql.conditional("UPDATE songs SET tags = ?, last_removed = ?, version = ?, owner = ? "
+                    + "WHERE artist = ? AND album = ? AND song = ? IF version = ? AND owner = ?");
 
     @Inject
     Cql cql;
@@ -80,14 +82,11 @@ public class SongStore {
     @Inject
     Clock clock;
 
-    record Key(String artist, String album, String song) {
-    }
+    record Key(String artist, String album, String song) {}
 
-    record Changed(Song song, boolean created) {
-    }
+    record Changed(Song song, boolean created) {}
 
-    private record Current(Set<String> tags, Set<String> lastRemoved, long version, String owner) {
-    }
+    private record Current(Set<String> tags, Set<String> lastRemoved, long version, String owner) {}
 
     /**
      * Replaces the song's tags by {@code change.apply(current)}, as {@code caller}; current is null
@@ -95,59 +94,86 @@ public class SongStore {
      * else 404. A song owned by someone else is 403, and nothing is written.
      */
     Uni<Changed> change(Key key, String caller, boolean create, UnaryOperator<Set<String>> change) {
-        return cas.<Optional<Current>, Changed>run(attempt -> latest(key), read -> {
-            Current current = read.orElse(null);
-            if (current == null && !create) {
-                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No song " + key.song() + " by "
-                        + key.artist() + " on " + key.album())));
-            }
-            if (current != null) {
-                Ownership.require(current.owner(), caller, "The song " + key.song() + " by " + key.artist());
-            }
-            Set<String> tags = new TreeSet<>(change.apply(current == null ? null : new TreeSet<>(current.tags())));
-            if (tags.size() > settings.maxTags()) {
-                return Step.done(Uni.createFrom().failure(ProblemException.conflict("A song carries at most "
-                        + settings.maxTags() + " tags")));
-            }
-            Set<String> removed = new TreeSet<>(current == null ? Set.of() : current.tags());
-            removed.removeAll(tags);
-            if (current != null && current.owner() != null && removed.isEmpty() && tags.equals(current.tags())) {
-                // Nothing changes: re-assert the tag rows at the current version (heals, never undoes).
-                // An unowned song goes on to the write, which claims it.
-                return Step.done(syncTags(key, tags, current.lastRemoved(), current.version())
-                        .replaceWith(new Changed(song(key, tags, caller), false)));
-            }
-            long version = nextVersion(current);
-            Uni<AsyncResultSet> write = current == null
-                    ? cql.write(CREATE, key.artist(), key.album(), key.song(), tags, removed, version, caller)
-                    : cql.write(UPDATE, tags, removed, version, caller, key.artist(), key.album(), key.song(),
-                            current.version(), current.owner());
-            Current proposed = new Current(tags, removed, version, caller);
-            return Step.write("songs", write, () -> latest(key).map(held -> held.filter(proposed::equals).isPresent()), () -> {
-                Set<String> untag = new TreeSet<>(removed);
-                if (current != null) {
-                    untag.addAll(current.lastRemoved());
-                }
-                untag.removeAll(tags);
-                return syncTags(key, tags, untag, version).replaceWith(new Changed(song(key, tags, caller), current == null));
-            });
-        }, () -> ProblemException.conflict("The song is being changed concurrently; retry"));
+        return cas.<Optional<Current>, Changed>run(
+                attempt -> latest(key),
+                read -> {
+                    Current current = read.orElse(null);
+                    if (current == null && !create) {
+                        return Step.done(Uni.createFrom()
+                                .failure(ProblemException.notFound(
+                                        "No song " + key.song() + " by " + key.artist() + " on " + key.album())));
+                    }
+                    if (current != null) {
+                        Ownership.require(current.owner(), caller, "The song " + key.song() + " by " + key.artist());
+                    }
+                    Set<String> tags =
+                            new TreeSet<>(change.apply(current == null ? null : new TreeSet<>(current.tags())));
+                    if (tags.size() > settings.maxTags()) {
+                        return Step.done(Uni.createFrom()
+                                .failure(ProblemException.conflict(
+                                        "A song carries at most " + settings.maxTags() + " tags")));
+                    }
+                    Set<String> removed = new TreeSet<>(current == null ? Set.of() : current.tags());
+                    removed.removeAll(tags);
+                    if (current != null
+                            && current.owner() != null
+                            && removed.isEmpty()
+                            && tags.equals(current.tags())) {
+                        // Nothing changes: re-assert the tag rows at the current version (heals, never undoes).
+                        // An unowned song goes on to the write, which claims it.
+                        return Step.done(syncTags(key, tags, current.lastRemoved(), current.version())
+                                .replaceWith(new Changed(song(key, tags, caller), false)));
+                    }
+                    long version = nextVersion(current);
+                    Uni<AsyncResultSet> write = current == null
+                            ? cql.write(CREATE, key.artist(), key.album(), key.song(), tags, removed, version, caller)
+                            : cql.write(
+                                    UPDATE,
+                                    tags,
+                                    removed,
+                                    version,
+                                    caller,
+                                    key.artist(),
+                                    key.album(),
+                                    key.song(),
+                                    current.version(),
+                                    current.owner());
+                    Current proposed = new Current(tags, removed, version, caller);
+                    return Step.write(
+                            "songs",
+                            write,
+                            () -> latest(key)
+                                    .map(held -> held.filter(proposed::equals).isPresent()),
+                            () -> {
+                                Set<String> untag = new TreeSet<>(removed);
+                                if (current != null) {
+                                    untag.addAll(current.lastRemoved());
+                                }
+                                untag.removeAll(tags);
+                                return syncTags(key, tags, untag, version)
+                                        .replaceWith(new Changed(song(key, tags, caller), current == null));
+                            });
+                },
+                () -> ProblemException.conflict("The song is being changed concurrently; retry"));
     }
 
     /** The song as of every acknowledged conditional write (a serial read); one partition. */
     private Uni<Optional<Current>> latest(Key key) {
         return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song())
-                .map(rs -> Optional.ofNullable(rs.one()).map(row -> new Current(new TreeSet<>(row.get("tags", CqlTypes.SET_OF_TEXT)),
-                        new TreeSet<>(row.get("last_removed", CqlTypes.SET_OF_TEXT)), row.getLong("version"), row.getString("owner"))));
+                .map(rs -> Optional.ofNullable(rs.one())
+                        .map(row -> new Current(
+                                new TreeSet<>(row.get("tags", CqlTypes.SET_OF_TEXT)),
+                                new TreeSet<>(row.get("last_removed", CqlTypes.SET_OF_TEXT)),
+                                row.getLong("version"),
+                                row.getString("owner"))));
     }
 
     /** The song with its tags and owner, or null when there is no such song. One partition read. */
     Uni<Song> find(Key key) {
-        return cql.read(READ, key.artist(), key.album(), key.song())
-                .map(rs -> {
-                    Row row = rs.one();
-                    return row == null ? null : song(key, row.get("tags", CqlTypes.SET_OF_TEXT), row.getString("owner"));
-                });
+        return cql.read(READ, key.artist(), key.album(), key.song()).map(rs -> {
+            Row row = rs.one();
+            return row == null ? null : song(key, row.get("tags", CqlTypes.SET_OF_TEXT), row.getString("owner"));
+        });
     }
 
     private static Song song(Key key, Set<String> tags, String owner) {

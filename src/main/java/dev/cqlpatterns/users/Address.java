@@ -19,9 +19,17 @@ import org.hibernate.validator.constraints.CodePointLength;
 @CqlName("address")
 @Schema(name = "Address", description = "A postal address")
 public record Address(
-        @NotBlank @CodePointLength(max = 200) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE)
-        @Schema(examples = "1 Main Street", pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200) String street,
-        @NotBlank @CodePointLength(max = 100) @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE)
-        @Schema(examples = "Springfield", pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 100) String city,
-        @NotNull @PositiveOrZero @Max(99_999_999) @Schema(examples = "12345") Integer zip) {
-}
+        @NotBlank
+        @CodePointLength(max = 200)
+        @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE)
+        @Schema(examples = "1 Main Street", pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200)
+        String street,
+
+        @NotBlank
+        @CodePointLength(max = 100)
+        @Pattern(regexp = Text.SINGLE_LINE, message = Text.SINGLE_LINE_MESSAGE)
+        @Schema(examples = "Springfield", pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 100)
+        String city,
+
+        @NotNull @PositiveOrZero @Max(99_999_999) @Schema(examples = "12345")
+        Integer zip) {}

@@ -1,13 +1,12 @@
 package dev.cqlpatterns.users;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
-import java.util.concurrent.atomic.AtomicBoolean;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -20,6 +19,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -80,46 +80,62 @@ public class ChangeEmail {
 
     @Schema(name = "NewEmail")
     public record NewEmail(
-            @NotNull @CodePointLength(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
-            @Schema(description = "Stored lower case", examples = "alice@example.org", maxLength = UserRules.EMAIL_MAX) String email) {
-    }
+            @NotNull
+            @CodePointLength(max = UserRules.EMAIL_MAX)
+            @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
+            @Schema(description = "Stored lower case", examples = "alice@example.org", maxLength = UserRules.EMAIL_MAX)
+            String email) {}
 
     @PUT
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Move the caller to another email: claim the new one, then release the old one")
-    @APIResponse(responseCode = "200", description = "The user with the new email", content = @Content(schema = @Schema(implementation = User.class)))
+    @APIResponse(
+            responseCode = "200",
+            description = "The user with the new email",
+            content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     @APIResponse(responseCode = "409", description = "The email is taken, or the user is being changed concurrently")
     public Uni<User> change(
             @Parameter(description = "Username; must be the caller", example = "alice")
-            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username,
+                    @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+                    @PathParam("username")
+                    String username,
             @Valid @NotNull NewEmail request) {
         caller.requireSelf(username);
         String email = UserRules.normalizeEmail(request.email());
         // Set once the new email is ours: from then on a failure lets go of it (unless the user moved).
         AtomicBoolean claimed = new AtomicBoolean();
-        return cas.<UserRow, UserRow>run(attempt -> store.findLatest(username), current -> {
-            if (current == null) {
-                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No user " + username)));
-            }
-            EmailRow claim = new EmailRow(email, username, current.age(), current.addresses(), current.versionOrZero());
-            // Re-asserting the current email also repairs a claim lost to a crash during creation.
-            Uni<Void> claiming = store.claimEmail(claim).invoke(() -> claimed.set(true));
-            if (email.equals(current.email())) {
-                // The same move again (the client's retry after a 503): finish the release a failed
-                // step 3 left, if any.
-                return Step.done(claiming.chain(() -> store.settle(current)));
-            }
-            UserRow next = current.withEmail(email);
-            return Step.write(UserStore.USERS, claiming.chain(() -> store.updateIfVersion(next, current)),
-                    () -> store.holds(next), () -> moved(current, next));
-        }, () -> UserStore.concurrently(username))
+        return cas.<UserRow, UserRow>run(
+                        attempt -> store.findLatest(username),
+                        current -> {
+                            if (current == null) {
+                                return Step.done(
+                                        Uni.createFrom().failure(ProblemException.notFound("No user " + username)));
+                            }
+                            EmailRow claim = new EmailRow(
+                                    email, username, current.age(), current.addresses(), current.versionOrZero());
+                            // Re-asserting the current email also repairs a claim lost to a crash during creation.
+                            Uni<Void> claiming = store.claimEmail(claim).invoke(() -> claimed.set(true));
+                            if (email.equals(current.email())) {
+                                // The same move again (the client's retry after a 503): finish the release a failed
+                                // step 3 left, if any.
+                                return Step.done(claiming.chain(() -> store.settle(current)));
+                            }
+                            UserRow next = current.withEmail(email);
+                            return Step.write(
+                                    UserStore.USERS,
+                                    claiming.chain(() -> store.updateIfVersion(next, current)),
+                                    () -> store.holds(next),
+                                    () -> moved(current, next));
+                        },
+                        () -> UserStore.concurrently(username))
                 // Cassandra failed (503) or too many lost races (409): do not keep an email the user
                 // may not have moved to.
-                .onFailure(failure -> claimed.get()).call(failure -> releaseUnlessCurrent(username, email)
-                        .onFailure().recoverWithNull())
+                .onFailure(failure -> claimed.get())
+                .call(failure ->
+                        releaseUnlessCurrent(username, email).onFailure().recoverWithNull())
                 .map(User::of);
     }
 
@@ -127,16 +143,19 @@ public class ChangeEmail {
     private Uni<UserRow> moved(UserRow before, UserRow after) {
         String earlier = before.previousEmail();
         return store.refreshCopy(after)
-                .chain(() -> earlier == null || earlier.equals(after.email()) ? Uni.createFrom().voidItem()
+                .chain(() -> earlier == null || earlier.equals(after.email())
+                        ? Uni.createFrom().voidItem()
                         : store.releaseEmail(earlier, after.username(), after.versionOrZero()))
                 .chain(() -> store.settle(after));
     }
 
     /** Lets go of a claimed email unless the user ended up on it anyway. */
     private Uni<Void> releaseUnlessCurrent(String username, String email) {
-        return store.findLatest(username).chain(latest -> latest != null && email.equals(latest.email())
-                ? Uni.createFrom().voidItem()
-                // The claim was made at the latest version at most.
-                : store.releaseEmail(email, username, latest == null ? Long.MAX_VALUE : latest.versionOrZero() + 1));
+        return store.findLatest(username)
+                .chain(latest -> latest != null && email.equals(latest.email())
+                        ? Uni.createFrom().voidItem()
+                        // The claim was made at the latest version at most.
+                        : store.releaseEmail(
+                                email, username, latest == null ? Long.MAX_VALUE : latest.versionOrZero() + 1));
     }
 }

@@ -1,14 +1,12 @@
 package dev.cqlpatterns.users;
 
-import dev.cqlpatterns.platform.http.NewResource;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.http.NewResource;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -25,12 +23,14 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jboss.resteasy.reactive.RestResponse;
 import org.hibernate.validator.constraints.CodePointLength;
+import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * POST /users: the caller creates their user. Usernames and emails are both unique, each claimed
@@ -65,57 +65,91 @@ public class CreateUser {
 
     @Schema(name = "NewUser")
     public record NewUser(
-            @NotNull @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
-            @Schema(description = "Must be the caller's own username (the token's subject)", examples = "alice") String username,
-            @NotNull @CodePointLength(max = UserRules.EMAIL_MAX) @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
-            @Schema(description = "Stored lower case", examples = "Alice@Example.com", maxLength = UserRules.EMAIL_MAX) String email,
-            @PositiveOrZero @Max(150) @Schema(nullable = true, examples = "34") Integer age) {
-    }
+            @NotNull
+            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+            @Schema(description = "Must be the caller's own username (the token's subject)", examples = "alice")
+            String username,
+
+            @NotNull
+            @CodePointLength(max = UserRules.EMAIL_MAX)
+            @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
+            @Schema(description = "Stored lower case", examples = "Alice@Example.com", maxLength = UserRules.EMAIL_MAX)
+            String email,
+
+            @PositiveOrZero @Max(150) @Schema(nullable = true, examples = "34")
+            Integer age) {}
 
     @POST
     @Authenticated
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create the caller's user, claiming a unique username and a unique email")
-    @APIResponse(responseCode = "201", description = "Created", headers = @Header(name = "Location",
-            description = "Path of the new user, /users/{username}", schema = @Schema(type = SchemaType.STRING, format = "uri-reference",
-                    pattern = "^/users/[a-z0-9_.-]{3,32}$", maxLength = 39)),
+    @APIResponse(
+            responseCode = "201",
+            description = "Created",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = "Path of the new user, /users/{username}",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            format = "uri-reference",
+                                            pattern = "^/users/[a-z0-9_.-]{3,32}$",
+                                            maxLength = 39)),
             content = @Content(schema = @Schema(implementation = User.class)))
-    @APIResponse(responseCode = "200", description = "The same sign-up (same username, email and age) was made "
-            + "before, e.g. a retry after a lost answer or after a 503 whose sign-up had taken effect, or a double "
-            + "submit: the user as it is",
+    @APIResponse(
+            responseCode = "200",
+            description = "The same sign-up (same username, email and age) was made "
+                    + "before, e.g. a retry after a lost answer or after a 503 whose sign-up had taken effect, or a double "
+                    + "submit: the user as it is",
             content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(responseCode = "403", description = "The username is not the caller's")
     @APIResponse(responseCode = "409", description = "The username is taken by another sign-up, or the email is taken")
     public Uni<RestResponse<User>> create(@Valid @NotNull NewUser request) {
         caller.requireSelf(request.username());
-        UserRow user = new UserRow(request.username(), UserRules.normalizeEmail(request.email()), null, request.age(),
-                Map.of(), 0L, TimeUuids.at(clock.instant()));
-        return store.claimUsername(user).chain(created -> store.claimEmail(user.emailCopy())
-                // Only the call that claimed the username undoes it: when the email is taken (409), the
-                // username claim goes; when Cassandra failed (503), whatever may have been claimed goes,
-                // as far as it lets us. A repeat of a sign-up keeps what the first one made.
-                .onFailure().call(failure -> !created ? Uni.createFrom().voidItem()
-                        : failure instanceof ProblemException
-                                ? store.call(d -> d.releaseUsername(user.username(), user.email())).replaceWithVoid()
-                                : undo(user))
-                .chain(() -> created
-                        ? Uni.createFrom().item(NewResource
-                                .<User>at("/users/" + user.username()).entity(User.of(user)).build())
-                        // The same sign-up again: the user as it is now.
-                        : store.findLatest(user.username()).map(now -> {
-                            if (now == null) {
-                                // The sign-up we repeated gave up meanwhile (its email was taken).
-                                throw ProblemException.conflict("Username " + user.username() + " is being signed up concurrently; retry");
-                            }
-                            return RestResponse.ok(User.of(now));
-                        })));
+        UserRow user = new UserRow(
+                request.username(),
+                UserRules.normalizeEmail(request.email()),
+                null,
+                request.age(),
+                Map.of(),
+                0L,
+                TimeUuids.at(clock.instant()));
+        return store.claimUsername(user)
+                .chain(created -> store.claimEmail(user.emailCopy())
+                        // Only the call that claimed the username undoes it: when the email is taken (409), the
+                        // username claim goes; when Cassandra failed (503), whatever may have been claimed goes,
+                        // as far as it lets us. A repeat of a sign-up keeps what the first one made.
+                        .onFailure()
+                        .call(failure -> !created
+                                ? Uni.createFrom().voidItem()
+                                : failure instanceof ProblemException
+                                        ? store.call(d -> d.releaseUsername(user.username(), user.email()))
+                                                .replaceWithVoid()
+                                        : undo(user))
+                        .chain(() -> created
+                                ? Uni.createFrom()
+                                        .item(NewResource.<User>at("/users/" + user.username())
+                                                .entity(User.of(user))
+                                                .build())
+                                // The same sign-up again: the user as it is now.
+                                : store.findLatest(user.username()).map(now -> {
+                                    if (now == null) {
+                                        // The sign-up we repeated gave up meanwhile (its email was taken).
+                                        throw ProblemException.conflict("Username " + user.username()
+                                                + " is being signed up concurrently; retry");
+                                    }
+                                    return RestResponse.ok(User.of(now));
+                                })));
     }
 
     /** Best effort: release the email if it became ours (at whatever version), then the username. */
     private Uni<Void> undo(UserRow user) {
         return store.releaseEmail(user.email(), user.username(), Long.MAX_VALUE)
                 .chain(() -> store.call(d -> d.releaseUsername(user.username(), user.email())))
-                .replaceWithVoid().onFailure().recoverWithNull();
+                .replaceWithVoid()
+                .onFailure()
+                .recoverWithNull();
     }
 }

@@ -12,9 +12,4 @@ import java.util.Map;
 @Entity
 @CqlName("users_by_email")
 public record EmailRow(
-        @PartitionKey String email,
-        String username,
-        Integer age,
-        Map<String, Address> addresses,
-        Long version) {
-}
+        @PartitionKey String email, String username, Integer age, Map<String, Address> addresses, Long version) {}

@@ -1,13 +1,12 @@
 package dev.cqlpatterns.users;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
-import java.util.function.UnaryOperator;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
@@ -15,12 +14,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.hibernate.validator.constraints.CodePointLength;
 
@@ -56,18 +56,29 @@ public class FindUserByEmail {
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The caller's own user, found by their email (two partition reads: the email, then the user)",
+    @Operation(
+            summary = "The caller's own user, found by their email (two partition reads: the email, then the user)",
             description = "Answers only when the email is the caller's own. An email held by another user is answered "
                     + "exactly like an email nobody holds (404), so this lookup tells nobody which addresses have an "
                     + "account, and shows no other user's private fields.")
-    @APIResponse(responseCode = "200", description = "The caller's user, with every field", content = @Content(schema = @Schema(implementation = User.class)))
-    @APIResponse(responseCode = "404", description = "The caller holds no such email (whether or not someone else does)",
+    @APIResponse(
+            responseCode = "200",
+            description = "The caller's user, with every field",
+            content = @Content(schema = @Schema(implementation = User.class)))
+    @APIResponse(
+            responseCode = "404",
+            description = "The caller holds no such email (whether or not someone else does)",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<User> find(
-            @Parameter(description = "Email address; matched case-insensitively", example = "alice@example.com",
-                    schema = @Schema(type = SchemaType.STRING, maxLength = UserRules.EMAIL_MAX))
-            @QueryParam("email") @NotNull @CodePointLength(max = UserRules.EMAIL_MAX)
-            @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE) String email) {
+            @Parameter(
+                            description = "Email address; matched case-insensitively",
+                            example = "alice@example.com",
+                            schema = @Schema(type = SchemaType.STRING, maxLength = UserRules.EMAIL_MAX))
+                    @QueryParam("email")
+                    @NotNull
+                    @CodePointLength(max = UserRules.EMAIL_MAX)
+                    @Pattern(regexp = UserRules.EMAIL, message = UserRules.EMAIL_MESSAGE)
+                    String email) {
         String me = caller.username();
         String normalized = UserRules.normalizeEmail(email);
         return store.call(d -> d.byEmail(normalized, UnaryOperator.identity())).chain(claim -> {

@@ -1,10 +1,10 @@
 package dev.cqlpatterns.users;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -37,11 +37,15 @@ public class GetUser {
     @GET
     @Authenticated
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "A user; their email, age and addresses only for themselves (one partition read)",
+    @Operation(
+            summary = "A user; their email, age and addresses only for themselves (one partition read)",
             description = "The username is public. Email, age and addresses are private: they are answered only when "
                     + "the caller is this user; anyone else gets the username alone.")
-    public Uni<User> get(@Parameter(description = "Username", example = "alice")
-            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username) {
+    public Uni<User> get(
+            @Parameter(description = "Username", example = "alice")
+                    @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+                    @PathParam("username")
+                    String username) {
         String me = caller.username();
         return store.find(username).map(row -> {
             if (row == null) {

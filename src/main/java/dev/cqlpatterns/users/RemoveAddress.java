@@ -1,9 +1,9 @@
 package dev.cqlpatterns.users;
 
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -40,9 +40,13 @@ public class RemoveAddress {
     @APIResponse(responseCode = "409", description = "The user is being changed concurrently; retry")
     public Uni<RestResponse<Void>> remove(
             @Parameter(description = "Username; must be the caller", example = "alice")
-            @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE) @PathParam("username") String username,
-            @Parameter(description = "Kind of address", example = "business") @PathParam("kind")
-            @Pattern(regexp = UserRules.KIND, message = UserRules.KIND_MESSAGE) String kind) {
+                    @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
+                    @PathParam("username")
+                    String username,
+            @Parameter(description = "Kind of address", example = "business")
+                    @PathParam("kind")
+                    @Pattern(regexp = UserRules.KIND, message = UserRules.KIND_MESSAGE)
+                    String kind) {
         caller.requireSelf(username);
         return store.change(username, user -> user.withoutAddress(kind)).map(user -> RestResponse.noContent());
     }

@@ -1,7 +1,7 @@
 package dev.cqlpatterns.users;
 
-import dev.cqlpatterns.platform.identity.Usernames;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cqlpatterns.platform.identity.Usernames;
 import java.util.Map;
 import java.util.TreeMap;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -14,14 +14,26 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * private: only the user themselves (the caller whose token subject is the username) sees them;
  * anyone else gets the username alone, and no list of the service carries them.
  */
-@Schema(name = "User", requiredProperties = "username", description = "A user. email, age and addresses are private: present only when the caller is this "
-        + "user; anyone else sees the username alone")
+@Schema(
+        name = "User",
+        requiredProperties = "username",
+        description = "A user. email, age and addresses are private: present only when the caller is this "
+                + "user; anyone else sees the username alone")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record User(
-        @Schema(pattern = Usernames.PATTERN, examples = "alice") String username,
-        @Schema(description = "Lower case; private: only for the user themselves", pattern = UserRules.EMAIL,
-                maxLength = UserRules.EMAIL_MAX, examples = "alice@example.com") String email,
-        @Schema(description = "Private: only for the user themselves; absent when not given", examples = "34") Integer age,
+        @Schema(pattern = Usernames.PATTERN, examples = "alice")
+        String username,
+
+        @Schema(
+                description = "Lower case; private: only for the user themselves",
+                pattern = UserRules.EMAIL,
+                maxLength = UserRules.EMAIL_MAX,
+                examples = "alice@example.com")
+        String email,
+
+        @Schema(description = "Private: only for the user themselves; absent when not given", examples = "34")
+        Integer age,
+
         @Schema(description = "Addresses by kind, e.g. residential, business; private: only for the user themselves")
         Map<String, Address> addresses) {
 

@@ -71,7 +71,9 @@ public record UserRow(
      * addresses (previousEmail is bookkeeping of the move that wrote this version, not state). What tells a conditional write whose outcome is unknown whether it holds.
      */
     boolean sameAs(UserRow held) {
-        return held != null && versionOrZero() == held.versionOrZero() && sameSignUp(held)
+        return held != null
+                && versionOrZero() == held.versionOrZero()
+                && sameSignUp(held)
                 && addressesOrEmpty().equals(held.addressesOrEmpty());
     }
 

@@ -1,13 +1,13 @@
 package dev.cqlpatterns.users;
 
-import dev.cqlpatterns.platform.functions.FunctionGroup;
-import io.quarkus.arc.properties.IfBuildProperty;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -33,6 +33,7 @@ public class UserStore {
 
     /** The tables conditional writes go to, as CompareAndSet names them. */
     static final String USERS = "users_by_username";
+
     static final String EMAILS = "users_by_email";
 
     private volatile CompletionStage<UserDao> dao;
@@ -68,16 +69,25 @@ public class UserStore {
      * nothing is written (the copy is still refreshed, which heals it).
      */
     Uni<UserRow> change(String username, UnaryOperator<UserRow> change) {
-        return cas.<UserRow, UserRow>run(attempt -> findLatest(username), current -> {
-            if (current == null) {
-                return Step.done(Uni.createFrom().failure(ProblemException.notFound("No user " + username)));
-            }
-            UserRow next = change.apply(current);
-            if (next == current) {
-                return Step.done(Uni.createFrom().item(current));
-            }
-            return Step.write(USERS, updateIfVersion(next, current), () -> holds(next), () -> Uni.createFrom().item(next));
-        }, () -> concurrently(username)).call(this::refreshCopy);
+        return cas.<UserRow, UserRow>run(
+                        attempt -> findLatest(username),
+                        current -> {
+                            if (current == null) {
+                                return Step.done(
+                                        Uni.createFrom().failure(ProblemException.notFound("No user " + username)));
+                            }
+                            UserRow next = change.apply(current);
+                            if (next == current) {
+                                return Step.done(Uni.createFrom().item(current));
+                            }
+                            return Step.write(
+                                    USERS,
+                                    updateIfVersion(next, current),
+                                    () -> holds(next),
+                                    () -> Uni.createFrom().item(next));
+                        },
+                        () -> concurrently(username))
+                .call(this::refreshCopy);
     }
 
     /** The conditional write of the next version of a user (IF version = the one read). */
@@ -104,10 +114,14 @@ public class UserStore {
     Uni<Boolean> claimUsername(UserRow user) {
         return cas.<UserRow, Boolean>run(
                 // First presume it free (no read); after a lost claim, read what holds.
-                attempt -> attempt.retry() ? findLatest(user.username()) : Uni.createFrom().nullItem(),
+                attempt -> attempt.retry()
+                        ? findLatest(user.username())
+                        : Uni.createFrom().nullItem(),
                 held -> {
                     if (held == null) {
-                        return Step.write(USERS, call(d -> d.claimUsername(user)),
+                        return Step.write(
+                                USERS,
+                                call(d -> d.claimUsername(user)),
                                 () -> findLatest(user.username()).map(user::signedUpBy),
                                 () -> Uni.createFrom().item(true));
                     }
@@ -117,9 +131,10 @@ public class UserStore {
                     if (user.sameSignUp(held)) {
                         return Step.done(Uni.createFrom().item(false));
                     }
-                    return Step.done(Uni.createFrom().failure(
-                            ProblemException.conflict("Username " + user.username() + " is taken")));
-                }, () -> concurrently(user.username()));
+                    return Step.done(Uni.createFrom()
+                            .failure(ProblemException.conflict("Username " + user.username() + " is taken")));
+                },
+                () -> concurrently(user.username()));
     }
 
     /**
@@ -135,29 +150,48 @@ public class UserStore {
         long version = copy.version();
         return cas.<Held, Void>run(
                 // First presume it free (no read); after a lost claim, what holds (its answer, or a serial read).
-                attempt -> (attempt.lost() != null ? Uni.createFrom().item(Claim.of(attempt.lost().one()))
-                        : attempt.retry() ? findEmailLatest(email).map(Claim::of)
-                        : Uni.createFrom().<Claim>nullItem())
+                attempt -> (attempt.lost() != null
+                                ? Uni.createFrom().item(Claim.of(attempt.lost().one()))
+                                : attempt.retry()
+                                        ? findEmailLatest(email).map(Claim::of)
+                                        : Uni.createFrom().<Claim>nullItem())
                         .chain(claim -> claim == null || claim.username().equals(copy.username())
                                 ? Uni.createFrom().item(new Held(claim, null))
                                 : findLatest(claim.username()).map(holder -> new Held(claim, holder))),
                 held -> {
-                    Supplier<Uni<Boolean>> ours = () -> findEmailLatest(email).map(row -> row != null
-                            && copy.username().equals(row.username()) && row.version() != null && row.version() >= version);
+                    Supplier<Uni<Boolean>> ours = () -> findEmailLatest(email)
+                            .map(row -> row != null
+                                    && copy.username().equals(row.username())
+                                    && row.version() != null
+                                    && row.version() >= version);
                     Supplier<Uni<Void>> done = () -> Uni.createFrom().voidItem();
                     if (held.claim() == null) {
                         return Step.write(EMAILS, call(d -> d.claimEmail(copy)), ours, done);
                     }
                     if (held.claim().username().equals(copy.username())) {
-                        return held.claim().version() >= version ? Step.done(done.get())
-                                : Step.write(EMAILS, call(d -> d.refreshCopy(copy, copy.username(), version + 1)), ours, done);
+                        return held.claim().version() >= version
+                                ? Step.done(done.get())
+                                : Step.write(
+                                        EMAILS,
+                                        call(d -> d.refreshCopy(copy, copy.username(), version + 1)),
+                                        ours,
+                                        done);
                     }
                     if (held.stale(email)) {
-                        return Step.write(EMAILS, releaseEmail(email, held.claim().username(), held.holder().versionOrZero())
-                                .chain(() -> call(d -> d.claimEmail(copy))), ours, done);
+                        return Step.write(
+                                EMAILS,
+                                releaseEmail(
+                                                email,
+                                                held.claim().username(),
+                                                held.holder().versionOrZero())
+                                        .chain(() -> call(d -> d.claimEmail(copy))),
+                                ours,
+                                done);
                     }
-                    return Step.done(Uni.createFrom().failure(ProblemException.conflict("Email " + email + " is taken")));
-                }, () -> concurrently(copy.username()));
+                    return Step.done(
+                            Uni.createFrom().failure(ProblemException.conflict("Email " + email + " is taken")));
+                },
+                () -> concurrently(copy.username()));
     }
 
     /** Who claims an email, and at which version of theirs. */
@@ -196,9 +230,15 @@ public class UserStore {
      * such claim is left.
      */
     Uni<Void> releaseEmail(String email, String owner, long leftAt) {
-        return cas.conditional(EMAILS, call(d -> d.releaseEmail(email, owner, leftAt)),
-                () -> findEmailLatest(email).map(row -> row == null || !owner.equals(row.username())
-                        || row.version() == null || row.version() >= leftAt)).replaceWithVoid();
+        return cas.conditional(
+                        EMAILS,
+                        call(d -> d.releaseEmail(email, owner, leftAt)),
+                        () -> findEmailLatest(email)
+                                .map(row -> row == null
+                                        || !owner.equals(row.username())
+                                        || row.version() == null
+                                        || row.version() >= leftAt))
+                .replaceWithVoid();
     }
 
     /**
@@ -213,9 +253,13 @@ public class UserStore {
         }
         UserRow settled = user.settled();
         return releaseEmail(user.previousEmail(), user.username(), user.versionOrZero())
-                .chain(() -> cas.conditional(USERS, call(d -> d.updateIfVersion(settled, user.versionOrZero())),
-                        () -> findLatest(user.username()).map(row -> row == null || row.versionOrZero() != user.versionOrZero()
-                                || row.previousEmail() == null)))
+                .chain(() -> cas.conditional(
+                        USERS,
+                        call(d -> d.updateIfVersion(settled, user.versionOrZero())),
+                        () -> findLatest(user.username())
+                                .map(row -> row == null
+                                        || row.versionOrZero() != user.versionOrZero()
+                                        || row.previousEmail() == null)))
                 .replaceWith(settled);
     }
 
@@ -225,9 +269,13 @@ public class UserStore {
      * unknown outcome is learnt by a serial read of the copy.
      */
     Uni<Void> refreshCopy(UserRow user) {
-        return cas.conditional(EMAILS, call(d -> d.refreshCopy(user.emailCopy(), user.username(), user.versionOrZero())),
-                () -> findEmailLatest(user.email()).map(row -> row == null || !user.username().equals(row.username())
-                        || row.version() != null && row.version() >= user.versionOrZero()))
+        return cas.conditional(
+                        EMAILS,
+                        call(d -> d.refreshCopy(user.emailCopy(), user.username(), user.versionOrZero())),
+                        () -> findEmailLatest(user.email())
+                                .map(row -> row == null
+                                        || !user.username().equals(row.username())
+                                        || row.version() != null && row.version() >= user.versionOrZero()))
                 .replaceWithVoid();
     }
 

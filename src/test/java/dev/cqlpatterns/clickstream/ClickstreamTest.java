@@ -59,12 +59,17 @@ class ClickstreamTest {
 
     private ValidatableResponse click(String at, Map<String, Object> body) {
         clock.set(Instant.parse(at));
-        return given().contentType(ContentType.JSON).body(body).when().post("/clicks").then();
+        return given().contentType(ContentType.JSON)
+                .body(body)
+                .when()
+                .post("/clicks")
+                .then();
     }
 
     /** Records a click at {@code at}; returns its id. */
     private String click(String at, String url) {
-        JsonPath created = click(at, Map.of("url", url)).statusCode(201).extract().jsonPath();
+        JsonPath created =
+                click(at, Map.of("url", url)).statusCode(201).extract().jsonPath();
         assertThat(Instant.parse(created.getString("at"))).isEqualTo(Instant.parse(at));
         return created.getString("id");
     }
@@ -96,10 +101,15 @@ class ClickstreamTest {
         int next = year + 1;
         click(year + "-10-15T10:00:00Z", "https://example.org/before-the-range");
         List<String> written = new ArrayList<>();
-        for (String at : List.of(year + "-11-15T10:00:00Z", year + "-11-30T23:59:59.999Z",
-                year + "-12-01T00:00:00Z", year + "-12-31T23:59:59.999Z",
-                next + "-01-01T00:00:00Z", next + "-01-20T08:00:00Z",
-                next + "-02-03T09:00:00Z", next + "-02-03T09:00:01Z")) {
+        for (String at : List.of(
+                year + "-11-15T10:00:00Z",
+                year + "-11-30T23:59:59.999Z",
+                year + "-12-01T00:00:00Z",
+                year + "-12-31T23:59:59.999Z",
+                next + "-01-01T00:00:00Z",
+                next + "-01-20T08:00:00Z",
+                next + "-02-03T09:00:00Z",
+                next + "-02-03T09:00:01Z")) {
             written.add(click(at, "https://example.org/" + at));
         }
         click(next + "-03-01T00:00:00Z", "https://example.org/after-the-range");
@@ -108,13 +118,23 @@ class ClickstreamTest {
         String from = month(year, 11);
         String to = month(next, 2);
         // Page 1: February and January (2 months x 4 shards) fill limit + 1 = 4; plus the registry.
-        JsonPath page1 = list(from, to, 3, null).statusCode(200)
+        JsonPath page1 = list(from, to, 3, null)
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("9"))
-                .body("items", hasSize(3)).extract().jsonPath();
-        JsonPath page2 = list(from, to, 3, page1.getString("next")).statusCode(200)
-                .body("items", hasSize(3)).extract().jsonPath();
-        JsonPath page3 = list(from, to, 3, page2.getString("next")).statusCode(200)
-                .body("items", hasSize(2)).body("next", nullValue()).extract().jsonPath();
+                .body("items", hasSize(3))
+                .extract()
+                .jsonPath();
+        JsonPath page2 = list(from, to, 3, page1.getString("next"))
+                .statusCode(200)
+                .body("items", hasSize(3))
+                .extract()
+                .jsonPath();
+        JsonPath page3 = list(from, to, 3, page2.getString("next"))
+                .statusCode(200)
+                .body("items", hasSize(2))
+                .body("next", nullValue())
+                .extract()
+                .jsonPath();
 
         List<String> read = new ArrayList<>();
         List<Instant> times = new ArrayList<>();
@@ -138,28 +158,37 @@ class ClickstreamTest {
         click(year + "-07-10T00:00:00Z", "https://example.org/july");
         clock.reset();
 
-        list(month(year, 6), month(year, 6), null, null).statusCode(200)
+        list(month(year, 6), month(year, 6), null, null)
+                .statusCode(200)
                 // the registry, then June's 4 shards
                 .header("X-Partitions-Read", equalTo("5"))
                 .body("items.id", equalTo(List.of(june)))
                 .body("items[0].url", equalTo("https://example.org/june"));
         // a range with no clicks reads the registry only
-        list(month(year, 1), month(year, 4), null, null).statusCode(200)
+        list(month(year, 1), month(year, 4), null, null)
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("1"))
-                .body("items", hasSize(0)).body("next", nullValue());
+                .body("items", hasSize(0))
+                .body("next", nullValue());
     }
 
     @Test
     void should_store_the_given_ip_or_the_clients_address() {
         int year = freshYear();
-        click(year + "-03-01T00:00:00Z", Map.of("url", "https://example.org/v4", "ip", "98.203.153.64")).statusCode(201);
-        click(year + "-03-01T00:00:01Z", Map.of("url", "https://example.org/v6", "ip", "2001:DB8:0:0:0:0:0:1")).statusCode(201);
-        click(year + "-03-01T00:00:02Z", Map.of("url", "http://example.org/default")).statusCode(201);
+        click(year + "-03-01T00:00:00Z", Map.of("url", "https://example.org/v4", "ip", "98.203.153.64"))
+                .statusCode(201);
+        click(year + "-03-01T00:00:01Z", Map.of("url", "https://example.org/v6", "ip", "2001:DB8:0:0:0:0:0:1"))
+                .statusCode(201);
+        click(year + "-03-01T00:00:02Z", Map.of("url", "http://example.org/default"))
+                .statusCode(201);
         clock.reset();
 
-        list(month(year, 3), month(year, 3), null, null).statusCode(200)
-                .body("items.url", equalTo(List.of("http://example.org/default", "https://example.org/v6",
-                        "https://example.org/v4")))
+        list(month(year, 3), month(year, 3), null, null)
+                .statusCode(200)
+                .body(
+                        "items.url",
+                        equalTo(List.of(
+                                "http://example.org/default", "https://example.org/v6", "https://example.org/v4")))
                 .body("items[0].ip", anyOf(equalTo("127.0.0.1"), equalTo("::1")))
                 .body("items[1].ip", equalTo("2001:db8::1"))
                 .body("items[2].ip", equalTo("98.203.153.64"));
@@ -168,24 +197,44 @@ class ClickstreamTest {
     @Test
     void should_reject_invalid_urls() {
         String at = freshYear() + "-01-01T00:00:00Z";
-        for (String bad : List.of("not a url", "ftp://example.org/file", "http://", "/relative/path",
-                "javascript:alert(1)", "mailto:someone@example.org", "https://" + "a".repeat(2048) + ".org")) {
-            click(at, Map.of("url", bad)).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        for (String bad : List.of(
+                "not a url",
+                "ftp://example.org/file",
+                "http://",
+                "/relative/path",
+                "javascript:alert(1)",
+                "mailto:someone@example.org",
+                "https://" + "a".repeat(2048) + ".org")) {
+            click(at, Map.of("url", bad))
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("url"));
         }
-        click(at, Map.of("url", " ")).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("url"));
-        click(at, Map.of("ip", "1.2.3.4")).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("url"));
+        click(at, Map.of("url", " "))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("url"));
+        click(at, Map.of("ip", "1.2.3.4"))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("url"));
     }
 
     @Test
     void should_take_the_clients_address_from_the_proxy_when_behind_one() {
         int year = freshYear();
         clock.set(Instant.parse(year + "-05-01T00:00:00Z"));
-        given().contentType(ContentType.JSON).header("X-Forwarded-For", "203.0.113.7, 10.0.0.2")
-                .body(Map.of("url", "https://example.org/forwarded")).when().post("/clicks").then().statusCode(201);
+        given().contentType(ContentType.JSON)
+                .header("X-Forwarded-For", "203.0.113.7, 10.0.0.2")
+                .body(Map.of("url", "https://example.org/forwarded"))
+                .when()
+                .post("/clicks")
+                .then()
+                .statusCode(201);
         clock.reset();
 
-        list(month(year, 5), month(year, 5), null, null).statusCode(200)
+        list(month(year, 5), month(year, 5), null, null)
+                .statusCode(200)
                 .body("items.url", equalTo(List.of("https://example.org/forwarded")))
                 .body("items[0].ip", equalTo("203.0.113.7"));
     }
@@ -193,8 +242,17 @@ class ClickstreamTest {
     @Test
     void should_reject_ips_that_are_not_literal_addresses() {
         String at = freshYear() + "-01-01T00:00:00Z";
-        for (String bad : List.of("999.1.1.1", "1.2.3", "01.2.3.4", "localhost", "example.org", "fe80::1%eth0",
-                "[::1]", "2001:db8::g", "1.2.3.4.5", "")) {
+        for (String bad : List.of(
+                "999.1.1.1",
+                "1.2.3",
+                "01.2.3.4",
+                "localhost",
+                "example.org",
+                "fe80::1%eth0",
+                "[::1]",
+                "2001:db8::g",
+                "1.2.3.4.5",
+                "")) {
             Map<String, Object> body = new HashMap<>();
             body.put("url", "https://example.org/");
             body.put("ip", bad);
@@ -204,19 +262,34 @@ class ClickstreamTest {
 
     @Test
     void should_reject_bad_month_ranges_and_cursors() {
-        list("2025-02", "2025-01", null, null).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        list("2025-02", "2025-01", null, null)
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("from"));
         for (String bad : List.of("2025-13", "2025-1", "25-01", "2025-01-01", "abc")) {
-            list(bad, "2025-12", null, null).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("from"));
-            list("2025-01", bad, null, null).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("to"));
+            list(bad, "2025-12", null, null)
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .body("errors[0].field", equalTo("from"));
+            list("2025-01", bad, null, null)
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .body("errors[0].field", equalTo("to"));
         }
         // 24 months, both ends included, is the default maximum; 25 is over it
         list("2024-01", "2025-12", null, null).statusCode(200);
-        list("2023-12", "2025-12", null, null).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        list("2023-12", "2025-12", null, null)
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("from"));
-        list("2024-01", "2025-12", null, "garbage").statusCode(400).contentType(Problem.MEDIA_TYPE)
+        list("2024-01", "2025-12", null, "garbage")
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        list("2024-01", "2025-12", 0, null).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("limit"));
+        list("2024-01", "2025-12", 0, null)
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("limit"));
     }
 
     @Test
@@ -225,9 +298,14 @@ class ClickstreamTest {
         click(year + "-04-01T00:00:00Z", "https://example.org/a");
         click(year + "-04-01T00:00:01Z", "https://example.org/b");
         clock.reset();
-        String next = list(month(year, 4), month(year, 4), 1, null).statusCode(200).extract().path("next");
+        String next = list(month(year, 4), month(year, 4), 1, null)
+                .statusCode(200)
+                .extract()
+                .path("next");
         assertThat(next).isNotNull();
-        list(month(year, 3), month(year, 4), 1, next).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        list(month(year, 3), month(year, 4), 1, next)
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
     }
 
@@ -242,12 +320,20 @@ class ClickstreamTest {
         for (int i = 0; i < 40; i++) {
             long msb = Uuids.startOf(millis + (i % 3)).getMostSignificantBits();
             UUID id = new UUID(msb, random.nextLong());
-            session.execute(SimpleStatement.newInstance("INSERT INTO " + keyspace
-                    + ".clickstream (year, month, shard, click_id, url) VALUES (?, 9, 0, ?, 'https://example.org/')", year, id));
+            session.execute(SimpleStatement.newInstance(
+                    "INSERT INTO " + keyspace
+                            + ".clickstream (year, month, shard, click_id, url) VALUES (?, 9, 0, ?, 'https://example.org/')",
+                    year,
+                    id));
         }
-        List<UUID> cassandraOrder = session.execute(SimpleStatement.newInstance("SELECT click_id FROM " + keyspace
-                + ".clickstream WHERE year = ? AND month = 9 AND shard = 0", year)).all().stream()
-                .map((Row row) -> row.getUuid(0)).toList();
+        List<UUID> cassandraOrder = session
+                .execute(SimpleStatement.newInstance(
+                        "SELECT click_id FROM " + keyspace + ".clickstream WHERE year = ? AND month = 9 AND shard = 0",
+                        year))
+                .all()
+                .stream()
+                .map((Row row) -> row.getUuid(0))
+                .toList();
         List<UUID> ours = new ArrayList<>(cassandraOrder);
         java.util.Collections.shuffle(ours, random);
         ours.sort(Clickstream.TIMEUUID_ORDER.reversed());

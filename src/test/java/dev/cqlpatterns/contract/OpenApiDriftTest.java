@@ -22,8 +22,13 @@ class OpenApiDriftTest {
 
     @Test
     void served_contract_should_equal_the_checked_in_openapi_yaml() throws Exception {
-        String served = given().queryParam("format", "yaml").when().get("/q/openapi")
-                .then().statusCode(200).extract().asString();
+        String served = given().queryParam("format", "yaml")
+                .when()
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         Path root = Path.of(System.getProperty("cqlpatterns.root", System.getProperty("user.dir")));
         Path checkedIn = root.resolve("openapi.yaml");
         Files.createDirectories(root.resolve("target"));

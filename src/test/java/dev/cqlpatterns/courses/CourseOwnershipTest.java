@@ -41,22 +41,35 @@ class CourseOwnershipTest {
     }
 
     static Response putCourse(String caller, String id, String name) {
-        return given().header("Authorization", Tokens.bearer(caller)).contentType(ContentType.JSON).body(Map.of("name", name))
-                .when().put("/courses/{id}", id);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .contentType(ContentType.JSON)
+                .body(Map.of("name", name))
+                .when()
+                .put("/courses/{id}", id);
     }
 
     static Response putModule(String caller, String id, int module, String name) {
-        return given().header("Authorization", Tokens.bearer(caller)).contentType(ContentType.JSON).body(Map.of("name", name))
-                .when().put("/courses/{id}/modules/{m}", id, module);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .contentType(ContentType.JSON)
+                .body(Map.of("name", name))
+                .when()
+                .put("/courses/{id}/modules/{m}", id, module);
     }
 
     static Response deleteModule(String caller, String id, int module) {
-        return given().header("Authorization", Tokens.bearer(caller)).when().delete("/courses/{id}/modules/{m}", id, module);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .when()
+                .delete("/courses/{id}/modules/{m}", id, module);
     }
 
     static void assertCourse(String id, String name, String owner, List<String> modules) {
-        given().when().get("/courses/{id}", id).then().statusCode(200).header("X-Partitions-Read", "1")
-                .body("name", equalTo(name)).body("owner", equalTo(owner))
+        given().when()
+                .get("/courses/{id}", id)
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "1")
+                .body("name", equalTo(name))
+                .body("owner", equalTo(owner))
                 .body("modules.name", equalTo(modules));
     }
 
@@ -65,7 +78,10 @@ class CourseOwnershipTest {
         String id = newCourseId();
         putCourse("ada", id, "Data Modelling").then().statusCode(200).body("owner", equalTo("ada"));
 
-        putCourse("mallory", id, "Pwned").then().statusCode(403).contentType(Problem.MEDIA_TYPE)
+        putCourse("mallory", id, "Pwned")
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
         assertCourse(id, "Data Modelling", "ada", List.of());
 
@@ -104,7 +120,8 @@ class CourseOwnershipTest {
         for (int round = 0; round < 3; round++) {
             String id = newCourseId();
             List<String> callers = List.of("bea", "cid");
-            List<Integer> statuses = Concurrently.run(callers, c -> putCourse(c, id, "Course of " + c).statusCode());
+            List<Integer> statuses = Concurrently.run(
+                    callers, c -> putCourse(c, id, "Course of " + c).statusCode());
             assertThat(statuses).containsExactlyInAnyOrder(200, 403);
             String winner = callers.get(statuses.indexOf(200));
             assertCourse(id, "Course of " + winner, winner, List.of());
@@ -127,11 +144,16 @@ class CourseOwnershipTest {
             String raced = newCourseId();
             writeCourseWithoutOwner(raced, "Legacy", "Old module");
             List<String> callers = List.of("bea", "cid");
-            List<Integer> statuses = Concurrently.run(callers, c -> putCourse(c, raced, "Renamed by " + c).statusCode());
+            List<Integer> statuses = Concurrently.run(
+                    callers, c -> putCourse(c, raced, "Renamed by " + c).statusCode());
             assertThat(statuses).containsExactlyInAnyOrder(200, 403);
             String winner = callers.get(statuses.indexOf(200));
-            given().when().get("/courses/{id}", raced).then().statusCode(200)
-                    .body("owner", equalTo(winner)).body("name", equalTo("Renamed by " + winner))
+            given().when()
+                    .get("/courses/{id}", raced)
+                    .then()
+                    .statusCode(200)
+                    .body("owner", equalTo(winner))
+                    .body("name", equalTo("Renamed by " + winner))
                     .body("modules.id", contains(1));
         }
     }

@@ -3,7 +3,6 @@ package dev.cqlpatterns.courses;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.cqlpatterns.clickstream.MovableClockProfile;
@@ -39,18 +38,26 @@ class CourseViewsTest {
 
     private static String newCourse() {
         String id = "views-" + UUID.randomUUID();
-        given().header("Authorization", Tokens.bearer("course-admin")).contentType(ContentType.JSON)
+        given().header("Authorization", Tokens.bearer("course-admin"))
+                .contentType(ContentType.JSON)
                 .body(Map.of("name", "Introduction to Node.js"))
-                .when().put("/courses/{id}", id).then().statusCode(200);
+                .when()
+                .put("/courses/{id}", id)
+                .then()
+                .statusCode(200);
         return id;
     }
 
     /** Records a view at {@code at}; returns its id. */
     private String view(String courseId, String at) {
         clock.set(Instant.parse(at));
-        JsonPath view = given().when().post("/courses/{id}/views", courseId)
-                .then().statusCode(201).contentType(ContentType.JSON)
-                .extract().jsonPath();
+        JsonPath view = given().when()
+                .post("/courses/{id}/views", courseId)
+                .then()
+                .statusCode(201)
+                .contentType(ContentType.JSON)
+                .extract()
+                .jsonPath();
         assertThat(Instant.parse(view.getString("viewedAt"))).isEqualTo(Instant.parse(at));
         return view.getString("id");
     }
@@ -66,15 +73,20 @@ class CourseViewsTest {
         String second = view(course, "2030-03-10T10:00:01.250Z");
         String third = view(course, "2030-03-10T10:00:02Z");
 
-        JsonPath page = given().when().get("/courses/{id}/views", course)
-                .then().statusCode(200)
+        JsonPath page = given().when()
+                .get("/courses/{id}/views", course)
+                .then()
+                .statusCode(200)
                 // the registry's partition and the one day that has views
                 .header("X-Partitions-Read", equalTo("2"))
                 .body("next", nullValue())
-                .extract().jsonPath();
+                .extract()
+                .jsonPath();
         assertThat(ids(page)).containsExactly(third, second, first);
         assertThat(page.getList("items.viewedAt", String.class).stream().map(Instant::parse))
-                .containsExactly(Instant.parse("2030-03-10T10:00:02Z"), Instant.parse("2030-03-10T10:00:01.250Z"),
+                .containsExactly(
+                        Instant.parse("2030-03-10T10:00:02Z"),
+                        Instant.parse("2030-03-10T10:00:01.250Z"),
                         Instant.parse("2030-03-10T10:00:00Z"));
     }
 
@@ -82,8 +94,12 @@ class CourseViewsTest {
     void should_page_newest_first_across_day_buckets() {
         String course = newCourse();
         List<String> written = new ArrayList<>();
-        for (String at : List.of("2030-05-01T23:59:59.999Z", "2030-05-02T00:00:00Z", "2030-05-02T12:00:00Z",
-                "2030-05-04T08:00:00Z", "2030-05-04T08:00:00.001Z")) {
+        for (String at : List.of(
+                "2030-05-01T23:59:59.999Z",
+                "2030-05-02T00:00:00Z",
+                "2030-05-02T12:00:00Z",
+                "2030-05-04T08:00:00Z",
+                "2030-05-04T08:00:00.001Z")) {
             written.add(view(course, at));
         }
         clock.set(Instant.parse("2030-05-05T00:00:00Z"));
@@ -107,14 +123,31 @@ class CourseViewsTest {
         String t2 = view(course, "2030-07-01T10:00:01Z");
         String t3 = view(course, "2030-07-01T10:00:02Z");
 
-        assertThat(ids(given().queryParam("from", "2030-07-01T10:00:01Z").queryParam("to", "2030-07-01T10:00:01Z")
-                .when().get("/courses/{id}/views", course).then().statusCode(200).extract().jsonPath()))
+        assertThat(ids(given().queryParam("from", "2030-07-01T10:00:01Z")
+                        .queryParam("to", "2030-07-01T10:00:01Z")
+                        .when()
+                        .get("/courses/{id}/views", course)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()))
                 .containsExactly(t2);
-        assertThat(ids(given().queryParam("from", "2030-07-01T10:00:00.001Z").queryParam("to", "2030-07-01T10:00:02Z")
-                .when().get("/courses/{id}/views", course).then().statusCode(200).extract().jsonPath()))
+        assertThat(ids(given().queryParam("from", "2030-07-01T10:00:00.001Z")
+                        .queryParam("to", "2030-07-01T10:00:02Z")
+                        .when()
+                        .get("/courses/{id}/views", course)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()))
                 .containsExactly(t3, t2);
         assertThat(ids(given().queryParam("to", "2030-07-01T10:00:01.999Z")
-                .when().get("/courses/{id}/views", course).then().statusCode(200).extract().jsonPath()))
+                        .when()
+                        .get("/courses/{id}/views", course)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()))
                 .containsExactly(t2, t1);
     }
 
@@ -126,38 +159,83 @@ class CourseViewsTest {
 
         // the first view is 151 days old, past the 90-day retention: expired, and its day not read
         assertThat(ids(given().queryParam("from", "2029-01-01T00:00:00Z")
-                .when().get("/courses/{id}/views", course)
-                .then().statusCode(200).header("X-Partitions-Read", equalTo("2")).extract().jsonPath()))
+                        .when()
+                        .get("/courses/{id}/views", course)
+                        .then()
+                        .statusCode(200)
+                        .header("X-Partitions-Read", equalTo("2"))
+                        .extract()
+                        .jsonPath()))
                 .containsExactly(recent);
     }
 
     @Test
     void should_answer_404_for_views_of_an_unknown_course() {
         String unknown = "no-such-course-" + UUID.randomUUID();
-        given().when().post("/courses/{id}/views", unknown)
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().when().get("/courses/{id}/views", unknown)
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        given().when()
+                .post("/courses/{id}/views", unknown)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        given().when()
+                .get("/courses/{id}/views", unknown)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_reject_bad_ranges_limits_and_cursors() {
         String course = newCourse();
-        given().queryParam("from", "yesterday").when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("from"));
-        given().queryParam("to", "2030-13-01T00:00:00Z").when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("to"));
-        given().queryParam("from", "2030-02-01T00:00:00Z").queryParam("to", "2030-01-01T00:00:00Z")
-                .when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("from"));
-        given().queryParam("limit", 0).when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("limit"));
-        given().queryParam("limit", 501).when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("limit"));
-        given().queryParam("cursor", "not-a-cursor").when().get("/courses/{id}/views", course)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        given().when().post("/courses/{id}/views", "bad id")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("courseId"));
+        given().queryParam("from", "yesterday")
+                .when()
+                .get("/courses/{id}/views", course)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("from"));
+        given().queryParam("to", "2030-13-01T00:00:00Z")
+                .when()
+                .get("/courses/{id}/views", course)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("to"));
+        given().queryParam("from", "2030-02-01T00:00:00Z")
+                .queryParam("to", "2030-01-01T00:00:00Z")
+                .when()
+                .get("/courses/{id}/views", course)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("from"));
+        given().queryParam("limit", 0)
+                .when()
+                .get("/courses/{id}/views", course)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("limit"));
+        given().queryParam("limit", 501)
+                .when()
+                .get("/courses/{id}/views", course)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("limit"));
+        given().queryParam("cursor", "not-a-cursor")
+                .when()
+                .get("/courses/{id}/views", course)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        given().when()
+                .post("/courses/{id}/views", "bad id")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("courseId"));
     }
 
     @Test
@@ -166,10 +244,21 @@ class CourseViewsTest {
         String other = newCourse();
         view(course, "2030-08-01T10:00:00Z");
         view(course, "2030-08-01T10:00:01Z");
-        String next = given().queryParam("limit", 1).when().get("/courses/{id}/views", course)
-                .then().statusCode(200).extract().path("next");
+        String next = given().queryParam("limit", 1)
+                .when()
+                .get("/courses/{id}/views", course)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("next");
         assertThat(next).isNotNull();
-        given().queryParam("limit", 1).queryParam("cursor", next).when().get("/courses/{id}/views", other)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        given().queryParam("limit", 1)
+                .queryParam("cursor", next)
+                .when()
+                .get("/courses/{id}/views", other)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
     }
 }

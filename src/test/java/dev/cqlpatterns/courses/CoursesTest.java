@@ -23,27 +23,39 @@ class CoursesTest {
     }
 
     private static ValidatableResponse putCourse(String id, Object body) {
-        return given().header("Authorization", AUTH).contentType(ContentType.JSON).body(body)
-                .when().put("/courses/{id}", id).then();
+        return given().header("Authorization", AUTH)
+                .contentType(ContentType.JSON)
+                .body(body)
+                .when()
+                .put("/courses/{id}", id)
+                .then();
     }
 
     private static ValidatableResponse putModule(String id, Object moduleId, Object body) {
-        return given().header("Authorization", AUTH).contentType(ContentType.JSON).body(body)
-                .when().put("/courses/{id}/modules/{moduleId}", id, moduleId).then();
+        return given().header("Authorization", AUTH)
+                .contentType(ContentType.JSON)
+                .body(body)
+                .when()
+                .put("/courses/{id}/modules/{moduleId}", id, moduleId)
+                .then();
     }
 
     @Test
     void should_keep_modules_when_the_course_is_renamed() {
         String id = newCourseId();
-        putCourse(id, Map.of("name", "Introduction to Node.js")).statusCode(200)
-                .body("id", equalTo(id)).body("name", equalTo("Introduction to Node.js"));
+        putCourse(id, Map.of("name", "Introduction to Node.js"))
+                .statusCode(200)
+                .body("id", equalTo(id))
+                .body("name", equalTo("Introduction to Node.js"));
         putModule(id, 1, Map.of("name", "Getting Started with Node.js")).statusCode(200);
         putModule(id, 2, Map.of("name", "Node.js Background")).statusCode(200);
 
         putCourse(id, Map.of("name", "Node.js in Depth")).statusCode(200);
 
-        given().when().get("/courses/{id}", id)
-                .then().statusCode(200)
+        given().when()
+                .get("/courses/{id}", id)
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("1"))
                 .body("name", equalTo("Node.js in Depth"))
                 .body("modules.id", contains(1, 2))
@@ -54,13 +66,17 @@ class CoursesTest {
     void should_keep_the_course_name_when_a_module_is_written() {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Introduction to Node.js")).statusCode(200);
-        putModule(id, 2, Map.of("name", "Node.js Background")).statusCode(200)
-                .body("id", equalTo(2)).body("name", equalTo("Node.js Background"));
+        putModule(id, 2, Map.of("name", "Node.js Background"))
+                .statusCode(200)
+                .body("id", equalTo(2))
+                .body("name", equalTo("Node.js Background"));
         // the seed's UPDATE of a module: the course name "remains the same"
         putModule(id, 2, Map.of("name", "Events and Streams")).statusCode(200);
 
-        given().when().get("/courses/{id}", id)
-                .then().statusCode(200)
+        given().when()
+                .get("/courses/{id}", id)
+                .then()
+                .statusCode(200)
                 .body("name", equalTo("Introduction to Node.js"))
                 .body("modules.name", contains("Events and Streams"));
     }
@@ -72,8 +88,10 @@ class CoursesTest {
         for (int module : new int[] {10, 3, 1000, 7, 1}) {
             putModule(id, module, Map.of("name", "Module " + module)).statusCode(200);
         }
-        given().when().get("/courses/{id}", id)
-                .then().statusCode(200)
+        given().when()
+                .get("/courses/{id}", id)
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("1"))
                 .header("X-Statements", equalTo("1"))
                 .body("id", equalTo(id))
@@ -84,8 +102,10 @@ class CoursesTest {
     void should_answer_a_course_without_modules_with_an_empty_list() {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Nothing yet")).statusCode(200);
-        given().when().get("/courses/{id}", id)
-                .then().statusCode(200)
+        given().when()
+                .get("/courses/{id}", id)
+                .then()
+                .statusCode(200)
                 .body("name", equalTo("Nothing yet"))
                 .body("modules", empty());
     }
@@ -97,26 +117,44 @@ class CoursesTest {
         putModule(id, 1, Map.of("name", "One")).statusCode(200);
         putModule(id, 2, Map.of("name", "Two")).statusCode(200);
 
-        given().header("Authorization", AUTH).when().delete("/courses/{id}/modules/{m}", id, 1)
-                .then().statusCode(204);
+        given().header("Authorization", AUTH)
+                .when()
+                .delete("/courses/{id}/modules/{m}", id, 1)
+                .then()
+                .statusCode(204);
         // deleting it again is the same success: a retried delete must not fail
-        given().header("Authorization", AUTH).when().delete("/courses/{id}/modules/{m}", id, 1)
-                .then().statusCode(204);
+        given().header("Authorization", AUTH)
+                .when()
+                .delete("/courses/{id}/modules/{m}", id, 1)
+                .then()
+                .statusCode(204);
 
-        given().when().get("/courses/{id}", id)
-                .then().statusCode(200)
+        given().when()
+                .get("/courses/{id}", id)
+                .then()
+                .statusCode(200)
                 .body("name", equalTo("Introduction to Node.js"))
                 .body("modules.id", contains(2));
-        given().header("Authorization", AUTH).when().delete("/courses/{id}/modules/{m}", id, 2)
-                .then().statusCode(204);
-        given().when().get("/courses/{id}", id)
-                .then().statusCode(200).body("name", equalTo("Introduction to Node.js")).body("modules", empty());
+        given().header("Authorization", AUTH)
+                .when()
+                .delete("/courses/{id}/modules/{m}", id, 2)
+                .then()
+                .statusCode(204);
+        given().when()
+                .get("/courses/{id}", id)
+                .then()
+                .statusCode(200)
+                .body("name", equalTo("Introduction to Node.js"))
+                .body("modules", empty());
     }
 
     @Test
     void should_answer_404_for_an_unknown_course() {
-        given().when().get("/courses/{id}", newCourseId())
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE)
+        given().when()
+                .get("/courses/{id}", newCourseId())
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"))
                 .header("X-Partitions-Read", equalTo("1"));
     }
@@ -134,19 +172,30 @@ class CoursesTest {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Introduction to Node.js")).statusCode(200);
         for (String bad : new String[] {"abc", "1.5", "0", "-1", "1001", "99999999999"}) {
-            putModule(id, bad, Map.of("name", "Bad")).statusCode(400).contentType(Problem.MEDIA_TYPE)
+            putModule(id, bad, Map.of("name", "Bad"))
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("moduleId"));
-            given().header("Authorization", AUTH).when().delete("/courses/{id}/modules/{m}", id, bad)
-                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("moduleId"));
+            given().header("Authorization", AUTH)
+                    .when()
+                    .delete("/courses/{id}/modules/{m}", id, bad)
+                    .then()
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .body("errors[0].field", equalTo("moduleId"));
         }
     }
 
     @Test
     void should_reject_a_blank_course_name() {
         String id = newCourseId();
-        putCourse(id, Map.of("name", "  ")).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        putCourse(id, Map.of("name", "  "))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("name"));
-        putCourse(id, Map.of()).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        putCourse(id, Map.of())
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("name"));
         given().when().get("/courses/{id}", id).then().statusCode(404);
     }
@@ -155,30 +204,53 @@ class CoursesTest {
     void should_reject_a_blank_module_name() {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Introduction to Node.js")).statusCode(200);
-        putModule(id, 1, Map.of("name", "")).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        putModule(id, 1, Map.of("name", ""))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("name"));
     }
 
     @Test
     void should_reject_a_malformed_course_id() {
-        putCourse("has space", Map.of("name", "x")).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        putCourse("has space", Map.of("name", "x"))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("courseId"));
-        given().when().get("/courses/{id}", "-starts-with-dash")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("courseId"));
-        given().when().get("/courses/{id}", "x".repeat(101))
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("courseId"));
+        given().when()
+                .get("/courses/{id}", "-starts-with-dash")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("courseId"));
+        given().when()
+                .get("/courses/{id}", "x".repeat(101))
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("courseId"));
     }
 
     @Test
     void should_require_a_bearer_token_to_change_the_catalog() {
         String id = newCourseId();
-        given().contentType(ContentType.JSON).body(Map.of("name", "x"))
-                .when().put("/courses/{id}", id)
-                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
-        given().contentType(ContentType.JSON).body(Map.of("name", "x"))
-                .when().put("/courses/{id}/modules/1", id)
-                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
-        given().when().delete("/courses/{id}/modules/1", id)
-                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+        given().contentType(ContentType.JSON)
+                .body(Map.of("name", "x"))
+                .when()
+                .put("/courses/{id}", id)
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE);
+        given().contentType(ContentType.JSON)
+                .body(Map.of("name", "x"))
+                .when()
+                .put("/courses/{id}/modules/1", id)
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE);
+        given().when()
+                .delete("/courses/{id}/modules/1", id)
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE);
     }
 }

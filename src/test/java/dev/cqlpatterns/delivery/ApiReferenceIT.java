@@ -31,8 +31,10 @@ class ApiReferenceIT {
 
     @Test
     void should_serve_the_page_under_a_policy_that_keeps_it_to_the_service() {
-        given().when().get("/q/swagger-ui/")
-                .then().statusCode(200)
+        given().when()
+                .get("/q/swagger-ui/")
+                .then()
+                .statusCode(200)
                 .contentType(containsString("text/html"))
                 .header("Content-Security-Policy", containsString("default-src 'none'"))
                 .header("Content-Security-Policy", containsString("connect-src 'self'"))
@@ -48,16 +50,24 @@ class ApiReferenceIT {
         Path screenshot = root.resolve("target/api-reference.png");
         Files.deleteIfExists(screenshot);
         String token = Tokens.bearer("alice").substring("Bearer ".length());
-        Process node = new ProcessBuilder("node", "src/test/browser/api-reference.mjs",
-                "http://localhost:" + RestAssured.port, token, screenshot.toString())
-                .directory(root.toFile()).redirectErrorStream(true).start();
+        Process node = new ProcessBuilder(
+                        "node",
+                        "src/test/browser/api-reference.mjs",
+                        "http://localhost:" + RestAssured.port,
+                        token,
+                        screenshot.toString())
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .start();
         boolean ended = node.waitFor(2, TimeUnit.MINUTES);
         String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!ended) {
             node.destroyForcibly();
         }
         System.out.println("api reference in Chromium: " + output.strip());
-        assertThat(ended).as("the browser run ended within 2 minutes; output:%n%s", output).isTrue();
+        assertThat(ended)
+                .as("the browser run ended within 2 minutes; output:%n%s", output)
+                .isTrue();
         assertThat(node.exitValue()).as("the browser run; output:%n%s", output).isZero();
         assertThat(output).contains("\"ring\":200", "\"paste\":201");
         assertThat(screenshot).isNotEmptyFile();

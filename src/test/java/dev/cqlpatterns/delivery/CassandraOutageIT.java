@@ -34,8 +34,10 @@ class CassandraOutageIT {
             System.out.printf("readiness DOWN %d ms after the node stopped%n", down.toMillis());
             assertThat(Duration.between(stopped, Instant.now())).isLessThanOrEqualTo(Duration.ofSeconds(10));
 
-            given().when().get("/courses/outage-probe")
-                    .then().statusCode(503)
+            given().when()
+                    .get("/courses/outage-probe")
+                    .then()
+                    .statusCode(503)
                     .contentType(Problem.MEDIA_TYPE)
                     .header("Retry-After", notNullValue())
                     .body("type", equalTo("urn:cql-patterns:problem:cassandra-unavailable"));

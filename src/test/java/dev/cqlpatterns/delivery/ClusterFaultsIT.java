@@ -60,12 +60,15 @@ class ClusterFaultsIT {
     private static final int CLIENTS = 8;
     /** How long the killed node stays down: longer than the ~17 s the others take to mark it down. */
     private static final Duration KILLED_FOR = Duration.ofSeconds(Long.getLong("faults.seconds", 25));
+
     private static final Duration PAUSED_FOR = Duration.ofSeconds(10);
     private static final Duration QUORUM_LOST_FOR = Duration.ofSeconds(10);
     /** A client gives up a write it retried this long (none should need it). */
     private static final Duration GIVE_UP_AFTER = Duration.ofMinutes(3);
+
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
 
     private static TestCluster cluster;
@@ -85,18 +88,27 @@ class ClusterFaultsIT {
                 "CURSOR_SECRET", "cluster-faults-test-cursor-secret",
                 "RATE_LIMITS_ENABLED", "false",
                 "SCHEDULER_IN_PROCESS", "false",
-                // The load sends about 400 messages a conversation, checked as exact unread counts: above the default cap (99).
+                // The load sends about 400 messages a conversation, checked as exact unread counts: above the default
+                // cap (99).
                 "CQL_PATTERNS_MESSENGER_UNREAD_COUNT_CAP", "9999"));
         Command migrate = jar.command("migrate");
-        assertThat(migrate.exitCode()).as("migrate; output:%n%s", migrate.output()).isZero();
+        assertThat(migrate.exitCode())
+                .as("migrate; output:%n%s", migrate.output())
+                .isZero();
         port = PackagedService.freePort();
         long began = System.nanoTime();
         // Every exception the service throws, with where: all three driver connections have been seen
         // closing at once ("Unexpected error on channel") on a healthy cluster, a cause the driver does not log.
-        service = jar.serve(PackagedService.JAR, port, PackagedService.ROOT.resolve("target/cluster-faults.log"),
-                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:exceptions=info:file="
-                        + PackagedService.ROOT.resolve("target/cluster-faults-exceptions.log")));
-        assertThat(PackagedService.firstAnswer(port, "/q/health/ready", began, Duration.ofSeconds(60))).isEqualTo(200);
+        service = jar.serve(
+                PackagedService.JAR,
+                port,
+                PackagedService.ROOT.resolve("target/cluster-faults.log"),
+                Map.of(
+                        "JAVA_TOOL_OPTIONS",
+                        "-Xlog:exceptions=info:file="
+                                + PackagedService.ROOT.resolve("target/cluster-faults-exceptions.log")));
+        assertThat(PackagedService.firstAnswer(port, "/q/health/ready", began, Duration.ofSeconds(60)))
+                .isEqualTo(200);
     }
 
     @AfterAll
@@ -125,7 +137,8 @@ class ClusterFaultsIT {
             }
             for (Future<List<List<Integer>>> f : sameBody) {
                 // a double submit of one body: both answers tell the caller they hold the name
-                assertThat(f.get()).as("answers to a double submit, each client's in order")
+                assertThat(f.get())
+                        .as("answers to a double submit, each client's in order")
                         .allMatch(answers -> last(answers) == 200 || last(answers) == 201);
             }
             for (Future<List<List<Integer>>> f : otherBody) {
@@ -133,7 +146,8 @@ class ClusterFaultsIT {
                 // One creates (201) and one is refused (409). A creator told 503 first (its claim's
                 // outcome was not learnt in time) is told on its retry, a new request, that the same
                 // sign-up was made before: 200, as the contract says of a retry after a lost answer.
-                assertThat(answers).as("answers to two bodies for one name, each client's in order")
+                assertThat(answers)
+                        .as("answers to two bodies for one name, each client's in order")
                         .anyMatch(a -> last(a) == 409)
                         .anyMatch(a -> last(a) == 201 || (last(a) == 200 && a.contains(503)))
                         .allMatch(a -> last(a) != 200 || a.contains(503));
@@ -161,16 +175,21 @@ class ClusterFaultsIT {
                 throw new IllegalStateException(e);
             }
         });
-        String held = JSON.readTree(readBack("/users/" + name, name).body()).path("email").asText();
+        String held = JSON.readTree(readBack("/users/" + name, name).body())
+                .path("email")
+                .asText();
         assertThat(held).isIn(email1, email2);
         assertThat(readBack("/users?email=" + enc(held), name).statusCode())
-                .as("the email lookup of %s's email %s", name, held).isEqualTo(200);
+                .as("the email lookup of %s's email %s", name, held)
+                .isEqualTo(200);
         if (!email1.equals(email2)) {
             String other = held.equals(email1) ? email2 : email1;
             assertThat(readBack("/users?email=" + enc(other), name).statusCode())
-                    .as("the email lookup of the losing email %s", other).isEqualTo(404);
+                    .as("the email lookup of the losing email %s", other)
+                    .isEqualTo(404);
             assertThat(last(answers.get(held.equals(email1) ? 0 : 1)))
-                    .as("the answer to the sign-up whose email %s holds the name, of %s", held, answers).isIn(200, 201);
+                    .as("the answer to the sign-up whose email %s holds the name, of %s", held, answers)
+                    .isIn(200, 201);
         }
         return answers;
     }
@@ -203,9 +222,12 @@ class ClusterFaultsIT {
             long back = System.nanoTime();
             load.phase("quorum back", Duration.ZERO);
             Duration recovered = load.fullServiceSince(back, Duration.ofSeconds(60));
-            System.out.printf("cluster faults: full service %d ms after a second node answered CQL again%n",
+            System.out.printf(
+                    "cluster faults: full service %d ms after a second node answered CQL again%n",
                     recovered.toMillis());
-            assertThat(recovered).as("time to full service after the quorum returned").isLessThanOrEqualTo(Duration.ofSeconds(30));
+            assertThat(recovered)
+                    .as("time to full service after the quorum returned")
+                    .isLessThanOrEqualTo(Duration.ofSeconds(30));
             cluster.node(3, "start");
             load.phase("all nodes back", Duration.ofSeconds(5));
         } finally {
@@ -226,12 +248,15 @@ class ClusterFaultsIT {
         private final Map<String, String> acknowledgedUsers = new ConcurrentHashMap<>();
         /** Each client's group, and whether its sender's last acknowledged change joined or left it. */
         private final List<String> groups = new ArrayList<>();
+
         private final Map<String, Boolean> inGroup = new ConcurrentHashMap<>();
         /** Group conversations: acknowledged id -> title (titles are unique), per creating sender. */
         private final Map<String, Map<String, String>> acknowledgedGroupChats = new ConcurrentHashMap<>();
+
         private final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
         /** phase -> "operation first-attempt-status" -> count. */
         private final Map<String, Map<String, AtomicLong>> answers = new ConcurrentHashMap<>();
+
         private final List<String> phases = new ArrayList<>();
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final AtomicLong lastWriteOk = new AtomicLong();
@@ -243,8 +268,8 @@ class ClusterFaultsIT {
             for (int c = 0; c < CLIENTS; c++) {
                 String sender = signedUp("sender-" + c + "-" + suffix());
                 String reader = signedUp("reader-" + c + "-" + suffix());
-                HttpResponse<String> created = send("POST", "/conversations", sender, null,
-                        Map.of("members", List.of(reader)));
+                HttpResponse<String> created =
+                        send("POST", "/conversations", sender, null, Map.of("members", List.of(reader)));
                 assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
                 String id = JSON.readTree(created.body()).path("id").asText();
                 senders.add(sender);
@@ -292,13 +317,16 @@ class ClusterFaultsIT {
             running.set(false);
             threads.shutdown();
             // a write in its retry loop finishes (or gives up) before the checks read
-            assertThat(threads.awaitTermination(GIVE_UP_AFTER.toSeconds() + 30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(threads.awaitTermination(GIVE_UP_AFTER.toSeconds() + 30, java.util.concurrent.TimeUnit.SECONDS))
+                    .isTrue();
         }
 
         /** Time from {@code since} until a write and a read have both succeeded after it. */
         Duration fullServiceSince(long since, Duration atMost) throws InterruptedException {
             while (lastWriteOk.get() < since || lastReadOk.get() < since) {
-                assertThat(Duration.ofNanos(System.nanoTime() - since)).as("waiting for full service").isLessThan(atMost);
+                assertThat(Duration.ofNanos(System.nanoTime() - since))
+                        .as("waiting for full service")
+                        .isLessThan(atMost);
                 Thread.sleep(50);
             }
             return Duration.ofNanos(Math.max(lastWriteOk.get(), lastReadOk.get()) - since);
@@ -310,7 +338,10 @@ class ClusterFaultsIT {
             switch ((int) (n % 6)) {
                 case 0 -> {
                     String title = "paste " + suffix();
-                    JsonNode paste = write("create paste", null, "/pastes",
+                    JsonNode paste = write(
+                            "create paste",
+                            null,
+                            "/pastes",
                             Map.of("title", title, "body", "body of " + title, "private", false, "expiresIn", "P1D"));
                     if (paste != null) {
                         String id = paste.path("id").asText();
@@ -321,10 +352,17 @@ class ClusterFaultsIT {
                     }
                 }
                 case 1, 3 -> {
-                    JsonNode message = write("send message", sender, "/conversations/" + conversation + "/messages",
+                    JsonNode message = write(
+                            "send message",
+                            sender,
+                            "/conversations/" + conversation + "/messages",
                             Map.of("content", "message " + suffix()));
-                    if (message != null && !acknowledgedMessages.get(conversation).add(message.path("id").asText())) {
-                        violations.add("two sends were answered with message " + message.path("id").asText());
+                    if (message != null
+                            && !acknowledgedMessages
+                                    .get(conversation)
+                                    .add(message.path("id").asText())) {
+                        violations.add("two sends were answered with message "
+                                + message.path("id").asText());
                     }
                 }
                 case 2 -> {
@@ -356,10 +394,23 @@ class ClusterFaultsIT {
             switch ((int) (turn % 3)) {
                 case 0 -> {
                     String title = "faults group " + suffix();
-                    JsonNode chat = write("create group", "POST", sender, "/conversations",
-                            Map.of("members", List.of(readers.get(client), readers.get((client + 1) % CLIENTS)), "title", title));
-                    if (chat != null && acknowledgedGroupChats.get(sender).put(chat.path("id").asText(), title) != null) {
-                        violations.add("two creates were answered with conversation " + chat.path("id").asText());
+                    JsonNode chat = write(
+                            "create group",
+                            "POST",
+                            sender,
+                            "/conversations",
+                            Map.of(
+                                    "members",
+                                    List.of(readers.get(client), readers.get((client + 1) % CLIENTS)),
+                                    "title",
+                                    title));
+                    if (chat != null
+                            && acknowledgedGroupChats
+                                            .get(sender)
+                                            .put(chat.path("id").asText(), title)
+                                    != null) {
+                        violations.add("two creates were answered with conversation "
+                                + chat.path("id").asText());
                     }
                 }
                 case 1 -> {
@@ -388,7 +439,7 @@ class ClusterFaultsIT {
         private JsonNode write(String operation, String method, String as, String path, Object body) throws Exception {
             String key = method.equals("POST") ? UUID.randomUUID().toString() : null;
             long began = System.nanoTime();
-            for (int attempt = 1;; attempt++) {
+            for (int attempt = 1; ; attempt++) {
                 String phaseAtSend = phase;
                 HttpResponse<String> r;
                 try {
@@ -405,7 +456,8 @@ class ClusterFaultsIT {
                         return r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
                     }
                     if (r.statusCode() != 503) {
-                        violations.add(operation + " answered " + r.statusCode() + " on attempt " + attempt + ": " + r.body());
+                        violations.add(
+                                operation + " answered " + r.statusCode() + " on attempt " + attempt + ": " + r.body());
                         return null;
                     }
                 }
@@ -434,9 +486,13 @@ class ClusterFaultsIT {
         /** Every failure is a 503 problem+json with Retry-After; a 500 is never an answer. */
         private void checkProblem(String operation, HttpResponse<String> r) {
             if (r.statusCode() >= 500) {
-                boolean problem = r.headers().firstValue("Content-Type").orElse("").startsWith(Problem.MEDIA_TYPE);
-                if (r.statusCode() != 503 || !problem || r.headers().firstValue("Retry-After").isEmpty()) {
-                    violations.add(operation + " answered " + r.statusCode() + " " + r.headers().map() + " " + r.body());
+                boolean problem =
+                        r.headers().firstValue("Content-Type").orElse("").startsWith(Problem.MEDIA_TYPE);
+                if (r.statusCode() != 503
+                        || !problem
+                        || r.headers().firstValue("Retry-After").isEmpty()) {
+                    violations.add(operation + " answered " + r.statusCode() + " "
+                            + r.headers().map() + " " + r.body());
                 }
             }
         }
@@ -444,22 +500,26 @@ class ClusterFaultsIT {
         private void count(String phase, String operation, int attempt, String status) {
             String key = operation + (attempt == 1 ? " " : " retry ") + status;
             answers.computeIfAbsent(phase, p -> new ConcurrentHashMap<>())
-                    .computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
+                    .computeIfAbsent(key, k -> new AtomicLong())
+                    .incrementAndGet();
         }
 
         void report() {
             for (String p : phases) {
                 System.out.printf("cluster faults, %s: %s%n", p, new TreeMap<>(answers.getOrDefault(p, Map.of())));
             }
-            long messages = acknowledgedMessages.values().stream().mapToLong(Set::size).sum();
-            System.out.printf("cluster faults: acknowledged %d pastes, %d messages, %d users%n",
+            long messages =
+                    acknowledgedMessages.values().stream().mapToLong(Set::size).sum();
+            System.out.printf(
+                    "cluster faults: acknowledged %d pastes, %d messages, %d users%n",
                     acknowledgedPastes.size(), messages, acknowledgedUsers.size());
         }
 
         void verify() throws Exception {
             List<String> problems = new ArrayList<>(violations);
             if (answers.getOrDefault("quorum lost", Map.of()).keySet().stream().noneMatch(k -> k.endsWith(" 503"))
-                    && answers.getOrDefault("stopping two nodes", Map.of()).keySet().stream().noneMatch(k -> k.endsWith(" 503"))) {
+                    && answers.getOrDefault("stopping two nodes", Map.of()).keySet().stream()
+                            .noneMatch(k -> k.endsWith(" 503"))) {
                 problems.add("no 503 while the quorum was lost: the fault did not happen");
             }
             // While one node is down or paused, two replicas still hold every row and form a quorum:
@@ -478,7 +538,8 @@ class ClusterFaultsIT {
             long reads = 0;
             long failedReads = 0;
             for (String p : List.of("one node killed", "killed node back", "one node paused", "paused node back")) {
-                for (Map.Entry<String, AtomicLong> answer : answers.getOrDefault(p, Map.of()).entrySet()) {
+                for (Map.Entry<String, AtomicLong> answer :
+                        answers.getOrDefault(p, Map.of()).entrySet()) {
                     if (answer.getKey().contains(" retry ")) {
                         continue;
                     }
@@ -493,11 +554,14 @@ class ClusterFaultsIT {
                     }
                 }
             }
-            System.out.printf("cluster faults: %d of %d requests failed on their first attempt while one node was down "
-                    + "or paused (%d of %d reads)%n", failedWrites + failedReads, requests, failedReads, reads);
+            System.out.printf(
+                    "cluster faults: %d of %d requests failed on their first attempt while one node was down "
+                            + "or paused (%d of %d reads)%n",
+                    failedWrites + failedReads, requests, failedReads, reads);
             long writes = requests - reads;
             if (failedWrites * 200 > writes) {
-                problems.add(failedWrites + " of " + writes + " writes failed on their first attempt while one node was down or paused");
+                problems.add(failedWrites + " of " + writes
+                        + " writes failed on their first attempt while one node was down or paused");
             }
             if (failedReads * 100 > reads) {
                 problems.add(failedReads + " of " + reads + " reads failed while one node was down or paused");
@@ -534,7 +598,8 @@ class ClusterFaultsIT {
                 Map<String, Integer> stored = new HashMap<>();
                 String next = null;
                 do {
-                    String path = "/conversations/" + id + "/messages?limit=100" + (next == null ? "" : "&cursor=" + enc(next));
+                    String path = "/conversations/" + id + "/messages?limit=100"
+                            + (next == null ? "" : "&cursor=" + enc(next));
                     JsonNode page = JSON.readTree(ok(readBack(path, senders.get(c))));
                     page.path("items").forEach(m -> stored.merge(m.path("id").asText(), 1, Integer::sum));
                     next = page.path("next").isTextual() ? page.path("next").asText() : null;
@@ -584,14 +649,16 @@ class ClusterFaultsIT {
             // groups: each client's sender is a member exactly when its last acknowledged change joined
             for (int c = 0; c < CLIENTS; c++) {
                 String sender = senders.get(c);
-                JsonNode members = JSON.readTree(ok(readBack("/groups/" + groups.get(c) + "/members?limit=500", sender)));
+                JsonNode members =
+                        JSON.readTree(ok(readBack("/groups/" + groups.get(c) + "/members?limit=500", sender)));
                 boolean member = false;
                 for (JsonNode m : members.path("items")) {
                     member |= m.path("username").asText().equals(sender);
                 }
                 if (member != inGroup.getOrDefault(sender, false)) {
                     problems.add(sender + (member ? " listed in " : " not listed in ") + groups.get(c)
-                            + " after their last acknowledged change " + (inGroup.getOrDefault(sender, false) ? "joined" : "left"));
+                            + " after their last acknowledged change "
+                            + (inGroup.getOrDefault(sender, false) ? "joined" : "left"));
                 }
             }
             // users: each acknowledged sign-up holds its email, and the email lookup points at it
@@ -601,12 +668,15 @@ class ClusterFaultsIT {
                 if (!user.getValue().equals(profile.path("email").asText())) {
                     problems.add("user " + name + " has email " + profile.path("email"));
                 }
-                int lookup = readBack("/users?email=" + enc(user.getValue()), name).statusCode();
+                int lookup =
+                        readBack("/users?email=" + enc(user.getValue()), name).statusCode();
                 if (lookup != 200) {
                     problems.add("email lookup of " + name + " answers " + lookup);
                 }
             }
-            assertThat(problems).as("what the clients were told against what is stored").isEmpty();
+            assertThat(problems)
+                    .as("what the clients were told against what is stored")
+                    .isEmpty();
         }
     }
 
@@ -618,8 +688,11 @@ class ClusterFaultsIT {
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(10))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
@@ -646,9 +719,10 @@ class ClusterFaultsIT {
      * A request as the contract tells a client to send it: again after Retry-After while the answer is
      * 503 (for at most GIVE_UP_AFTER); {@code statuses} gets every status, the last one answered.
      */
-    private static HttpResponse<String> untilAnswered(String method, String path, String as, Object body,
-            List<Integer> statuses) throws IOException, InterruptedException {
-        for (long began = System.nanoTime();;) {
+    private static HttpResponse<String> untilAnswered(
+            String method, String path, String as, Object body, List<Integer> statuses)
+            throws IOException, InterruptedException {
+        for (long began = System.nanoTime(); ; ) {
             HttpResponse<String> r = send(method, path, as, null, body);
             statuses.add(r.statusCode());
             if (r.statusCode() != 503 || System.nanoTime() - began > GIVE_UP_AFTER.toNanos()) {
@@ -659,7 +733,9 @@ class ClusterFaultsIT {
     }
 
     private static long retryAfterMillis(HttpResponse<String> r) {
-        long seconds = r == null ? 1 : r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L);
+        long seconds = r == null
+                ? 1
+                : r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L);
         return Math.min(seconds, 2) * 1000;
     }
 

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class ColdStartIT {
     /** The artifact whose starts are measured: this build's, or another one's to compare with. */
     private static final Path SERVED = Path.of(System.getProperty("cold-start.jar", JAR.toString()));
+
     private static final String KEYSPACE = "cql_patterns_cold_start";
     private static final Duration FIRST_ANSWER_WITHIN = Duration.ofSeconds(30);
     private static PackagedService jar;
@@ -41,12 +42,18 @@ class ColdStartIT {
     static void applySchema() throws Exception {
         Map<String, String> config = new CassandraTestResource().start();
         jar = new PackagedService(Map.of(
-                "CQL_CONTACT_POINTS", config.get("quarkus.cassandra.contact-points"),
-                "CQL_LOCAL_DATACENTER", config.get("quarkus.cassandra.local-datacenter"),
-                "CQL_KEYSPACE", KEYSPACE,
-                "CURSOR_SECRET", "cold-start-test-cursor-secret"));
+                "CQL_CONTACT_POINTS",
+                config.get("quarkus.cassandra.contact-points"),
+                "CQL_LOCAL_DATACENTER",
+                config.get("quarkus.cassandra.local-datacenter"),
+                "CQL_KEYSPACE",
+                KEYSPACE,
+                "CURSOR_SECRET",
+                "cold-start-test-cursor-secret"));
         Command migrate = jar.command("migrate");
-        assertThat(migrate.exitCode()).as("migrate exit code; output:%n%s", migrate.output()).isZero();
+        assertThat(migrate.exitCode())
+                .as("migrate exit code; output:%n%s", migrate.output())
+                .isZero();
     }
 
     @Test
@@ -59,12 +66,18 @@ class ColdStartIT {
             Process service = jar.serve(SERVED, port, log, Map.of("CQL_MIGRATE_AT_STARTUP", "false"));
             try {
                 int ring = firstAnswer(port, "/ring", began, FIRST_ANSWER_WITHIN);
-                assertThat(ring).as("GET /ring on start %d (log %s)", start, log).isEqualTo(200);
+                assertThat(ring)
+                        .as("GET /ring on start %d (log %s)", start, log)
+                        .isEqualTo(200);
                 millis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
                 // a route that reads a table: the session and the schema are both there
-                assertThat(get(port, "/pastes").statusCode()).as("GET /pastes on start %d", start).isEqualTo(200);
-                assertThat(Files.readString(log)).as("start %d's log", start)
-                        .doesNotContain("BlockedThreadChecker").doesNotContain("Applying cql/");
+                assertThat(get(port, "/pastes").statusCode())
+                        .as("GET /pastes on start %d", start)
+                        .isEqualTo(200);
+                assertThat(Files.readString(log))
+                        .as("start %d's log", start)
+                        .doesNotContain("BlockedThreadChecker")
+                        .doesNotContain("Applying cql/");
             } finally {
                 stop(service);
             }
@@ -77,10 +90,14 @@ class ColdStartIT {
         int port = freePort();
         int nowhere = freePort();
         long began = System.nanoTime();
-        Process service = jar.serve(SERVED, port, ROOT.resolve("target/cold-start-unreachable.log"),
+        Process service = jar.serve(
+                SERVED,
+                port,
+                ROOT.resolve("target/cold-start-unreachable.log"),
                 Map.of("CQL_CONTACT_POINTS", "127.0.0.1:" + nowhere, "CQL_SESSION_WAIT", "PT1S"));
         try {
-            assertThat(firstAnswer(port, "/q/health/live", began, FIRST_ANSWER_WITHIN)).isEqualTo(200);
+            assertThat(firstAnswer(port, "/q/health/live", began, FIRST_ANSWER_WITHIN))
+                    .isEqualTo(200);
             HttpResponse<String> pastes = get(port, "/pastes");
             assertThat(pastes.statusCode()).isEqualTo(503);
             assertThat(pastes.headers().firstValue("Content-Type")).hasValue(Problem.MEDIA_TYPE);
@@ -94,7 +111,9 @@ class ColdStartIT {
     @Test
     void should_run_one_tick_of_a_job_and_exit() throws Exception {
         Command tick = jar.command("job", "paste-expiry-sweeper");
-        assertThat(tick.exitCode()).as("job exit code; output:%n%s", tick.output()).isZero();
+        assertThat(tick.exitCode())
+                .as("job exit code; output:%n%s", tick.output())
+                .isZero();
         assertThat(tick.output()).containsPattern("paste-expiry-sweeper: (ran|another replica had this tick)");
 
         Command unknown = jar.command("job", "no-such-job");

@@ -75,13 +75,15 @@ class ContainerImagesIT {
             jar = env.get("JAVA_APP_JAR");
         } else {
             assertThat(entrypoint).as("entrypoint").hasSizeGreaterThanOrEqualTo(3);
-            assertThat(entrypoint.subList(entrypoint.size() - 2, entrypoint.size())).as("entrypoint")
+            assertThat(entrypoint.subList(entrypoint.size() - 2, entrypoint.size()))
+                    .as("entrypoint")
                     .containsExactly("-jar", "quarkus-run.jar");
             jar = "quarkus-run.jar";
             // The java it starts is in the image, on the image's PATH.
             assertThat(Arrays.stream(env.getOrDefault("PATH", "").split(":"))
-                    .anyMatch(dir -> image.files.containsKey(dir + "/" + entrypoint.get(0))))
-                    .as(entrypoint.get(0) + " on the image's PATH " + env.get("PATH")).isTrue();
+                            .anyMatch(dir -> image.files.containsKey(dir + "/" + entrypoint.get(0))))
+                    .as(entrypoint.get(0) + " on the image's PATH " + env.get("PATH"))
+                    .isTrue();
         }
         assertThat(jar).as("the jar the entrypoint runs").isNotNull();
         assertThat(image.files).as("files of the image").containsKey(absolute(workingDir, jar));
@@ -100,32 +102,43 @@ class ContainerImagesIT {
                     .toList();
         }
         for (String part : List.of("lib/boot", "lib/main", "app", "quarkus", "quarkus-run.jar")) {
-            assertThat(fastJar).as("the fast-jar's " + part).anyMatch(f -> FAST_JAR.relativize(f).startsWith(part));
+            assertThat(fastJar)
+                    .as("the fast-jar's " + part)
+                    .anyMatch(f -> FAST_JAR.relativize(f).startsWith(part));
         }
         for (Path file : fastJar) {
             String inImage = absolute(appDir, FAST_JAR.relativize(file).toString());
             ImageFile found = image.files.get(inImage);
             assertThat(found).as(inImage + " in the image").isNotNull();
             assertThat(found.size).as(inImage + " size").isEqualTo(Files.size(file));
-            assertThat(found.readableBy(user)).as(inImage + " readable by user " + user).isTrue();
+            assertThat(found.readableBy(user))
+                    .as(inImage + " readable by user " + user)
+                    .isTrue();
         }
 
         // A code change rebuilds only the small layers: the libraries are not in the code's layer.
         int app = image.layerOf(absolute(appDir, "app/"));
         int quarkus = image.layerOf(absolute(appDir, "quarkus/"));
         int libraries = image.layerOf(absolute(appDir, "lib/main/"));
-        assertThat(libraries).as("layer of lib/main").isNotEqualTo(app).isNotEqualTo(quarkus).isLessThan(app);
+        assertThat(libraries)
+                .as("layer of lib/main")
+                .isNotEqualTo(app)
+                .isNotEqualTo(quarkus)
+                .isLessThan(app);
     }
 
     // ---- the native image (Dockerfile) ---------------------------------------------------------
 
     @Test
     void should_find_everything_the_native_dockerfile_copies() throws IOException {
-        assumeTrue("native".equals(artifactType), "a native build (-Pnative) produces what Dockerfile.native-micro copies");
+        assumeTrue(
+                "native".equals(artifactType),
+                "a native build (-Pnative) produces what Dockerfile.native-micro copies");
         List<String> sources = copySources(NATIVE_DOCKERFILE);
         assertThat(sources).as("COPY sources of Dockerfile.native-micro").isNotEmpty();
         for (String source : sources) {
-            assertThat(matches(source)).as("Dockerfile.native-micro copies " + source + ", which the build did not produce")
+            assertThat(matches(source))
+                    .as("Dockerfile.native-micro copies " + source + ", which the build did not produce")
                     .isNotEmpty();
         }
     }
@@ -138,7 +151,8 @@ class ContainerImagesIT {
         assertThat(user).as("Dockerfile.native-micro USER").matches("\\d+");
         assertThat(Integer.parseInt(user)).as("Dockerfile.native-micro USER").isPositive();
         assertThat(last(lines, "EXPOSE")).isEqualTo(SERVICE_PORT);
-        assertThat(String.join("\n", lines)).as("Dockerfile.native-micro documents its build command")
+        assertThat(String.join("\n", lines))
+                .as("Dockerfile.native-micro documents its build command")
                 .contains("docker build -f src/main/docker/Dockerfile.native-micro");
     }
 
@@ -153,8 +167,10 @@ class ContainerImagesIT {
     /** The image's config and every path in its layers (the top layer's entry wins). */
     private record Image(JsonNode config, Map<String, ImageFile> files) {
         int layerOf(String directoryPrefix) {
-            return files.entrySet().stream().filter(e -> e.getKey().startsWith(directoryPrefix))
-                    .map(e -> e.getValue().layer).distinct()
+            return files.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith(directoryPrefix))
+                    .map(e -> e.getValue().layer)
+                    .distinct()
                     .reduce((a, b) -> {
                         throw new AssertionError(directoryPrefix + " is spread over layers " + a + " and " + b);
                     })
@@ -164,12 +180,14 @@ class ContainerImagesIT {
 
     private static Image jvmImage() throws IOException {
         assumeTrue("jar-container".equals(artifactType) || "jar".equals(artifactType), "a JVM build");
-        assumeTrue(Boolean.parseBoolean(System.getProperty("cqlpatterns.image.build", "true"))
-                && !Boolean.parseBoolean(System.getProperty("cqlpatterns.image.push", "false")),
+        assumeTrue(
+                Boolean.parseBoolean(System.getProperty("cqlpatterns.image.build", "true"))
+                        && !Boolean.parseBoolean(System.getProperty("cqlpatterns.image.push", "false")),
                 "the image is written to a file (quarkus.container-image.build=true, no push)");
         assertThat(artifactType).as("artifact type with an image built").isEqualTo("jar-container");
         if (jvmImage == null) {
-            jvmImage = read(Path.of(System.getProperty("cqlpatterns.image.tar",
+            jvmImage = read(Path.of(System.getProperty(
+                    "cqlpatterns.image.tar",
                     ROOT.resolve("target/images/cql-patterns.tar").toString())));
         }
         return jvmImage;
@@ -179,7 +197,8 @@ class ContainerImagesIT {
         assertThat(tarball).as("the image Jib wrote").isRegularFile();
 
         Map<String, byte[]> entries = new HashMap<>();
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(new BufferedInputStream(Files.newInputStream(tarball)))) {
+        try (TarArchiveInputStream tar =
+                new TarArchiveInputStream(new BufferedInputStream(Files.newInputStream(tarball)))) {
             for (TarArchiveEntry e = tar.getNextEntry(); e != null; e = tar.getNextEntry()) {
                 if (e.isFile()) {
                     entries.put(e.getName(), tar.readAllBytes());
@@ -189,9 +208,12 @@ class ContainerImagesIT {
         ObjectMapper json = new ObjectMapper();
         JsonNode manifest = json.readTree(entries.get("manifest.json"));
         assertThat(manifest).as("manifest.json entries").hasSize(1);
-        JsonNode config = json.readTree(entries.get(manifest.get(0).path("Config").asText()));
+        JsonNode config =
+                json.readTree(entries.get(manifest.get(0).path("Config").asText()));
         List<String> layers = strings(manifest.get(0).path("Layers"));
-        assertThat(layers).as("layers").hasSize(config.path("rootfs").path("diff_ids").size());
+        assertThat(layers)
+                .as("layers")
+                .hasSize(config.path("rootfs").path("diff_ids").size());
 
         Map<String, ImageFile> files = new LinkedHashMap<>();
         for (int i = 0; i < layers.size(); i++) {
@@ -241,7 +263,8 @@ class ContainerImagesIT {
     // ---- reading a Dockerfile ------------------------------------------------------------------
 
     private static String last(List<String> lines, String instruction) {
-        return lines.stream().filter(l -> l.startsWith(instruction + " "))
+        return lines.stream()
+                .filter(l -> l.startsWith(instruction + " "))
                 .reduce((first, second) -> second)
                 .map(l -> l.substring(instruction.length()).trim())
                 .orElseThrow(() -> new AssertionError("no " + instruction + " instruction"));
@@ -255,7 +278,8 @@ class ContainerImagesIT {
                 continue;
             }
             List<String> args = Arrays.stream(line.substring(5).trim().split("\\s+"))
-                    .filter(a -> !a.startsWith("--")).toList();
+                    .filter(a -> !a.startsWith("--"))
+                    .toList();
             sources.addAll(args.subList(0, args.size() - 1));
         }
         return sources;

@@ -49,20 +49,31 @@ class FunctionImageIT {
                 "CQL_LOCAL_DATACENTER", config.get("quarkus.cassandra.local-datacenter"),
                 "CQL_KEYSPACE", "cql_patterns_function_image");
         Path log = ROOT.resolve("target/function-image-" + GROUP + ".log");
-        ProcessBuilder build = new ProcessBuilder(ROOT.resolve("bin/function-image").toString(), GROUP)
-                .directory(ROOT.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder build = new ProcessBuilder(
+                        ROOT.resolve("bin/function-image").toString(), GROUP)
+                .directory(ROOT.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         build.environment().putAll(cassandra);
         Process process = build.start();
-        assertThat(process.waitFor(15, TimeUnit.MINUTES)).as("bin/function-image finished").isTrue();
-        assertThat(process.exitValue()).as("bin/function-image %s; its output:%n%s", GROUP, Files.readString(log)).isZero();
+        assertThat(process.waitFor(15, TimeUnit.MINUTES))
+                .as("bin/function-image finished")
+                .isTrue();
+        assertThat(process.exitValue())
+                .as("bin/function-image %s; its output:%n%s", GROUP, Files.readString(log))
+                .isZero();
     }
 
     @Test
     void should_start_the_shipped_image_with_its_aot_cache_accepted_and_answer_from_cassandra() throws Exception {
         run(ROOT.resolve("bin/image-rootfs").toString(), IMAGE.toString(), CHECK.toString());
         Path rootfs = CHECK.resolve("rootfs");
-        JsonNode entrypoint = new ObjectMapper().readTree(CHECK.resolve("config.json").toFile()).path("config").path("Entrypoint");
-        List<String> command = new ArrayList<>(List.of(ROOT.resolve("bin/in-image").toString()));
+        JsonNode entrypoint = new ObjectMapper()
+                .readTree(CHECK.resolve("config.json").toFile())
+                .path("config")
+                .path("Entrypoint");
+        List<String> command =
+                new ArrayList<>(List.of(ROOT.resolve("bin/in-image").toString()));
         entrypoint.forEach(arg -> command.add(arg.asText()));
         assertThat(command.remove(1)).as("the entrypoint's program").isEqualTo("java");
         assertThat(command).as("the entrypoint names the cache").contains("-XX:AOTCache=app.aot");
@@ -71,17 +82,27 @@ class FunctionImageIT {
         Files.copy(Tokens.publicKeyFile(), rootfs.resolve("tmp/jwt-public-key.pem"));
         int port = freePort();
         Path log = CHECK.resolve("start.log");
-        ProcessBuilder start = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder start =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         start.environment().putAll(cassandra);
-        start.environment().putAll(Map.of(
-                "IMAGE_ROOTFS", rootfs.toString(),
-                "PORT", Integer.toString(port),
-                "IMAGE_JAVA_TOOL_OPTIONS", functionFlags() + " -Xlog:aot",
-                "JWT_PUBLIC_KEY_LOCATION", "/tmp/jwt-public-key.pem",
-                "JWT_ISSUER", Tokens.ISSUER,
-                "CURSOR_SECRET", "function-image-test-cursor-secret",
-                "CQL_MIGRATE_AT_STARTUP", "false",
-                "SCHEDULER_IN_PROCESS", "false"));
+        start.environment()
+                .putAll(Map.of(
+                        "IMAGE_ROOTFS",
+                        rootfs.toString(),
+                        "PORT",
+                        Integer.toString(port),
+                        "IMAGE_JAVA_TOOL_OPTIONS",
+                        functionFlags() + " -Xlog:aot",
+                        "JWT_PUBLIC_KEY_LOCATION",
+                        "/tmp/jwt-public-key.pem",
+                        "JWT_ISSUER",
+                        Tokens.ISSUER,
+                        "CURSOR_SECRET",
+                        "function-image-test-cursor-secret",
+                        "CQL_MIGRATE_AT_STARTUP",
+                        "false",
+                        "SCHEDULER_IN_PROCESS",
+                        "false"));
         long began = System.nanoTime();
         Process service = start.start();
         try {
@@ -89,12 +110,14 @@ class FunctionImageIT {
             long firstMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
             assertThat(status).as("GET /pastes from the image (log %s)", log).isEqualTo(200);
             String output = Files.readString(log);
-            assertThat(output).as("the JVM's -Xlog:aot in %s", log)
+            assertThat(output)
+                    .as("the JVM's -Xlog:aot in %s", log)
                     .contains("Using AOT-linked classes: true")
                     .doesNotContain("[error][aot]")
                     .doesNotContain("mismatch")
                     .doesNotContain("not the one used while building");
-            System.out.printf("function image %s: first GET /pastes 200 after %d ms, with its AOT cache%n", GROUP, firstMillis);
+            System.out.printf(
+                    "function image %s: first GET /pastes 200 after %d ms, with its AOT cache%n", GROUP, firstMillis);
         } finally {
             stop(service);
         }
@@ -111,6 +134,8 @@ class FunctionImageIT {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        assertThat(process.exitValue()).as("%s; output:%n%s", String.join(" ", command), output).isZero();
+        assertThat(process.exitValue())
+                .as("%s; output:%n%s", String.join(" ", command), output)
+                .isZero();
     }
 }

@@ -33,10 +33,16 @@ class FunctionsTest {
         Map<FunctionGroup, Service> functions = functions(RenderedOverlay.of(overlay));
         assertThat(functions.keySet()).containsExactlyInAnyOrder(FunctionGroup.values());
         functions.forEach((group, function) -> {
-            String image = function.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+            String image = function.getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .get(0)
+                    .getImage();
             assertThat(image).as(group.id()).matches("(.*/)?cql-patterns-" + group.id() + "(-native)?:.+");
             // Reached through the HTTPRoute only: no public host of its own, so /q/* stays inside.
-            assertThat(function.getMetadata().getLabels()).containsEntry("networking.knative.dev/visibility", "cluster-local");
+            assertThat(function.getMetadata().getLabels())
+                    .containsEntry("networking.knative.dev/visibility", "cluster-local");
         });
     }
 
@@ -44,11 +50,13 @@ class FunctionsTest {
     @FieldSource("FUNCTION_OVERLAYS")
     void should_scale_each_function_to_zero_and_within_bounds(String overlay) {
         for (Service function : functions(RenderedOverlay.of(overlay)).values()) {
-            Map<String, String> annotations = function.getSpec().getTemplate().getMetadata().getAnnotations();
+            Map<String, String> annotations =
+                    function.getSpec().getTemplate().getMetadata().getAnnotations();
             RevisionSpec revision = function.getSpec().getTemplate().getSpec();
             assertThat(annotations).containsEntry(MIN_SCALE, "0");
             assertThat(Integer.parseInt(annotations.get(MAX_SCALE))).isPositive();
-            assertThat(Integer.parseInt(annotations.get(TARGET))).isPositive()
+            assertThat(Integer.parseInt(annotations.get(TARGET)))
+                    .isPositive()
                     .isLessThanOrEqualTo(revision.getContainerConcurrency().intValue());
         }
     }
@@ -58,9 +66,12 @@ class FunctionsTest {
     void should_never_migrate_or_tick_in_a_function(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
         for (Service function : functions(rendered).values()) {
-            Map<String, String> env = rendered.environment(function.getSpec().getTemplate().getSpec().getContainers().get(0));
-            assertThat(env).as(function.getMetadata().getName())
-                    .containsEntry("SCHEDULER_IN_PROCESS", "false").containsEntry("CQL_MIGRATE_AT_STARTUP", "false");
+            Map<String, String> env = rendered.environment(
+                    function.getSpec().getTemplate().getSpec().getContainers().get(0));
+            assertThat(env)
+                    .as(function.getMetadata().getName())
+                    .containsEntry("SCHEDULER_IN_PROCESS", "false")
+                    .containsEntry("CQL_MIGRATE_AT_STARTUP", "false");
         }
     }
 
@@ -69,9 +80,11 @@ class FunctionsTest {
     void should_size_a_function_small_with_a_container_aware_heap(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
         for (Service function : functions(rendered).values()) {
-            Container container = function.getSpec().getTemplate().getSpec().getContainers().get(0);
+            Container container =
+                    function.getSpec().getTemplate().getSpec().getContainers().get(0);
             Quantity memory = container.getResources().getLimits().get("memory");
-            assertThat(Quantity.getAmountInBytes(memory)).as(function.getMetadata().getName())
+            assertThat(Quantity.getAmountInBytes(memory))
+                    .as(function.getMetadata().getName())
                     .isLessThanOrEqualTo(Quantity.getAmountInBytes(new Quantity("256Mi")));
             assertThat(rendered.environment(container).get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=");
         }
@@ -81,11 +94,20 @@ class FunctionsTest {
     @ValueSource(strings = "prod")
     void should_run_the_native_executables_in_production(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
-        assertThat(rendered.pods()).allSatisfy(pod -> assertThat(pod.container().getImage()).as(pod.workload())
-                .matches(".*/cql-patterns(-[a-z]+)?-native:.+"));
-        assertThat(functions(rendered).values()).allSatisfy(f -> assertThat(Quantity.getAmountInBytes(
-                f.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().get("memory")))
-                .isLessThan(Quantity.getAmountInBytes(new Quantity("256Mi"))));
+        assertThat(rendered.pods())
+                .allSatisfy(pod -> assertThat(pod.container().getImage())
+                        .as(pod.workload())
+                        .matches(".*/cql-patterns(-[a-z]+)?-native:.+"));
+        assertThat(functions(rendered).values())
+                .allSatisfy(f -> assertThat(Quantity.getAmountInBytes(f.getSpec()
+                                .getTemplate()
+                                .getSpec()
+                                .getContainers()
+                                .get(0)
+                                .getResources()
+                                .getLimits()
+                                .get("memory")))
+                        .isLessThan(Quantity.getAmountInBytes(new Quantity("256Mi"))));
     }
 
     /** Where no native image is built: each group's JVM image (bin/function-image) with a JVM's memory. */
@@ -93,12 +115,18 @@ class FunctionsTest {
     @ValueSource(strings = "prod-jvm")
     void should_fall_back_to_each_groups_jvm_image_with_a_jvm_s_memory(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
-        assertThat(rendered.pods()).allSatisfy(pod -> assertThat(pod.container().getImage()).as(pod.workload())
-                .matches("registry\\.example\\.com/cql-patterns/cql-patterns(-[a-z]+)?:.+").doesNotContain("-native"));
+        assertThat(rendered.pods())
+                .allSatisfy(pod -> assertThat(pod.container().getImage())
+                        .as(pod.workload())
+                        .matches("registry\\.example\\.com/cql-patterns/cql-patterns(-[a-z]+)?:.+")
+                        .doesNotContain("-native"));
         functions(rendered).forEach((group, f) -> {
-            Container container = f.getSpec().getTemplate().getSpec().getContainers().get(0);
+            Container container =
+                    f.getSpec().getTemplate().getSpec().getContainers().get(0);
             assertThat(container.getImage()).as(group.id()).contains("/cql-patterns-" + group.id() + ":");
-            assertThat(container.getResources().getLimits().get("memory")).as(group.id()).isEqualTo(new Quantity("256Mi"));
+            assertThat(container.getResources().getLimits().get("memory"))
+                    .as(group.id())
+                    .isEqualTo(new Quantity("256Mi"));
         });
     }
 
@@ -106,7 +134,8 @@ class FunctionsTest {
     @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
     void should_migrate_in_a_job_with_the_all_groups_image(String overlay) {
         Job migrate = RenderedOverlay.of(overlay).one(Job.class);
-        Container container = migrate.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Container container =
+                migrate.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(container.getArgs()).containsExactly("migrate");
         assertThat(container.getImage()).matches("(.*/)?cql-patterns(-native)?:.+");
         assertThat(migrate.getSpec().getTemplate().getSpec().getRestartPolicy()).isEqualTo("Never");
@@ -143,14 +172,19 @@ class FunctionsTest {
 
     /** The overlay's Knative Services by the function group each serves (its component label). */
     static Map<FunctionGroup, Service> functions(RenderedOverlay rendered) {
-        Map<String, FunctionGroup> groups = Arrays.stream(FunctionGroup.values())
-                .collect(Collectors.toMap(FunctionGroup::id, Function.identity()));
-        return rendered.all(Service.class).stream().collect(Collectors.toMap(s -> {
-            String component = s.getMetadata().getLabels().get("app.kubernetes.io/component");
-            FunctionGroup group = groups.get(component);
-            assertThat(group).as(s.getMetadata().getName() + " serves no function group").isNotNull();
-            assertThat(s.getMetadata().getName()).isEqualTo("cql-patterns-" + group.id());
-            return group;
-        }, Function.identity()));
+        Map<String, FunctionGroup> groups =
+                Arrays.stream(FunctionGroup.values()).collect(Collectors.toMap(FunctionGroup::id, Function.identity()));
+        return rendered.all(Service.class).stream()
+                .collect(Collectors.toMap(
+                        s -> {
+                            String component = s.getMetadata().getLabels().get("app.kubernetes.io/component");
+                            FunctionGroup group = groups.get(component);
+                            assertThat(group)
+                                    .as(s.getMetadata().getName() + " serves no function group")
+                                    .isNotNull();
+                            assertThat(s.getMetadata().getName()).isEqualTo("cql-patterns-" + group.id());
+                            return group;
+                        },
+                        Function.identity()));
     }
 }

@@ -35,7 +35,8 @@ class MonitoringManifestsTest {
     void should_scrape_q_metrics_on_every_serving_pods_port(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
         PodMonitor monitor = rendered.one(PodMonitor.class);
-        assertThat(monitor.getSpec().getSelector().getMatchLabels()).containsEntry("app.kubernetes.io/name", "cql-patterns");
+        assertThat(monitor.getSpec().getSelector().getMatchLabels())
+                .containsEntry("app.kubernetes.io/name", "cql-patterns");
         List<PodMetricsEndpoint> endpoints = monitor.getSpec().getPodMetricsEndpoints();
         assertThat(endpoints).allSatisfy(e -> {
             assertThat(e.getPath()).isEqualTo("/q/metrics");
@@ -47,7 +48,13 @@ class MonitoringManifestsTest {
             assertThat(ports).contains("user-port");
         } else {
             Deployment deployment = rendered.one(Deployment.class);
-            List<ContainerPort> served = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getPorts();
+            List<ContainerPort> served = deployment
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .get(0)
+                    .getPorts();
             assertThat(served).anySatisfy(p -> {
                 assertThat(ports).contains(p.getName());
                 assertThat(p.getContainerPort()).isEqualTo(8080);
@@ -59,39 +66,52 @@ class MonitoringManifestsTest {
     @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
     void should_let_prometheus_in_on_8080_and_spans_out_to_the_collector(String overlay) {
         List<NetworkPolicy> policies = RenderedOverlay.of(overlay).all(NetworkPolicy.class).stream()
-                .filter(p -> "cql-patterns".equals(p.getSpec().getPodSelector().getMatchLabels().get("app.kubernetes.io/name")))
+                .filter(p -> "cql-patterns"
+                        .equals(p.getSpec().getPodSelector().getMatchLabels().get("app.kubernetes.io/name")))
                 .toList();
         assertThat(policies.stream().flatMap(p -> p.getSpec().getIngress().stream()))
                 .anySatisfy(rule -> {
-                    assertThat(rule.getFrom()).anySatisfy(peer -> assertThat(namespaceOf(peer)).isEqualTo(MONITORING_NAMESPACE));
-                    assertThat(rule.getPorts()).anySatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(8080));
+                    assertThat(rule.getFrom())
+                            .anySatisfy(peer -> assertThat(namespaceOf(peer)).isEqualTo(MONITORING_NAMESPACE));
+                    assertThat(rule.getPorts())
+                            .anySatisfy(port ->
+                                    assertThat(port.getPort().getIntVal()).isEqualTo(8080));
                 });
         assertThat(policies.stream().flatMap(p -> p.getSpec().getEgress().stream()))
                 .anySatisfy(rule -> {
-                    assertThat(rule.getTo()).anySatisfy(peer -> assertThat(namespaceOf(peer)).isEqualTo(MONITORING_NAMESPACE));
-                    assertThat(rule.getPorts()).anySatisfy(port -> assertThat(port.getPort().getIntVal()).isEqualTo(4317));
+                    assertThat(rule.getTo())
+                            .anySatisfy(peer -> assertThat(namespaceOf(peer)).isEqualTo(MONITORING_NAMESPACE));
+                    assertThat(rule.getPorts())
+                            .anySatisfy(port ->
+                                    assertThat(port.getPort().getIntVal()).isEqualTo(4317));
                 });
     }
 
     private static String namespaceOf(NetworkPolicyPeer peer) {
-        return peer.getNamespaceSelector() == null ? null
+        return peer.getNamespaceSelector() == null
+                ? null
                 : peer.getNamespaceSelector().getMatchLabels().get("kubernetes.io/metadata.name");
     }
 
     @ParameterizedTest
     @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
     void should_trace_to_the_collector_in_every_environment(String overlay) {
-        SmallRyeConfig config = ServiceConfig.resolve(RenderedOverlay.of(overlay).environment());
+        SmallRyeConfig config =
+                ServiceConfig.resolve(RenderedOverlay.of(overlay).environment());
         assertThat(config.getValue("quarkus.otel.sdk.disabled", Boolean.class)).isFalse();
         assertThat(config.getValue("quarkus.otel.exporter.otlp.traces.endpoint", String.class))
-                .startsWith("http://").contains("." + MONITORING_NAMESPACE + ".").endsWith(":4317");
+                .startsWith("http://")
+                .contains("." + MONITORING_NAMESPACE + ".")
+                .endsWith(":4317");
     }
 
     @ParameterizedTest
     @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
     void should_ship_the_dashboard_for_grafanas_sidecar(String overlay) throws Exception {
         ConfigMap dashboard = RenderedOverlay.of(overlay).all(ConfigMap.class).stream()
-                .filter(c -> "1".equals(c.getMetadata().getLabels().get("grafana_dashboard"))).findFirst().orElseThrow();
+                .filter(c -> "1".equals(c.getMetadata().getLabels().get("grafana_dashboard")))
+                .findFirst()
+                .orElseThrow();
         assertThat(dashboard.getMetadata().getName()).isEqualTo("cql-patterns-dashboard");
         JsonNode json = new ObjectMapper().readTree(dashboard.getData().get("cql-patterns.json"));
         assertThat(json).isEqualTo(MonitoringSources.dashboard());
@@ -102,10 +122,19 @@ class MonitoringManifestsTest {
     @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
     void should_alert_on_errors_latency_cassandra_and_jobs(String overlay) {
         PrometheusRule rules = RenderedOverlay.of(overlay).one(PrometheusRule.class);
-        List<Rule> all = rules.getSpec().getGroups().stream().flatMap(g -> g.getRules().stream()).toList();
-        assertThat(all).extracting(Rule::getAlert).contains("CqlPatternsHighErrorRate", "CqlPatternsHighLatencyP99",
-                "CqlPatternsCassandraUnavailable", "CqlPatternsReadRefused", "CqlPatternsPasteSweeperNotRunning", "CqlPatternsBucketRollerNotRunning",
-                "CqlPatternsCronJobNotSucceeding");
+        List<Rule> all = rules.getSpec().getGroups().stream()
+                .flatMap(g -> g.getRules().stream())
+                .toList();
+        assertThat(all)
+                .extracting(Rule::getAlert)
+                .contains(
+                        "CqlPatternsHighErrorRate",
+                        "CqlPatternsHighLatencyP99",
+                        "CqlPatternsCassandraUnavailable",
+                        "CqlPatternsReadRefused",
+                        "CqlPatternsPasteSweeperNotRunning",
+                        "CqlPatternsBucketRollerNotRunning",
+                        "CqlPatternsCronJobNotSucceeding");
         assertThat(all).allSatisfy(rule -> {
             PromQl.check(rule.getExpr().getStrVal());
             assertThat(rule.getLabels()).containsKey("severity");
@@ -113,7 +142,8 @@ class MonitoringManifestsTest {
             assertThat(rule.getFor()).matches("\\d+[smh]");
         });
         // What the source file says is what is applied.
-        assertThat(all).extracting(r -> r.getExpr().getStrVal())
+        assertThat(all)
+                .extracting(r -> r.getExpr().getStrVal())
                 .containsExactlyElementsOf(MonitoringSources.ruleExpressions().values());
     }
 
@@ -123,10 +153,18 @@ class MonitoringManifestsTest {
         assertThat(panels).hasSizeGreaterThanOrEqualTo(20);
         panels.forEach((title, exprs) -> exprs.forEach(PromQl::check));
         // Per-route traffic, errors, latency, 429s, query cost, jobs and the driver each have a panel.
-        String all = String.join("\n", panels.values().stream().flatMap(List::stream).toList());
-        assertThat(all).contains("http_server_requests_seconds_bucket", "status=\"429\"", "status=~\"5..\"",
-                "cql_request_partitions_read_sum", "cql_request_statements_sum", "scheduler_job_runs_total",
-                "cassandra_session_cql_requests_seconds_bucket", "cassandra_session_connected_nodes");
+        String all =
+                String.join("\n", panels.values().stream().flatMap(List::stream).toList());
+        assertThat(all)
+                .contains(
+                        "http_server_requests_seconds_bucket",
+                        "status=\"429\"",
+                        "status=~\"5..\"",
+                        "cql_request_partitions_read_sum",
+                        "cql_request_statements_sum",
+                        "scheduler_job_runs_total",
+                        "cassandra_session_cql_requests_seconds_bucket",
+                        "cassandra_session_connected_nodes");
     }
 
     @Test
@@ -148,9 +186,11 @@ class MonitoringManifestsTest {
     @SuppressWarnings("unchecked")
     void should_repair_and_back_up_prods_cassandra(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
-        Map<String, Object> spec = (Map<String, Object>) rendered.cassandra().getAdditionalProperties().get("spec");
+        Map<String, Object> spec = (Map<String, Object>)
+                rendered.cassandra().getAdditionalProperties().get("spec");
         List<GenericKubernetesResource> schedules = rendered.all(GenericKubernetesResource.class).stream()
-                .filter(r -> "MedusaBackupSchedule".equals(r.getKind())).toList();
+                .filter(r -> "MedusaBackupSchedule".equals(r.getKind()))
+                .toList();
         if ("dev".equals(overlay)) {
             assertThat(spec).doesNotContainKeys("reaper", "medusa");
             assertThat(schedules).isEmpty();
@@ -158,21 +198,24 @@ class MonitoringManifestsTest {
         }
         Map<String, Object> reaper = (Map<String, Object>) spec.get("reaper");
         assertThat((Map<String, Object>) reaper.get("autoScheduling")).containsEntry("enabled", true);
-        Map<String, Object> storage = (Map<String, Object>) ((Map<String, Object>) spec.get("medusa")).get("storageProperties");
+        Map<String, Object> storage =
+                (Map<String, Object>) ((Map<String, Object>) spec.get("medusa")).get("storageProperties");
         assertThat(storage).containsKeys("storageProvider", "bucketName");
-        assertThat((Map<String, Object>) storage.get("storageSecretRef")).containsEntry("name", "cql-patterns-medusa-bucket");
+        assertThat((Map<String, Object>) storage.get("storageSecretRef"))
+                .containsEntry("name", "cql-patterns-medusa-bucket");
         assertThat(schedules).singleElement().satisfies(s -> {
-            Map<String, Object> scheduleSpec = (Map<String, Object>) s.getAdditionalProperties().get("spec");
+            Map<String, Object> scheduleSpec =
+                    (Map<String, Object>) s.getAdditionalProperties().get("spec");
             assertThat(scheduleSpec.get("cronSchedule")).isNotNull();
-            assertThat((Map<String, Object>) scheduleSpec.get("backupSpec")).containsEntry("cassandraDatacenter",
-                    datacenterOf(spec));
+            assertThat((Map<String, Object>) scheduleSpec.get("backupSpec"))
+                    .containsEntry("cassandraDatacenter", datacenterOf(spec));
         });
     }
 
     @SuppressWarnings("unchecked")
     private static String datacenterOf(Map<String, Object> spec) {
-        List<Map<String, Object>> dcs = (List<Map<String, Object>>) ((Map<String, Object>) spec.get("cassandra")).get("datacenters");
+        List<Map<String, Object>> dcs =
+                (List<Map<String, Object>>) ((Map<String, Object>) spec.get("cassandra")).get("datacenters");
         return (String) ((Map<String, Object>) dcs.get(0).get("metadata")).get("name");
     }
-
 }

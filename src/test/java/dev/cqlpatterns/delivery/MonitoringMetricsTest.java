@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -47,7 +46,12 @@ class MonitoringMetricsTest {
     @Test
     void should_export_every_metric_the_dashboard_and_the_alerts_read() throws Exception {
         exercise();
-        String exposition = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
+        String exposition = given().when()
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         Files.writeString(Path.of("target/monitoring-metrics.txt"), exposition);
         Map<String, Set<String>> exported = exported(exposition);
 
@@ -57,32 +61,59 @@ class MonitoringMetricsTest {
             if (MonitoringSources.FROM_KUBE_STATE_METRICS.contains(metric)) {
                 return;
             }
-            assertThat(exported).as("%s reads %s, which /q/metrics does not export", where, metric).containsKey(metric);
+            assertThat(exported)
+                    .as("%s reads %s, which /q/metrics does not export", where, metric)
+                    .containsKey(metric);
             Set<String> own = new LinkedHashSet<>(labels);
             own.removeAll(MonitoringSources.TARGET_LABELS);
-            assertThat(exported.get(metric)).as("%s matches on labels of %s", where, metric).containsAll(own);
+            assertThat(exported.get(metric))
+                    .as("%s matches on labels of %s", where, metric)
+                    .containsAll(own);
         }));
     }
 
     private void exercise() {
-        String forwarded = "10.9." + ThreadLocalRandom.current().nextInt(256) + "." + ThreadLocalRandom.current().nextInt(256);
+        String forwarded = "10.9." + ThreadLocalRandom.current().nextInt(256) + "."
+                + ThreadLocalRandom.current().nextInt(256);
         Map<String, Object> paste = new HashMap<>(Map.of("title", "metrics", "body", "hello", "private", false));
-        String id = given().header("X-Forwarded-For", forwarded).contentType(ContentType.JSON).body(paste)
-                .when().post("/pastes").then().statusCode(201).extract().path("id");
-        given().header("X-Forwarded-For", forwarded).when().get("/pastes/" + id).then().statusCode(200);
-        given().header("X-Forwarded-For", forwarded).when().get("/pastes/not-an-id").then().statusCode(400);
+        String id = given().header("X-Forwarded-For", forwarded)
+                .contentType(ContentType.JSON)
+                .body(paste)
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        given().header("X-Forwarded-For", forwarded)
+                .when()
+                .get("/pastes/" + id)
+                .then()
+                .statusCode(200);
+        given().header("X-Forwarded-For", forwarded)
+                .when()
+                .get("/pastes/not-an-id")
+                .then()
+                .statusCode(400);
         given().header("X-Forwarded-For", forwarded).when().get("/ring").then().statusCode(200);
         // Writes until the small budget answers 429.
         int status = 0;
         for (int i = 0; i < 10 && status != 429; i++) {
-            status = given().header("X-Forwarded-For", forwarded).contentType(ContentType.JSON).body(paste)
-                    .when().post("/pastes").then().extract().statusCode();
+            status = given().header("X-Forwarded-For", forwarded)
+                    .contentType(ContentType.JSON)
+                    .body(paste)
+                    .when()
+                    .post("/pastes")
+                    .then()
+                    .extract()
+                    .statusCode();
         }
         assertThat(status).isEqualTo(429);
         // A tick of the sweeper at an instant no other test claimed (it runs, finding nothing to sweep);
         // the roller's current tick (run here or skipped when the in-process scheduler had it: rolling
         // at another instant would open or drop buckets other tests read).
-        Instant later = Instant.now().plus(Duration.ofMinutes(ThreadLocalRandom.current().nextInt(1, 1_000_000)));
+        Instant later = Instant.now()
+                .plus(Duration.ofMinutes(ThreadLocalRandom.current().nextInt(1, 1_000_000)));
         assertThat(sweeper.tick(runner, later).await().atMost(WAIT).ran()).isTrue();
         roller.tick(runner, roller.globalSeries(), Instant.now()).await().atMost(WAIT);
     }
@@ -99,7 +130,8 @@ class MonitoringMetricsTest {
             int end = brace >= 0 && brace < space ? brace : space;
             Set<String> labels = names.computeIfAbsent(line.substring(0, end), n -> new LinkedHashSet<>());
             if (end == brace) {
-                String body = line.substring(brace + 1, PromQl.closingBrace(line, brace, line)); // an exemplar may follow
+                String body =
+                        line.substring(brace + 1, PromQl.closingBrace(line, brace, line)); // an exemplar may follow
                 for (String pair : body.split(",(?=[a-zA-Z_][a-zA-Z0-9_]*=\")")) {
                     int eq = pair.indexOf('=');
                     if (eq > 0) {

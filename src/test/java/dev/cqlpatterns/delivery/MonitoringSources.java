@@ -27,8 +27,7 @@ final class MonitoringSources {
     /** Labels Prometheus adds to every series it scrapes from a pod (the PodMonitor's target labels). */
     static final Set<String> TARGET_LABELS = Set.of("namespace", "pod", "container", "instance", "endpoint");
 
-    private MonitoringSources() {
-    }
+    private MonitoringSources() {}
 
     static JsonNode dashboard() {
         try {
@@ -69,7 +68,9 @@ final class MonitoringSources {
         Map<String, String> exprs = new LinkedHashMap<>();
         for (JsonNode group : rules().path("spec").path("groups")) {
             for (JsonNode rule : group.path("rules")) {
-                String name = rule.hasNonNull("alert") ? rule.get("alert").asText() : rule.path("record").asText();
+                String name = rule.hasNonNull("alert")
+                        ? rule.get("alert").asText()
+                        : rule.path("record").asText();
                 exprs.put(name, rule.path("expr").asText());
             }
         }

@@ -33,8 +33,10 @@ class NativeReflectionTest {
     @Test
     void should_register_every_cursor_position_type() {
         for (String type : cursorPositions(classesUnder("target/classes"))) {
-            assertThat(registered(type)).as(type + " is read from cursors by Jackson: annotate it with "
-                    + "@RegisterForReflection or list it in NativeReflection").isTrue();
+            assertThat(registered(type))
+                    .as(type + " is read from cursors by Jackson: annotate it with "
+                            + "@RegisterForReflection or list it in NativeReflection")
+                    .isTrue();
         }
     }
 
@@ -52,7 +54,9 @@ class NativeReflectionTest {
                 ClassReader reader = new ClassReader(in);
                 if (Arrays.asList(reader.getInterfaces()).contains(NAME_CONVERTER)) {
                     String type = reader.getClassName().replace('/', '.');
-                    assertThat(registered(type)).as(type + " is instantiated reflectively by the mapper").isTrue();
+                    assertThat(registered(type))
+                            .as(type + " is instantiated reflectively by the mapper")
+                            .isTrue();
                 }
             }
         }
@@ -63,27 +67,40 @@ class NativeReflectionTest {
         Set<String> types = new HashSet<>();
         for (Path file : classFiles) {
             try (InputStream in = Files.newInputStream(file)) {
-                new ClassReader(in).accept(new ClassVisitor(Opcodes.ASM9) {
-                    @Override
-                    public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                        return new MethodVisitor(Opcodes.ASM9) {
-                            private Type lastClassLiteral;
+                new ClassReader(in)
+                        .accept(
+                                new ClassVisitor(Opcodes.ASM9) {
+                                    @Override
+                                    public MethodVisitor visitMethod(
+                                            int access,
+                                            String name,
+                                            String descriptor,
+                                            String signature,
+                                            String[] exceptions) {
+                                        return new MethodVisitor(Opcodes.ASM9) {
+                                            private Type lastClassLiteral;
 
-                            @Override
-                            public void visitLdcInsn(Object value) {
-                                lastClassLiteral = value instanceof Type t && t.getSort() == Type.OBJECT ? t : null;
-                            }
+                                            @Override
+                                            public void visitLdcInsn(Object value) {
+                                                lastClassLiteral = value instanceof Type t && t.getSort() == Type.OBJECT
+                                                        ? t
+                                                        : null;
+                                            }
 
-                            @Override
-                            public void visitMethodInsn(int opcode, String owner, String method, String desc, boolean itf) {
-                                if (CURSORS.equals(owner) && "decode".equals(method) && lastClassLiteral != null) {
-                                    types.add(lastClassLiteral.getClassName());
-                                }
-                                lastClassLiteral = null;
-                            }
-                        };
-                    }
-                }, ClassReader.SKIP_DEBUG);
+                                            @Override
+                                            public void visitMethodInsn(
+                                                    int opcode, String owner, String method, String desc, boolean itf) {
+                                                if (CURSORS.equals(owner)
+                                                        && "decode".equals(method)
+                                                        && lastClassLiteral != null) {
+                                                    types.add(lastClassLiteral.getClassName());
+                                                }
+                                                lastClassLiteral = null;
+                                            }
+                                        };
+                                    }
+                                },
+                                ClassReader.SKIP_DEBUG);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -95,7 +112,10 @@ class NativeReflectionTest {
         try {
             Class<?> cls = Class.forName(type, false, NativeReflectionTest.class.getClassLoader());
             return cls.isAnnotationPresent(RegisterForReflection.class)
-                    || Arrays.asList(NativeReflection.class.getAnnotation(RegisterForReflection.class).targets()).contains(cls);
+                    || Arrays.asList(NativeReflection.class
+                                    .getAnnotation(RegisterForReflection.class)
+                                    .targets())
+                            .contains(cls);
         } catch (ClassNotFoundException e) {
             throw new AssertionError(type + " is not on the test class path", e);
         }

@@ -30,8 +30,11 @@ class PackagedServiceIT {
     public static class Packaged implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("cql-patterns.cassandra.keyspace", "cql_patterns_packaged",
-                    "cql-patterns.paging.cursor-secret", "packaged-test-cursor-secret");
+            return Map.of(
+                    "cql-patterns.cassandra.keyspace",
+                    "cql_patterns_packaged",
+                    "cql-patterns.paging.cursor-secret",
+                    "packaged-test-cursor-secret");
         }
     }
 
@@ -42,8 +45,10 @@ class PackagedServiceIT {
 
     @Test
     void should_be_live_without_asking_cassandra() {
-        given().when().get("/q/health/live")
-                .then().statusCode(200)
+        given().when()
+                .get("/q/health/live")
+                .then()
+                .statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.name", not(hasItem("cassandra")));
     }
@@ -52,16 +57,20 @@ class PackagedServiceIT {
     void should_be_started_and_ready_once_cassandra_answers() {
         // The paths the Kubernetes startup and readiness probes call.
         given().when().get("/q/health/started").then().statusCode(200).body("status", equalTo("UP"));
-        given().when().get("/q/health/ready")
-                .then().statusCode(200)
+        given().when()
+                .get("/q/health/ready")
+                .then()
+                .statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'cassandra' }.status", equalTo("UP"));
     }
 
     @Test
     void should_serve_the_ring_from_the_packaged_artifact() {
-        given().when().get("/ring")
-                .then().statusCode(200)
+        given().when()
+                .get("/ring")
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("0"))
                 .body("keyspace", equalTo("cql_patterns_packaged"))
                 .body("nodes.state", hasItem("UP"))
@@ -71,8 +80,10 @@ class PackagedServiceIT {
     @Test
     void should_answer_problem_json_for_an_unknown_route() {
         // Problem bodies travel inside a Response: in a native image they need NativeReflection.
-        given().when().get("/no-such-route")
-                .then().statusCode(404)
+        given().when()
+                .get("/no-such-route")
+                .then()
+                .statusCode(404)
                 .contentType(containsString(Problem.MEDIA_TYPE))
                 .body("status", equalTo(404))
                 .body("type", not(emptyOrNullString()));
@@ -80,8 +91,6 @@ class PackagedServiceIT {
 
     @Test
     void should_export_the_driver_metrics() {
-        given().when().get("/q/metrics")
-                .then().statusCode(200)
-                .body(containsString("cassandra_session_"));
+        given().when().get("/q/metrics").then().statusCode(200).body(containsString("cassandra_session_"));
     }
 }

@@ -18,25 +18,92 @@ import java.util.regex.Pattern;
 final class PromQl {
     static final Set<String> FUNCTIONS = Set.of(
             // aggregations
-            "sum", "min", "max", "avg", "count", "stddev", "stdvar", "topk", "bottomk", "quantile", "count_values", "group",
+            "sum",
+            "min",
+            "max",
+            "avg",
+            "count",
+            "stddev",
+            "stdvar",
+            "topk",
+            "bottomk",
+            "quantile",
+            "count_values",
+            "group",
             // functions
-            "abs", "absent", "absent_over_time", "ceil", "changes", "clamp", "clamp_max", "clamp_min", "day_of_month",
-            "day_of_week", "days_in_month", "delta", "deriv", "exp", "floor", "histogram_quantile", "holt_winters",
-            "hour", "idelta", "increase", "irate", "label_join", "label_replace", "ln", "log2", "log10", "minute",
-            "month", "predict_linear", "rate", "resets", "round", "scalar", "sgn", "sort", "sort_desc", "sqrt", "time",
-            "timestamp", "vector", "year", "avg_over_time", "min_over_time", "max_over_time", "sum_over_time",
-            "count_over_time", "quantile_over_time", "stddev_over_time", "stdvar_over_time", "last_over_time",
+            "abs",
+            "absent",
+            "absent_over_time",
+            "ceil",
+            "changes",
+            "clamp",
+            "clamp_max",
+            "clamp_min",
+            "day_of_month",
+            "day_of_week",
+            "days_in_month",
+            "delta",
+            "deriv",
+            "exp",
+            "floor",
+            "histogram_quantile",
+            "holt_winters",
+            "hour",
+            "idelta",
+            "increase",
+            "irate",
+            "label_join",
+            "label_replace",
+            "ln",
+            "log2",
+            "log10",
+            "minute",
+            "month",
+            "predict_linear",
+            "rate",
+            "resets",
+            "round",
+            "scalar",
+            "sgn",
+            "sort",
+            "sort_desc",
+            "sqrt",
+            "time",
+            "timestamp",
+            "vector",
+            "year",
+            "avg_over_time",
+            "min_over_time",
+            "max_over_time",
+            "sum_over_time",
+            "count_over_time",
+            "quantile_over_time",
+            "stddev_over_time",
+            "stdvar_over_time",
+            "last_over_time",
             "present_over_time");
-    static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right", "and",
-            "or", "unless", "bool", "offset", "inf", "nan");
+    static final Set<String> KEYWORDS = Set.of(
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "and",
+            "or",
+            "unless",
+            "bool",
+            "offset",
+            "inf",
+            "nan");
     private static final Pattern DURATION = Pattern.compile("(\\d+(ms|s|m|h|d|w|y))+(:(\\d+(ms|s|m|h|d|w|y))+)?");
-    private static final Pattern MATCHER = Pattern.compile("\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*");
+    private static final Pattern MATCHER =
+            Pattern.compile("\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*");
     private static final Pattern IDENT = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
     /** Grafana's template variables and interval macros, as the dashboard uses them. */
     private static final Pattern GRAFANA = Pattern.compile("\\$(__rate_interval|__interval|__range)\\b");
 
-    private PromQl() {
-    }
+    private PromQl() {}
 
     /** The metrics an expression reads, each with the label names it matches on; fails on bad syntax. */
     static Map<String, Set<String>> check(String expression) {
@@ -55,7 +122,7 @@ final class PromQl {
                 }
                 require(end < expr.length(), expression, "unterminated string");
                 i = end + 1;
-            } else if (c == '(' ) {
+            } else if (c == '(') {
                 open.push(c);
                 i++;
             } else if (c == '[') {
@@ -69,14 +136,19 @@ final class PromQl {
                 i++;
             } else if (c == '{' || c == '}' || c == ']') {
                 throw new AssertionError(expression + ": unexpected " + c);
-            } else if (Character.isDigit(c) || (c == '.' && i + 1 < expr.length() && Character.isDigit(expr.charAt(i + 1)))) {
+            } else if (Character.isDigit(c)
+                    || (c == '.' && i + 1 < expr.length() && Character.isDigit(expr.charAt(i + 1)))) {
                 int end = i;
-                while (end < expr.length() && (Character.isLetterOrDigit(expr.charAt(end)) || expr.charAt(end) == '.')) {
+                while (end < expr.length()
+                        && (Character.isLetterOrDigit(expr.charAt(end)) || expr.charAt(end) == '.')) {
                     end++;
                 }
                 String number = expr.substring(i, end);
-                require(number.matches("\\d+(\\.\\d+)?(e[+-]?\\d+)?|\\.\\d+") || DURATION.matcher(number).matches(),
-                        expression, "not a number: " + number);
+                require(
+                        number.matches("\\d+(\\.\\d+)?(e[+-]?\\d+)?|\\.\\d+")
+                                || DURATION.matcher(number).matches(),
+                        expression,
+                        "not a number: " + number);
                 i = end;
             } else if (Character.isLetter(c) || c == '_' || c == ':') {
                 Matcher m = IDENT.matcher(expr);
@@ -85,12 +157,16 @@ final class PromQl {
                 int end = m.end();
                 int next = skipSpaces(expr, end);
                 if (KEYWORDS.contains(word.toLowerCase())) {
-                    if (Set.of("by", "without", "on", "ignoring", "group_left", "group_right").contains(word)) {
+                    if (Set.of("by", "without", "on", "ignoring", "group_left", "group_right")
+                            .contains(word)) {
                         if (next < expr.length() && expr.charAt(next) == '(') {
                             int close = expr.indexOf(')', next);
                             require(close > 0, expression, "unclosed label list");
                             for (String label : expr.substring(next + 1, close).split(",")) {
-                                require(label.isBlank() || IDENT.matcher(label.trim()).matches(), expression,
+                                require(
+                                        label.isBlank()
+                                                || IDENT.matcher(label.trim()).matches(),
+                                        expression,
                                         "not a label: " + label);
                             }
                             end = close + 1;

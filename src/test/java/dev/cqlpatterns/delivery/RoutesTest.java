@@ -33,6 +33,7 @@ import org.junit.jupiter.params.provider.FieldSource;
 class RoutesTest {
     /** net-gateway-api's local Gateway Service for Istio (functions/httproute.yaml). */
     static final String KNATIVE_LOCAL_GATEWAY = "knative-local-gateway";
+
     static final String KNATIVE_LOCAL_GATEWAY_NAMESPACE = "istio-system";
     private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
 
@@ -46,8 +47,12 @@ class RoutesTest {
         FunctionGroup group() {
             String className = operationId.substring(0, operationId.indexOf('_'));
             List<FunctionGroup> owners = Arrays.stream(FunctionGroup.values())
-                    .filter(g -> g.packages().stream().anyMatch(pkg -> exists("dev.cqlpatterns." + pkg + "." + className))).toList();
-            assertThat(owners).as("function groups whose packages hold " + className + " (" + this + ")").hasSize(1);
+                    .filter(g ->
+                            g.packages().stream().anyMatch(pkg -> exists("dev.cqlpatterns." + pkg + "." + className)))
+                    .toList();
+            assertThat(owners)
+                    .as("function groups whose packages hold " + className + " (" + this + ")")
+                    .hasSize(1);
             return owners.get(0);
         }
     }
@@ -55,7 +60,10 @@ class RoutesTest {
     @ParameterizedTest
     @FieldSource("dev.cqlpatterns.delivery.FunctionsTest#FUNCTION_OVERLAYS")
     void should_route_every_operation_to_the_function_of_its_class(String overlay) {
-        assertThat(misrouted(RenderedOverlay.of(overlay), op -> "function cql-patterns-" + op.group().id())).isEmpty();
+        assertThat(misrouted(
+                        RenderedOverlay.of(overlay),
+                        op -> "function cql-patterns-" + op.group().id()))
+                .isEmpty();
     }
 
     @Test
@@ -63,9 +71,13 @@ class RoutesTest {
         String yaml = RenderedOverlay.kustomize(RenderedOverlay.ROOT.resolve("k8s/overlays/prod"));
         String wrong = yaml.replace("hostname: cql-patterns-pastebin.", "hostname: cql-patterns-songs.");
         assertThat(wrong).isNotEqualTo(yaml);
-        List<String> problems = misrouted(RenderedOverlay.parse("prod, pastes to songs", wrong),
+        List<String> problems = misrouted(
+                RenderedOverlay.parse("prod, pastes to songs", wrong),
                 op -> "function cql-patterns-" + op.group().id());
-        assertThat(problems).isNotEmpty().allMatch(p -> p.contains("/pastes")).anyMatch(p -> p.contains("CreatePaste_create"));
+        assertThat(problems)
+                .isNotEmpty()
+                .allMatch(p -> p.contains("/pastes"))
+                .anyMatch(p -> p.contains("CreatePaste_create"));
     }
 
     @Test
@@ -79,14 +91,20 @@ class RoutesTest {
     @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
     void should_route_nothing_outside_the_contract(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
-        for (String internal : List.of("/q/health/live", "/q/health/ready", "/q/metrics", "/q/openapi", "/", "/ringing")) {
-            assertThat(rules(rendered, "GET", internal)).as(internal + " routed").isEmpty();
+        for (String internal :
+                List.of("/q/health/live", "/q/health/ready", "/q/metrics", "/q/openapi", "/", "/ringing")) {
+            assertThat(rules(rendered, "GET", internal))
+                    .as(internal + " routed")
+                    .isEmpty();
         }
         for (HTTPRoute route : rendered.all(HTTPRoute.class)) {
-            assertThat(route.getSpec().getParentRefs()).isNotEmpty()
+            assertThat(route.getSpec().getParentRefs())
+                    .isNotEmpty()
                     .allSatisfy(parent -> assertThat(parent.getKind()).isEqualTo("Gateway"));
             for (HTTPRouteRule rule : route.getSpec().getRules()) {
-                assertThat(rule.getMatches()).isNotEmpty().allSatisfy(m -> assertThat(m.getPath().getType()).isEqualTo("PathPrefix"));
+                assertThat(rule.getMatches())
+                        .isNotEmpty()
+                        .allSatisfy(m -> assertThat(m.getPath().getType()).isEqualTo("PathPrefix"));
             }
         }
         // Every prefix a function group claims is routed, and to that group in the function overlays.
@@ -117,14 +135,14 @@ class RoutesTest {
         return problems;
     }
 
-    record Rule(HTTPRoute route, HTTPRouteRule rule) {
-    }
+    record Rule(HTTPRoute route, HTTPRouteRule rule) {}
 
     /** The rules, of all the overlay's HTTPRoutes, with a match for this request. */
     static List<Rule> rules(RenderedOverlay rendered, String method, String path) {
         return rendered.all(HTTPRoute.class).stream()
                 .flatMap(route -> route.getSpec().getRules().stream().map(rule -> new Rule(route, rule)))
-                .filter(r -> r.rule().getMatches().stream().anyMatch(m -> matches(m, method, path))).toList();
+                .filter(r -> r.rule().getMatches().stream().anyMatch(m -> matches(m, method, path)))
+                .toList();
     }
 
     /** Gateway API matching: PathPrefix compares whole path elements ({@code /ring} matches {@code /ring/x}, not {@code /ringing}). */
@@ -160,37 +178,56 @@ class RoutesTest {
         }
         String namespace = rule.route().getMetadata().getNamespace();
         if (KNATIVE_LOCAL_GATEWAY.equals(ref.getName()) && KNATIVE_LOCAL_GATEWAY_NAMESPACE.equals(ref.getNamespace())) {
-            List<String> hosts = (rule.rule().getFilters() == null ? List.<HTTPRouteFilter>of() : rule.rule().getFilters()).stream()
-                    .filter(f -> "URLRewrite".equals(f.getType())).map(f -> f.getUrlRewrite().getHostname()).toList();
+            List<String> hosts = (rule.rule().getFilters() == null
+                            ? List.<HTTPRouteFilter>of()
+                            : rule.rule().getFilters())
+                    .stream()
+                            .filter(f -> "URLRewrite".equals(f.getType()))
+                            .map(f -> f.getUrlRewrite().getHostname())
+                            .toList();
             if (hosts.size() != 1) {
                 return "the local Gateway with " + hosts.size() + " Host rewrites";
             }
             String[] host = hosts.get(0).split("\\.", 3);
-            boolean function = host.length == 3 && host[1].equals(namespace) && host[2].equals("svc.cluster.local")
+            boolean function = host.length == 3
+                    && host[1].equals(namespace)
+                    && host[2].equals("svc.cluster.local")
                     && rendered.all(io.fabric8.knative.serving.v1.Service.class).stream()
                             .anyMatch(s -> s.getMetadata().getName().equals(host[0]));
             return function ? "function " + host[0] : "no function at " + hosts.get(0);
         }
         boolean local = ref.getNamespace() == null || ref.getNamespace().equals(namespace);
-        boolean exists = rendered.all(Service.class).stream().anyMatch(s -> s.getMetadata().getName().equals(ref.getName())
-                && s.getSpec().getPorts().stream().anyMatch(p -> p.getPort().equals(ref.getPort())));
-        return local && exists ? "service " + ref.getName() : "no Service " + ref.getNamespace() + "/" + ref.getName() + ":" + ref.getPort();
+        boolean exists = rendered.all(Service.class).stream()
+                .anyMatch(s -> s.getMetadata().getName().equals(ref.getName())
+                        && s.getSpec().getPorts().stream()
+                                .anyMatch(p -> p.getPort().equals(ref.getPort())));
+        return local && exists
+                ? "service " + ref.getName()
+                : "no Service " + ref.getNamespace() + "/" + ref.getName() + ":" + ref.getPort();
     }
 
     static List<Operation> operations() {
         JsonNode contract;
         try {
-            contract = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(RenderedOverlay.ROOT.resolve("openapi.yaml")));
+            contract = new ObjectMapper(new YAMLFactory())
+                    .readTree(Files.readString(RenderedOverlay.ROOT.resolve("openapi.yaml")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         List<Operation> operations = new ArrayList<>();
-        contract.path("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(method -> {
-            if (METHODS.contains(method.getKey())) {
-                operations.add(new Operation(method.getKey().toUpperCase(), path.getKey(), method.getValue().path("operationId").asText()));
-            }
-        }));
-        assertThat(operations).isNotEmpty().allSatisfy(op -> assertThat(op.operationId()).matches("[A-Z]\\w*_\\w+"));
+        contract.path("paths")
+                .fields()
+                .forEachRemaining(path -> path.getValue().fields().forEachRemaining(method -> {
+                    if (METHODS.contains(method.getKey())) {
+                        operations.add(new Operation(
+                                method.getKey().toUpperCase(),
+                                path.getKey(),
+                                method.getValue().path("operationId").asText()));
+                    }
+                }));
+        assertThat(operations)
+                .isNotEmpty()
+                .allSatisfy(op -> assertThat(op.operationId()).matches("[A-Z]\\w*_\\w+"));
         return operations;
     }
 

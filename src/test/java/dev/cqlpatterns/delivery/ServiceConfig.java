@@ -21,8 +21,7 @@ import java.util.Map;
 final class ServiceConfig {
     static final Path PROPERTIES = RenderedOverlay.ROOT.resolve("src/main/resources/application.properties");
 
-    private ServiceConfig() {
-    }
+    private ServiceConfig() {}
 
     static SmallRyeConfig resolve(Map<String, String> environment) {
         try {

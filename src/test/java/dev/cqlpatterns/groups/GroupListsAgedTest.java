@@ -44,9 +44,12 @@ class GroupListsAgedTest {
         List<Long> small = deadCellsAfter(group, run, 0, 60, lasting);
         List<Long> large = deadCellsAfter(group, run, 60, 600, lasting);
 
-        assertThat(List.of(small, large)).as("tombstone cells of the members list and the latest joiners after 60 and 600 leaves")
-                .allSatisfy(routes -> assertThat(routes).allSatisfy(cells -> assertThat(cells)
-                        .isLessThanOrEqualTo((long) FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE)));
+        assertThat(List.of(small, large))
+                .as("tombstone cells of the members list and the latest joiners after 60 and 600 leaves")
+                .allSatisfy(routes -> assertThat(routes)
+                        .allSatisfy(cells -> assertThat(cells)
+                                .isLessThanOrEqualTo(
+                                        (long) FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE)));
     }
 
     /** Members {@code from} to {@code to} join and leave; answers the tombstone cells each list's read scans. */
@@ -60,16 +63,26 @@ class GroupListsAgedTest {
         SetGenerations.settled(stored, "group_members", group);
         long byName = cells(() -> members(group, 10, null), lasting);
         long byJoin = cells(() -> latest(group, 10, null), lasting);
-        System.out.printf("group lists after %d leaves: %d tombstone cells by name, %d newest first (generation %d)%n",
+        System.out.printf(
+                "group lists after %d leaves: %d tombstone cells by name, %d newest first (generation %d)%n",
                 to, byName, byJoin, SetGenerations.current(stored, "group_members", group));
         return List.of(byName, byJoin);
     }
 
     private long cells(Supplier<Response> read, String lasting) {
-        List<ReadTraces.Scan> scans = ReadTraces.during(stored, () -> assertThat(read.get().then().statusCode(200)
-                .extract().jsonPath().getList("items.username", String.class)).as("the list after the leaves").containsExactly(lasting));
-        List<ReadTraces.Scan> lists = scans.stream().filter(s -> s.query().contains("group_members")
-                || s.query().contains("group_join_dates")).toList();
+        List<ReadTraces.Scan> scans = ReadTraces.during(
+                stored,
+                () -> assertThat(read.get()
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .jsonPath()
+                                .getList("items.username", String.class))
+                        .as("the list after the leaves")
+                        .containsExactly(lasting));
+        List<ReadTraces.Scan> lists = scans.stream()
+                .filter(s -> s.query().contains("group_members") || s.query().contains("group_join_dates"))
+                .toList();
         assertThat(lists).as("traced reads of the list").isNotEmpty();
         return ReadTraces.tombstones(lists);
     }

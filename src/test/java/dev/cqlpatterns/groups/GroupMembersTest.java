@@ -35,17 +35,25 @@ class GroupMembersTest {
     }
 
     static void createUser(String username, Integer age) {
-        given().header("Authorization", Tokens.bearer(username)).contentType(ContentType.JSON)
+        given().header("Authorization", Tokens.bearer(username))
+                .contentType(ContentType.JSON)
                 .body(Map.of("username", username, "email", username + "@example.com", "age", age))
-                .when().post("/users").then().statusCode(201);
+                .when()
+                .post("/users")
+                .then()
+                .statusCode(201);
     }
 
     static Response join(String caller, String group, String username) {
-        return given().header("Authorization", Tokens.bearer(caller)).when().put("/groups/{g}/members/{u}", group, username);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .when()
+                .put("/groups/{g}/members/{u}", group, username);
     }
 
     static Response leave(String caller, String group, String username) {
-        return given().header("Authorization", Tokens.bearer(caller)).when().delete("/groups/{g}/members/{u}", group, username);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .when()
+                .delete("/groups/{g}/members/{u}", group, username);
     }
 
     static Response members(String group, Integer limit, String cursor) {
@@ -63,13 +71,17 @@ class GroupMembersTest {
     void should_list_a_big_group_in_username_order_across_its_buckets() {
         String group = unique("big-");
         String prefix = unique("m");
-        List<String> names = IntStream.range(0, 60).mapToObj(i -> prefix + "-" + UUID.randomUUID().toString().substring(0, 6)).toList();
+        List<String> names = IntStream.range(0, 60)
+                .mapToObj(i -> prefix + "-" + UUID.randomUUID().toString().substring(0, 6))
+                .toList();
         for (int i = 0; i < names.size(); i++) {
             createUser(names.get(i), 20 + i % 50);
             join(names.get(i), group, names.get(i)).then().statusCode(201);
         }
         Set<Integer> buckets = names.stream().map(n -> Groups.bucketOf(n, 16)).collect(Collectors.toSet());
-        assertThat(buckets).as("60 members spread over several of the 16 partitions").hasSizeGreaterThan(8);
+        assertThat(buckets)
+                .as("60 members spread over several of the 16 partitions")
+                .hasSizeGreaterThan(8);
 
         List<String> seen = new ArrayList<>();
         String cursor = null;
@@ -78,8 +90,12 @@ class GroupMembersTest {
             Response page = members(group, 10, cursor);
             page.then().statusCode(200).header("X-Partitions-Read", "18").body("items", hasSize(10));
             List<String> usernames = page.jsonPath().getList("items.username");
-            assertThat(usernames.stream().map(n -> Groups.bucketOf(n, 16)).distinct().count())
-                    .as("one page merges members of several partitions").isGreaterThan(1);
+            assertThat(usernames.stream()
+                            .map(n -> Groups.bucketOf(n, 16))
+                            .distinct()
+                            .count())
+                    .as("one page merges members of several partitions")
+                    .isGreaterThan(1);
             seen.addAll(usernames);
             cursor = page.jsonPath().getString("next");
             pages++;
@@ -96,17 +112,38 @@ class GroupMembersTest {
         String group = unique("club-");
         String pat = unique("pat");
         createUser(pat, 30);
-        String joinedAt = join(pat, group, pat).then().statusCode(201)
-                .body("username", equalTo(pat)).extract().path("joinedAt");
+        String joinedAt = join(pat, group, pat)
+                .then()
+                .statusCode(201)
+                .body("username", equalTo(pat))
+                .extract()
+                .path("joinedAt");
         join(pat, group, pat).then().statusCode(200).body("joinedAt", equalTo(joinedAt));
-        members(group, null, null).then().statusCode(200).body("items", hasSize(1)).body("next", nullValue());
-        given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
-                .then().statusCode(200).body("items", hasSize(1)).body("items[0].joinedAt", equalTo(joinedAt));
+        members(group, null, null)
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(1))
+                .body("next", nullValue());
+        given().header("Authorization", Tokens.bearer("reader"))
+                .when()
+                .get("/groups/{g}/members/latest", group)
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(1))
+                .body("items[0].joinedAt", equalTo(joinedAt));
 
         leave(pat, group, pat).then().statusCode(204);
-        members(group, null, null).then().statusCode(200).body("items", hasSize(0)).body("next", nullValue());
-        given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
-                .then().statusCode(200).body("items", hasSize(0));
+        members(group, null, null)
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(0))
+                .body("next", nullValue());
+        given().header("Authorization", Tokens.bearer("reader"))
+                .when()
+                .get("/groups/{g}/members/latest", group)
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(0));
         leave(pat, group, pat).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
     }
 
@@ -118,7 +155,11 @@ class GroupMembersTest {
         join("mallory", group, quinn).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         join(quinn, group, quinn).then().statusCode(201);
         leave("mallory", group, quinn).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        given().when().put("/groups/{g}/members/{u}", group, quinn).then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+        given().when()
+                .put("/groups/{g}/members/{u}", group, quinn)
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE);
         members(group, null, null).then().body("items.username", equalTo(List.of(quinn)));
     }
 
@@ -126,8 +167,12 @@ class GroupMembersTest {
     void should_answer_404_for_unknown_groups_users_and_memberships() {
         String group = unique("nothing-");
         members(group, null, null).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", Tokens.bearer("reader")).when().get("/groups/{g}/members/latest", group)
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", Tokens.bearer("reader"))
+                .when()
+                .get("/groups/{g}/members/latest", group)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
         String sam = unique("sam");
         join(sam, group, sam).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         leave(sam, group, sam).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
@@ -138,15 +183,27 @@ class GroupMembersTest {
         String group = unique("club-");
         String tess = unique("tess");
         createUser(tess, 22);
-        join(tess, "Not A Group", tess).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("group"));
+        join(tess, "Not A Group", tess)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("group"));
         join(tess, "x".repeat(65), tess).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         join(tess, group, tess).then().statusCode(201);
         members(group, 0, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         members(group, 501, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        members(group, 10, "garbage").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        members(group, 10, "garbage")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        given().header("Authorization", Tokens.bearer("reader")).queryParam("cursor", "garbage")
-                .when().get("/groups/{g}/members/latest", group).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", Tokens.bearer("reader"))
+                .queryParam("cursor", "garbage")
+                .when()
+                .get("/groups/{g}/members/latest", group)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
 
         // A cursor of another group's list does not page this one.
         String other = unique("club-");
@@ -156,7 +213,8 @@ class GroupMembersTest {
             createUser(name, 22);
             join(name, other, name).then().statusCode(201);
         }
-        String foreign = members(other, 1, null).then().statusCode(200).extract().path("next");
+        String foreign =
+                members(other, 1, null).then().statusCode(200).extract().path("next");
         members(group, 1, foreign).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 }

@@ -47,32 +47,60 @@ class HalfDoneMembershipTest {
     }
 
     private int buckets(String group) {
-        return rows.execute("SELECT buckets FROM groups WHERE groupname = ?", group).get(0).getInt("buckets");
+        return rows.execute("SELECT buckets FROM groups WHERE groupname = ?", group)
+                .get(0)
+                .getInt("buckets");
     }
 
     /** What the tables and the two lists hold of one user in one group. */
     private Map<String, Object> stored(String group, String username) {
         Map<String, Object> state = new LinkedHashMap<>();
-        List<Row> claim = rows.execute("SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?",
-                username, group);
+        List<Row> claim = rows.execute(
+                "SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?", username, group);
         state.put("memberships", claim.size());
         int bucket = Groups.bucketOf(username, buckets(group));
-        List<Row> member = rows.execute("SELECT joined FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?",
-                group, bucket, username);
+        List<Row> member = rows.execute(
+                "SELECT joined FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?",
+                group,
+                bucket,
+                username);
         state.put("memberRows", member.size());
-        List<String> listed = members(group, 500, null).then().statusCode(200).extract().jsonPath().getList("items.username");
+        List<String> listed = members(group, 500, null)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.username");
         state.put("listed", listed.stream().filter(username::equals).count());
-        List<String> latest = given().header("Authorization", Tokens.bearer("reader")).queryParam("limit", 500)
-                .when().get("/groups/{g}/members/latest", group).then().statusCode(200).extract().jsonPath()
+        List<String> latest = given().header("Authorization", Tokens.bearer("reader"))
+                .queryParam("limit", 500)
+                .when()
+                .get("/groups/{g}/members/latest", group)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
                 .getList("items.username");
         state.put("latest", latest.stream().filter(username::equals).count());
         if (!claim.isEmpty()) {
             UUID joined = claim.get(0).getUuid("joined");
             state.put("bucketAsClaimed", claim.get(0).getInt("bucket") == bucket);
-            state.put("memberJoinedAsClaimed", member.size() == 1 && joined.equals(member.get(0).getUuid("joined")));
+            state.put(
+                    "memberJoinedAsClaimed",
+                    member.size() == 1 && joined.equals(member.get(0).getUuid("joined")));
             int day = Groups.JOINS.granularity().key(TimeUuids.instant(joined));
-            state.put("joinerRows", rows.execute("SELECT username FROM group_join_dates WHERE groupname = ? AND join_day = ? "
-                    + "AND joined = ?", group, day, joined).stream().map(r -> r.getString("username")).toList());
+            state.put(
+                    "joinerRows",
+                    rows
+                            .execute(
+                                    "SELECT username FROM group_join_dates WHERE groupname = ? AND join_day = ? "
+                                            + "AND joined = ?",
+                                    group,
+                                    day,
+                                    joined)
+                            .stream()
+                            .map(r -> r.getString("username"))
+                            .toList());
         }
         return state;
     }
@@ -91,20 +119,29 @@ class HalfDoneMembershipTest {
 
         // halfway's join stopped after its first write: the claim, no list rows.
         UUID joined = TimeUuids.at(Instant.now());
-        rows.execute("INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?)",
-                halfway, group, Groups.bucketOf(halfway, buckets(group)), joined);
+        rows.execute(
+                "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?)",
+                halfway,
+                group,
+                Groups.bucketOf(halfway, buckets(group)),
+                joined);
         assertThat(stored(group, halfway)).containsEntry("memberRows", 0).containsEntry("listed", 0L);
 
         // The retry finds its claim and finishes the join with the first attempt's time (200, as
         // every repeated join answers).
-        String joinedAt = join(halfway, group, halfway).then().statusCode(200).extract().path("joinedAt");
+        String joinedAt =
+                join(halfway, group, halfway).then().statusCode(200).extract().path("joinedAt");
         assertThat(Instant.parse(joinedAt)).isEqualTo(TimeUuids.instant(joined));
         Map<String, Object> finished = stored(group, halfway);
         Map<String, Object> expected = new LinkedHashMap<>(stored(group, clean));
         expected.put("joinerRows", List.of(halfway));
         assertThat(finished).isEqualTo(expected);
-        assertThat(finished).containsEntry("memberships", 1).containsEntry("memberRows", 1).containsEntry("listed", 1L)
-                .containsEntry("latest", 1L).containsEntry("memberJoinedAsClaimed", true);
+        assertThat(finished)
+                .containsEntry("memberships", 1)
+                .containsEntry("memberRows", 1)
+                .containsEntry("listed", 1L)
+                .containsEntry("latest", 1L)
+                .containsEntry("memberJoinedAsClaimed", true);
     }
 
     @Test
@@ -120,17 +157,29 @@ class HalfDoneMembershipTest {
         leave(clean, group, clean).then().statusCode(204);
 
         // halfway's leave stopped after its first writes: the list rows are gone, the membership is not.
-        Row claim = rows.execute("SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?",
-                halfway, group).get(0);
+        Row claim = rows.execute(
+                        "SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?",
+                        halfway,
+                        group)
+                .get(0);
         UUID joined = claim.getUuid("joined");
-        rows.execute("DELETE FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?", group,
-                claim.getInt("bucket"), halfway);
-        rows.execute("DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined = ?", group,
-                Groups.JOINS.granularity().key(TimeUuids.instant(joined)), joined);
+        rows.execute(
+                "DELETE FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?",
+                group,
+                claim.getInt("bucket"),
+                halfway);
+        rows.execute(
+                "DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined = ?",
+                group,
+                Groups.JOINS.granularity().key(TimeUuids.instant(joined)),
+                joined);
 
         leave(halfway, group, halfway).then().statusCode(204);
-        assertThat(stored(group, halfway)).isEqualTo(stored(group, clean))
-                .containsEntry("memberships", 0).containsEntry("memberRows", 0).containsEntry("listed", 0L)
+        assertThat(stored(group, halfway))
+                .isEqualTo(stored(group, clean))
+                .containsEntry("memberships", 0)
+                .containsEntry("memberRows", 0)
+                .containsEntry("listed", 0L)
                 .containsEntry("latest", 0L);
         assertThat(stored(group, stays)).containsEntry("listed", 1L).containsEntry("latest", 1L);
         // Done: the same DELETE again is a 404, as after any completed leave.
@@ -154,8 +203,12 @@ class HalfDoneMembershipTest {
 
         faults.injectUnknownOutcome("groups_by_user", committed, 1);
         join(joiner, group, joiner).then().statusCode(201);
-        assertThat(stored(group, joiner)).containsEntry("memberships", 1).containsEntry("memberRows", 1)
-                .containsEntry("listed", 1L).containsEntry("latest", 1L).containsEntry("memberJoinedAsClaimed", true);
+        assertThat(stored(group, joiner))
+                .containsEntry("memberships", 1)
+                .containsEntry("memberRows", 1)
+                .containsEntry("listed", 1L)
+                .containsEntry("latest", 1L)
+                .containsEntry("memberJoinedAsClaimed", true);
     }
 
     /**
@@ -170,7 +223,11 @@ class HalfDoneMembershipTest {
         faults.injectOwnWriteNotApplied("groups_by_user", 1);
         join(joiner, group, joiner).then().statusCode(201);
         join(joiner, group, joiner).then().statusCode(200);
-        assertThat(stored(group, joiner)).containsEntry("memberships", 1).containsEntry("memberRows", 1)
-                .containsEntry("listed", 1L).containsEntry("latest", 1L).containsEntry("memberJoinedAsClaimed", true);
+        assertThat(stored(group, joiner))
+                .containsEntry("memberships", 1)
+                .containsEntry("memberRows", 1)
+                .containsEntry("listed", 1L)
+                .containsEntry("latest", 1L)
+                .containsEntry("memberJoinedAsClaimed", true);
     }
 }

@@ -45,9 +45,15 @@ class LatestJoinersTest {
         String group = unique("club-");
         // Day 1: a1, a2, a3; day 3: b1, b2; day 4: c1 (no joins on day 2).
         Instant day1 = Instant.parse("2031-03-01T08:00:00Z");
-        List<String> names = List.of(unique("a1"), unique("a2"), unique("a3"), unique("b1"), unique("b2"), unique("c1"));
-        List<Instant> at = List.of(day1, day1.plusSeconds(60), day1.plusSeconds(120),
-                day1.plus(Duration.ofDays(2)), day1.plus(Duration.ofDays(2)).plusSeconds(60), day1.plus(Duration.ofDays(3)));
+        List<String> names =
+                List.of(unique("a1"), unique("a2"), unique("a3"), unique("b1"), unique("b2"), unique("c1"));
+        List<Instant> at = List.of(
+                day1,
+                day1.plusSeconds(60),
+                day1.plusSeconds(120),
+                day1.plus(Duration.ofDays(2)),
+                day1.plus(Duration.ofDays(2)).plusSeconds(60),
+                day1.plus(Duration.ofDays(3)));
         for (int i = 0; i < names.size(); i++) {
             clock.set(at.get(i));
             createUser(names.get(i), 30);
@@ -72,7 +78,8 @@ class LatestJoinersTest {
         // The day budget (2 days here) ends a page early, with a cursor to the next day.
         Response budget = latest(group, 10, null);
         budget.then().statusCode(200).header("X-Partitions-Read", "5");
-        assertThat(budget.jsonPath().getList("items.username")).containsExactly(names.get(5), names.get(4), names.get(3));
+        assertThat(budget.jsonPath().getList("items.username"))
+                .containsExactly(names.get(5), names.get(4), names.get(3));
         Response rest = latest(group, 10, budget.jsonPath().getString("next"));
         rest.then().statusCode(200).header("X-Partitions-Read", "4").body("next", nullValue());
         assertThat(rest.jsonPath().getList("items.username")).containsExactly(names.get(2), names.get(1), names.get(0));
@@ -80,7 +87,9 @@ class LatestJoinersTest {
         leave(names.get(4), group, names.get(4)).then().statusCode(204);
         Response afterLeave = latest(group, 3, null);
         assertThat(afterLeave.jsonPath().getList("items.username")).containsExactly(names.get(5), names.get(3));
-        assertThat(latest(group, 1, afterLeave.jsonPath().getString("next")).jsonPath().getList("items.username"))
+        assertThat(latest(group, 1, afterLeave.jsonPath().getString("next"))
+                        .jsonPath()
+                        .getList("items.username"))
                 .containsExactly(names.get(2));
     }
 

@@ -58,7 +58,8 @@ class MemberPrivacyTest {
             for (String path : List.of("/groups/{g}/members", "/groups/{g}/members/latest")) {
                 List<Map<String, Object>> items = items(read(reader, path, group));
                 assertThat(items).extracting(item -> item.get("username")).containsExactlyInAnyOrder(rosa, sven);
-                assertThat(items).as("%s read by %s", path, reader)
+                assertThat(items)
+                        .as("%s read by %s", path, reader)
                         .allSatisfy(item -> assertThat(item).containsOnlyKeys("username", "joinedAt"));
             }
         }
@@ -69,7 +70,12 @@ class MemberPrivacyTest {
         String group = unique("private-");
         String tom = unique("tom");
         createUser(tom, 47);
-        Map<String, Object> joined = join(tom, group, tom).then().statusCode(201).extract().jsonPath().getMap("");
+        Map<String, Object> joined = join(tom, group, tom)
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getMap("");
         assertThat(joined).containsOnlyKeys("username", "joinedAt");
 
         // The copies are gone from the tables themselves, not only from the answers.
@@ -84,9 +90,13 @@ class MemberPrivacyTest {
         String uli = unique("uli");
         createUser(uli, 41);
         join(uli, group, uli).then().statusCode(201);
-        given().header("Authorization", Tokens.bearer(uli)).contentType(ContentType.JSON)
-                .body(Map.of("email", uli + "@new.example.com")).when().put("/users/{u}/email", uli)
-                .then().statusCode(200);
+        given().header("Authorization", Tokens.bearer(uli))
+                .contentType(ContentType.JSON)
+                .body(Map.of("email", uli + "@new.example.com"))
+                .when()
+                .put("/users/{u}/email", uli)
+                .then()
+                .statusCode(200);
 
         for (String path : List.of("/groups/{g}/members", "/groups/{g}/members/latest")) {
             List<Map<String, Object>> items = items(read("stranger", path, group));

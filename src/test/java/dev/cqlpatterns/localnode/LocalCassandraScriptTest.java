@@ -20,8 +20,7 @@ class LocalCassandraScriptTest {
     @TempDir
     Path nodeDir;
 
-    record Result(int exit, String output) {
-    }
+    record Result(int exit, String output) {}
 
     private Result run(Map<String, String> env, String... args) throws IOException, InterruptedException {
         String[] command = new String[args.length + 1];
@@ -38,9 +37,17 @@ class LocalCassandraScriptTest {
     @Test
     void should_refuse_a_taken_port_in_one_line_and_start_nothing() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            Result result = run(Map.of("CASSANDRA_DIR", nodeDir.toString(),
-                    "CASSANDRA_NATIVE_PORT", Integer.toString(taken.getLocalPort()),
-                    "CASSANDRA_STORAGE_PORT", "17901", "CASSANDRA_JMX_PORT", "17902"), "start");
+            Result result = run(
+                    Map.of(
+                            "CASSANDRA_DIR",
+                            nodeDir.toString(),
+                            "CASSANDRA_NATIVE_PORT",
+                            Integer.toString(taken.getLocalPort()),
+                            "CASSANDRA_STORAGE_PORT",
+                            "17901",
+                            "CASSANDRA_JMX_PORT",
+                            "17902"),
+                    "start");
             assertThat(result.exit()).isEqualTo(1);
             assertThat(result.output().strip().lines()).hasSize(1);
             assertThat(result.output()).contains("port " + taken.getLocalPort()).contains("taken");

@@ -2,7 +2,6 @@ package dev.cqlpatterns.messenger;
 
 import static io.restassured.RestAssured.given;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.restassured.http.ContentType;
@@ -17,8 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Chat {
     private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
 
-    private Chat() {
-    }
+    private Chat() {}
 
     /** A signed-up user no other test uses. */
     static String user(String name) {
@@ -36,15 +34,23 @@ final class Chat {
     }
 
     static String create(String creator, List<String> members, String title) {
-        return as(creator).contentType(ContentType.JSON)
+        return as(creator)
+                .contentType(ContentType.JSON)
                 .body(title == null ? Map.of("members", members) : Map.of("members", members, "title", title))
-                .when().post("/conversations")
-                .then().statusCode(201).extract().path("id");
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
     }
 
     static ValidatableResponse send(String sender, String conversationId, String content) {
-        return as(sender).contentType(ContentType.JSON).body(Map.of("content", content))
-                .when().post("/conversations/{id}/messages", conversationId)
+        return as(sender)
+                .contentType(ContentType.JSON)
+                .body(Map.of("content", content))
+                .when()
+                .post("/conversations/{id}/messages", conversationId)
                 .then();
     }
 
@@ -58,10 +64,16 @@ final class Chat {
 
     /** The caller's inbox entry of one conversation, as JSON. */
     static Map<String, Object> inboxEntry(String username, String conversationId) {
-        return inbox(username).extract().jsonPath().getMap("items.find { it.conversationId == '" + conversationId + "' }");
+        return inbox(username)
+                .extract()
+                .jsonPath()
+                .getMap("items.find { it.conversationId == '" + conversationId + "' }");
     }
 
     static ValidatableResponse markRead(String username, String conversationId) {
-        return as(username).when().post("/conversations/{id}/read", conversationId).then();
+        return as(username)
+                .when()
+                .post("/conversations/{id}/read", conversationId)
+                .then();
     }
 }

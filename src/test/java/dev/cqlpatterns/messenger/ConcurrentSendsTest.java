@@ -1,22 +1,21 @@
 package dev.cqlpatterns.messenger;
 
-import java.time.Instant;
-import jakarta.inject.Inject;
-import dev.cqlpatterns.platform.time.TimeUuids;
-import dev.cqlpatterns.testsupport.StoredRows;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.Concurrently;
+import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -25,6 +24,7 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -76,8 +76,12 @@ class ConcurrentSendsTest {
             StringBuilder batch = new StringBuilder("BEGIN UNLOGGED BATCH ");
             for (int j = i; j < Math.min(markers, i + 100); j++) {
                 batch.append("INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES ('")
-                        .append(reader).append("', 1, ").append(id).append(", ")
-                        .append(TimeUuids.at(start.plusMillis(j))).append("); ");
+                        .append(reader)
+                        .append("', 1, ")
+                        .append(id)
+                        .append(", ")
+                        .append(TimeUuids.at(start.plusMillis(j)))
+                        .append("); ");
             }
             rows.execute(batch.append("APPLY BATCH").toString());
         }
@@ -112,7 +116,8 @@ class ConcurrentSendsTest {
         long cpuMillis = (processCpuNanos() - cpuBefore) / 1_000_000;
         // CPU of this JVM (service and HTTP clients; Cassandra runs apart) tells more than wall time
         // on a shared machine.
-        LOG.infof("%d concurrent senders sent %d messages in %d ms (%.0f sends/s), %d ms of CPU in this JVM",
+        LOG.infof(
+                "%d concurrent senders sent %d messages in %d ms (%.0f sends/s), %d ms of CPU in this JVM",
                 SENDERS, SENDERS * MESSAGES_EACH, millis, SENDERS * MESSAGES_EACH * 1000.0 / millis, cpuMillis);
         assertThat(sentIds).hasSize(SENDERS * MESSAGES_EACH);
 
@@ -128,7 +133,12 @@ class ConcurrentSendsTest {
             if (cursor != null) {
                 request.queryParam("cursor", cursor);
             }
-            JsonPath page = request.when().get("/conversations/{id}/messages", id).then().statusCode(200).extract().jsonPath();
+            JsonPath page = request.when()
+                    .get("/conversations/{id}/messages", id)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
             history.addAll(page.getList("items.id"));
             cursor = page.getString("next");
         } while (cursor != null);
@@ -142,8 +152,10 @@ class ConcurrentSendsTest {
      */
     private String send(HttpClient http, String token, String conversationId, String content) {
         try {
-            HttpRequest request = HttpRequest.newBuilder(root.toURI().resolve("conversations/" + conversationId + "/messages"))
-                    .header("Authorization", token).header("Content-Type", "application/json")
+            HttpRequest request = HttpRequest.newBuilder(
+                            root.toURI().resolve("conversations/" + conversationId + "/messages"))
+                    .header("Authorization", token)
+                    .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("content", content))))
                     .build();
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -159,11 +171,14 @@ class ConcurrentSendsTest {
 
     private static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : 0;
+                ? os.getProcessCpuTime()
+                : 0;
     }
 
     private static int unread(String username, String conversationId) {
-        return Chat.inbox(username).extract().jsonPath()
+        return Chat.inbox(username)
+                .extract()
+                .jsonPath()
                 .getInt("items.find { it.conversationId == '" + conversationId + "' }.unreadCount");
     }
 }

@@ -30,28 +30,43 @@ class ConversationsTest {
         String alice = user("alice");
         String bob = user("bob");
 
-        String id = as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(bob), "title", "Lunch"))
-                .when().post("/conversations")
-                .then().statusCode(201)
+        String id = as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(bob), "title", "Lunch"))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(201)
                 .header("Location", containsString("/conversations/"))
                 .body("kind", equalTo("direct"))
                 .body("members", equalTo(List.of(alice, bob).stream().sorted().toList()))
                 .body("title", equalTo("Lunch"))
                 .body("createdBy", equalTo(alice))
-                .extract().path("id");
+                .extract()
+                .path("id");
 
         String smaller = alice.compareTo(bob) < 0 ? alice : bob;
         String bigger = alice.compareTo(bob) < 0 ? bob : alice;
-        assertThat(id).isEqualTo(UUID.nameUUIDFromBytes((smaller + ":" + bigger).getBytes(StandardCharsets.UTF_8)).toString());
+        assertThat(id)
+                .isEqualTo(UUID.nameUUIDFromBytes((smaller + ":" + bigger).getBytes(StandardCharsets.UTF_8))
+                        .toString());
 
-        as(bob).contentType(ContentType.JSON).body(Map.of("members", List.of(alice, bob)))
-                .when().post("/conversations")
-                .then().statusCode(200)
+        as(bob).contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(alice, bob)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(200)
                 .body("id", equalTo(id))
                 .body("title", equalTo("Lunch"));
-        as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(bob)))
-                .when().post("/conversations")
-                .then().statusCode(200).body("id", equalTo(id));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(bob)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(200)
+                .body("id", equalTo(id));
     }
 
     @Test
@@ -61,13 +76,25 @@ class ConversationsTest {
         List<Integer> statuses = Concurrently.run(List.of(0, 1, 2, 3, 4, 5, 6, 7), i -> {
             String me = i % 2 == 0 ? alice : bob;
             String other = i % 2 == 0 ? bob : alice;
-            return as(me).contentType(ContentType.JSON).body(Map.of("members", List.of(other), "title", "by " + me))
-                    .when().post("/conversations").then().extract().statusCode();
+            return as(me).contentType(ContentType.JSON)
+                    .body(Map.of("members", List.of(other), "title", "by " + me))
+                    .when()
+                    .post("/conversations")
+                    .then()
+                    .extract()
+                    .statusCode();
         });
         assertThat(statuses).containsOnly(200, 201);
         assertThat(statuses.stream().filter(s -> s == 201).count()).isEqualTo(1);
-        String id = as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(bob)))
-                .when().post("/conversations").then().statusCode(200).extract().path("id");
+        String id = as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(bob)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("id");
         Chat.inbox(alice).body("items.conversationId", hasItem(id));
         Chat.inbox(bob).body("items.conversationId", hasItem(id));
     }
@@ -82,12 +109,17 @@ class ConversationsTest {
         String second = create(alice, List.of(bob, carol), "Trip");
         assertThat(first).isNotEqualTo(second);
 
-        as(carol).when().get("/conversations/{id}", first)
-                .then().statusCode(200)
+        as(carol)
+                .when()
+                .get("/conversations/{id}", first)
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("1"))
                 .body("id", equalTo(first))
                 .body("kind", equalTo("group"))
-                .body("members", equalTo(List.of(alice, bob, carol).stream().sorted().toList()))
+                .body(
+                        "members",
+                        equalTo(List.of(alice, bob, carol).stream().sorted().toList()))
                 .body("title", equalTo("Trip"))
                 .body("createdAt", notNullValue());
     }
@@ -96,34 +128,74 @@ class ConversationsTest {
     void should_hide_a_conversation_from_non_members() {
         String alice = user("alice");
         String id = create(alice, List.of(user("bob")), null);
-        as(user("mallory")).when().get("/conversations/{id}", id)
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        as(alice).when().get("/conversations/{id}", UUID.randomUUID())
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        as(alice).when().get("/conversations/not-a-uuid")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().when().get("/conversations/{id}", id)
-                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+        as(user("mallory"))
+                .when()
+                .get("/conversations/{id}", id)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .when()
+                .get("/conversations/{id}", UUID.randomUUID())
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice).when().get("/conversations/not-a-uuid").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().when().get("/conversations/{id}", id).then().statusCode(401).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_bad_conversations() {
         String alice = user("alice");
-        as(alice).contentType(ContentType.JSON).body("{}").when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("members"));
-        as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(alice))).when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("members"));
-        as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of("Bob:Smith"))).when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("members[0]"));
-        as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(user("bob")), "title", "t".repeat(101)))
-                .when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("title"));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body("{}")
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("members"));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(alice)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("members"));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of("Bob:Smith")))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("members[0]"));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(user("bob")), "title", "t".repeat(101)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("title"));
         List<String> crowd = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             crowd.add("crowd-" + i);
         }
-        as(alice).contentType(ContentType.JSON).body(Map.of("members", crowd)).when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("50"));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", crowd))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString("50"));
     }
 
     @Test
@@ -131,24 +203,53 @@ class ConversationsTest {
         String alice = user("alice");
         String bob = user("bob");
         String ghost = Chat.unknown("ghost");
-        as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(bob, ghost))).when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(bob, ghost)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", equalTo(List.of("members[1]")))
                 .body("detail", containsString(ghost));
-        as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(ghost))).when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString(ghost));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(ghost)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString(ghost));
         // A caller who never signed up starts nothing either.
         String stranger = Chat.unknown("stranger");
-        as(stranger).contentType(ContentType.JSON).body(Map.of("members", List.of(bob))).when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", equalTo(List.of("caller")));
+        as(stranger)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(bob)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", equalTo(List.of("caller")));
 
         String id = create(alice, List.of(bob, user("carol")), null);
-        as(alice).when().put("/conversations/{id}/members/{u}", id, ghost)
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE).body("detail", containsString(ghost));
+        as(alice)
+                .when()
+                .put("/conversations/{id}/members/{u}", id, ghost)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString(ghost));
         as(alice).when().get("/conversations/{id}", id).then().statusCode(200).body("members", not(hasItem(ghost)));
-        Chat.inbox(alice).body("items.conversationId", not(hasItem(
-                UUID.nameUUIDFromBytes(((alice.compareTo(ghost) < 0 ? alice + ":" + ghost : ghost + ":" + alice))
-                        .getBytes(StandardCharsets.UTF_8)).toString())));
+        Chat.inbox(alice)
+                .body(
+                        "items.conversationId",
+                        not(hasItem(UUID.nameUUIDFromBytes(
+                                        ((alice.compareTo(ghost) < 0 ? alice + ":" + ghost : ghost + ":" + alice))
+                                                .getBytes(StandardCharsets.UTF_8))
+                                .toString())));
     }
 
     @Test
@@ -159,28 +260,70 @@ class ConversationsTest {
         String dave = user("dave");
         String id = create(alice, List.of(bob, carol), "Group");
 
-        as(bob).when().put("/conversations/{id}/members/{u}", id, dave)
-                .then().statusCode(200).body("members", hasItem(dave));
-        as(bob).when().put("/conversations/{id}/members/{u}", id, dave)
-                .then().statusCode(200).body("members.size()", equalTo(4));
+        as(bob).when()
+                .put("/conversations/{id}/members/{u}", id, dave)
+                .then()
+                .statusCode(200)
+                .body("members", hasItem(dave));
+        as(bob).when()
+                .put("/conversations/{id}/members/{u}", id, dave)
+                .then()
+                .statusCode(200)
+                .body("members.size()", equalTo(4));
         as(dave).when().get("/conversations/{id}", id).then().statusCode(200);
         Chat.inbox(dave).body("items.conversationId", hasItem(id));
 
         // carol leaves; she no longer sees it, and it leaves her inbox
-        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(204);
+        as(carol)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, carol)
+                .then()
+                .statusCode(204);
         as(carol).when().get("/conversations/{id}", id).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         Chat.inbox(carol).body("items.conversationId", not(hasItem(id)));
         // leaving again: not a member any more
-        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        as(carol)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, carol)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
         // bob may not remove dave; alice created it and may
-        as(bob).when().delete("/conversations/{id}/members/{u}", id, dave).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        as(alice).when().delete("/conversations/{id}/members/{u}", id, dave).then().statusCode(204);
-        as(alice).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        as(alice).when().get("/conversations/{id}", id)
-                .then().statusCode(200).body("members", equalTo(List.of(alice, bob).stream().sorted().toList()));
+        as(bob).when()
+                .delete("/conversations/{id}/members/{u}", id, dave)
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, dave)
+                .then()
+                .statusCode(204);
+        as(alice)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, carol)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .when()
+                .get("/conversations/{id}", id)
+                .then()
+                .statusCode(200)
+                .body("members", equalTo(List.of(alice, bob).stream().sorted().toList()));
         // a non-member cannot add anyone
-        as(carol).when().put("/conversations/{id}/members/{u}", id, carol).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        as(alice).when().put("/conversations/{id}/members/{u}", id, "Not Valid").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        as(carol)
+                .when()
+                .put("/conversations/{id}/members/{u}", id, carol)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .when()
+                .put("/conversations/{id}/members/{u}", id, "Not Valid")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -191,8 +334,13 @@ class ConversationsTest {
             others.add(user("member" + i));
         }
         String id = create(alice, others, "Full house");
-        as(alice).when().put("/conversations/{id}/members/{u}", id, user("late"))
-                .then().statusCode(409).contentType(Problem.MEDIA_TYPE).body("detail", containsString("50"));
+        as(alice)
+                .when()
+                .put("/conversations/{id}/members/{u}", id, user("late"))
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString("50"));
     }
 
     @Test
@@ -200,7 +348,17 @@ class ConversationsTest {
         String alice = user("alice");
         String bob = user("bob");
         String id = create(alice, List.of(bob), null);
-        as(alice).when().put("/conversations/{id}/members/{u}", id, user("carol")).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
-        as(alice).when().delete("/conversations/{id}/members/{u}", id, alice).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .when()
+                .put("/conversations/{id}/members/{u}", id, user("carol"))
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, alice)
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE);
     }
 }

@@ -35,8 +35,13 @@ class DirectCreatesTest {
     }
 
     private static int create(String me, String other) {
-        return as(me).contentType(ContentType.JSON).body(Map.of("members", List.of(other))).when().post("/conversations")
-                .then().extract().statusCode();
+        return as(me).contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(other)))
+                .when()
+                .post("/conversations")
+                .then()
+                .extract()
+                .statusCode();
     }
 
     @Test
@@ -44,6 +49,7 @@ class DirectCreatesTest {
         String alice = user("alice");
         String bob = user("bob");
         clock.set(Instant.parse("2026-03-01T12:00:00.123Z"));
-        assertThat(List.of(create(alice, bob), create(alice, bob), create(bob, alice))).containsExactly(201, 200, 200);
+        assertThat(List.of(create(alice, bob), create(alice, bob), create(bob, alice)))
+                .containsExactly(201, 200, 200);
     }
 }

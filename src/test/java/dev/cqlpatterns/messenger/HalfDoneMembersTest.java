@@ -35,8 +35,11 @@ class HalfDoneMembersTest {
     private Map<String, Object> stored(String username, String id) {
         UUID conversation = UUID.fromString(id);
         Map<String, Object> state = new LinkedHashMap<>();
-        List<Row> summary = rows.execute("SELECT title, partner, direct, joined_at FROM inbox_by_user "
-                + "WHERE username = ? AND kind = 0 AND conversation_id = ?", username, conversation);
+        List<Row> summary = rows.execute(
+                "SELECT title, partner, direct, joined_at FROM inbox_by_user "
+                        + "WHERE username = ? AND kind = 0 AND conversation_id = ?",
+                username,
+                conversation);
         state.put("summaries", summary.size());
         summary.forEach(r -> {
             state.put("title", r.getString("title"));
@@ -44,17 +47,36 @@ class HalfDoneMembersTest {
             state.put("direct", r.getBoolean("direct"));
             state.put("member", r.getInstant("joined_at") != null);
         });
-        state.put("unread", rows.execute("SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 "
-                + "AND conversation_id = ?", username, conversation).size());
-        state.put("addedBy", rows.execute("SELECT added_by FROM conversations_added_by_others WHERE username = ? "
-                + "AND conversation_id = ?", username, conversation).stream().map(r -> r.getString("added_by")).toList());
-        state.put("listed", inbox(username).extract().jsonPath().getList("items.conversationId").stream()
-                .filter(id::equals).count());
+        state.put(
+                "unread",
+                rows.execute(
+                                "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 "
+                                        + "AND conversation_id = ?",
+                                username,
+                                conversation)
+                        .size());
+        state.put(
+                "addedBy",
+                rows
+                        .execute(
+                                "SELECT added_by FROM conversations_added_by_others WHERE username = ? "
+                                        + "AND conversation_id = ?",
+                                username,
+                                conversation)
+                        .stream()
+                        .map(r -> r.getString("added_by"))
+                        .toList());
+        state.put(
+                "listed",
+                inbox(username).extract().jsonPath().getList("items.conversationId").stream()
+                        .filter(id::equals)
+                        .count());
         return state;
     }
 
     private Set<String> members(String id) {
-        return rows.execute("SELECT members FROM conversations WHERE id = ?", UUID.fromString(id)).get(0)
+        return rows.execute("SELECT members FROM conversations WHERE id = ?", UUID.fromString(id))
+                .get(0)
                 .getSet("members", String.class);
     }
 
@@ -72,18 +94,36 @@ class HalfDoneMembersTest {
         // dave's join stopped after its first writes: his summary and charge, not the member set.
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, now);
-        rows.execute("INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, title, direct, joined_at) "
-                + "VALUES (?, 0, ?, ?, ?, false, ?) USING TIMESTAMP ?", dave, UUID.fromString(id), InboxRows.SUMMARY,
-                "Half joined", now, micros);
-        rows.execute("INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
-                + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?", dave, UUID.fromString(id), alice, now, micros);
+        rows.execute(
+                "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, title, direct, joined_at) "
+                        + "VALUES (?, 0, ?, ?, ?, false, ?) USING TIMESTAMP ?",
+                dave,
+                UUID.fromString(id),
+                InboxRows.SUMMARY,
+                "Half joined",
+                now,
+                micros);
+        rows.execute(
+                "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
+                        + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?",
+                dave,
+                UUID.fromString(id),
+                alice,
+                now,
+                micros);
         assertThat(members(id)).doesNotContain(dave);
 
-        as(alice).when().put("/conversations/{id}/members/{u}", id, dave).then().statusCode(200)
+        as(alice)
+                .when()
+                .put("/conversations/{id}/members/{u}", id, dave)
+                .then()
+                .statusCode(200)
                 .body("members", org.hamcrest.Matchers.hasItem(dave));
         assertThat(members(id)).containsExactlyInAnyOrder(alice, bob, carol, dave, erin);
         assertThat(stored(dave, id)).isEqualTo(stored(erin, id));
-        assertThat(stored(dave, id)).containsEntry("summaries", 1).containsEntry("listed", 1L)
+        assertThat(stored(dave, id))
+                .containsEntry("summaries", 1)
+                .containsEntry("listed", 1L)
                 .containsEntry("addedBy", List.of(alice));
         // A member now: reads the conversation and is sent its messages, as erin is.
         as(dave).when().get("/conversations/{id}", id).then().statusCode(200);
@@ -100,23 +140,46 @@ class HalfDoneMembersTest {
         String id = create(alice, List.of(bob, carol, frank), "Half left");
         Chat.sent(alice, id, "Before the leaves");
         // A clean leave, for comparison.
-        as(frank).when().delete("/conversations/{id}/members/{u}", id, frank).then().statusCode(204);
+        as(frank)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, frank)
+                .then()
+                .statusCode(204);
 
         // carol's leave stopped after its first writes: her inbox rows are gone, the member set still lists her.
         UUID conversation = UUID.fromString(id);
-        rows.execute("DELETE FROM inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id = ?", carol, conversation);
-        rows.execute("DELETE FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ?", carol, conversation);
-        rows.execute("DELETE FROM conversations_added_by_others WHERE username = ? AND conversation_id = ?", carol,
+        rows.execute(
+                "DELETE FROM inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id = ?",
+                carol,
+                conversation);
+        rows.execute(
+                "DELETE FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ?",
+                carol,
+                conversation);
+        rows.execute(
+                "DELETE FROM conversations_added_by_others WHERE username = ? AND conversation_id = ?",
+                carol,
                 conversation);
         assertThat(members(id)).contains(carol);
 
-        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(204);
+        as(carol)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, carol)
+                .then()
+                .statusCode(204);
         assertThat(members(id)).containsExactlyInAnyOrder(alice, bob);
         assertThat(stored(carol, id)).isEqualTo(stored(frank, id));
-        assertThat(stored(carol, id)).containsEntry("summaries", 0).containsEntry("unread", 0)
-                .containsEntry("addedBy", List.of()).containsEntry("listed", 0L);
+        assertThat(stored(carol, id))
+                .containsEntry("summaries", 0)
+                .containsEntry("unread", 0)
+                .containsEntry("addedBy", List.of())
+                .containsEntry("listed", 0L);
         as(carol).when().get("/conversations/{id}", id).then().statusCode(404);
         // Done: the same DELETE again is a 404, as after any completed leave.
-        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(404);
+        as(carol)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, carol)
+                .then()
+                .statusCode(404);
     }
 }

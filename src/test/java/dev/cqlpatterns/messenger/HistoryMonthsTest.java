@@ -37,46 +37,80 @@ class HistoryMonthsTest {
         String alice = user("alice");
         String bob = user("bob");
         UUID id = UUID.fromString(create(alice, List.of(bob), null));
-        for (String at : List.of("2025-01-15T08:00:00Z", "2025-02-10T09:00:00Z", "2025-02-20T10:00:00Z", "2025-04-05T11:00:00Z")) {
+        for (String at : List.of(
+                "2025-01-15T08:00:00Z", "2025-02-10T09:00:00Z", "2025-02-20T10:00:00Z", "2025-04-05T11:00:00Z")) {
             clock.set(Instant.parse(at));
             sent(alice, id.toString(), "at " + at);
         }
         clock.reset();
 
-        String next = as(bob).queryParam("limit", 2).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
+        String next = as(bob).queryParam("limit", 2)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z", "2025-02-20T10:00:00Z")))
                 // conversation + month list + April + February
                 .header("X-Partitions-Read", equalTo("4"))
-                .extract().path("next");
-        as(bob).queryParam("limit", 2).queryParam("cursor", next).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
+                .extract()
+                .path("next");
+        as(bob).queryParam("limit", 2)
+                .queryParam("cursor", next)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.sentAt", equalTo(List.of("2025-02-10T09:00:00Z", "2025-01-15T08:00:00Z")))
                 .body("next", nullValue());
 
-        as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("to", "2025-02-28T23:59:59Z")
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
+        as(bob).queryParam("from", "2025-02-01T00:00:00Z")
+                .queryParam("to", "2025-02-28T23:59:59Z")
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.sentAt", equalTo(List.of("2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")));
         // Both ends are included, to the millisecond.
-        as(bob).queryParam("from", "2025-02-10T09:00:00Z").queryParam("to", "2025-04-05T11:00:00Z")
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
-                .body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z", "2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")));
-        as(bob).queryParam("to", "2025-01-31T23:59:59.999Z").when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
+        as(bob).queryParam("from", "2025-02-10T09:00:00Z")
+                .queryParam("to", "2025-04-05T11:00:00Z")
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .body(
+                        "items.sentAt",
+                        equalTo(List.of("2025-04-05T11:00:00Z", "2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")));
+        as(bob).queryParam("to", "2025-01-31T23:59:59.999Z")
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.sentAt", equalTo(List.of("2025-01-15T08:00:00Z")));
-        String sliced = as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("limit", 1)
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200).body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z")))
-                .extract().path("next");
-        as(bob).queryParam("from", "2025-02-01T00:00:00Z").queryParam("limit", 5).queryParam("cursor", sliced)
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
+        String sliced = as(bob).queryParam("from", "2025-02-01T00:00:00Z")
+                .queryParam("limit", 1)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .body("items.sentAt", equalTo(List.of("2025-04-05T11:00:00Z")))
+                .extract()
+                .path("next");
+        as(bob).queryParam("from", "2025-02-01T00:00:00Z")
+                .queryParam("limit", 5)
+                .queryParam("cursor", sliced)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.sentAt", equalTo(List.of("2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")))
                 .body("next", nullValue());
         // The same cursor with another slice is refused.
-        as(bob).queryParam("limit", 5).queryParam("cursor", sliced).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        as(bob).queryParam("limit", 5)
+                .queryParam("cursor", sliced)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 }

@@ -29,7 +29,9 @@ class InboxActivityTest extends InboxOrderTest {
 
     @Override
     List<String> indexRows(String username) {
-        return activityRows(username).stream().map(r -> r.getString("conversation_id")).toList();
+        return activityRows(username).stream()
+                .map(r -> r.getString("conversation_id"))
+                .toList();
     }
 
     @Test
@@ -52,12 +54,14 @@ class InboxActivityTest extends InboxOrderTest {
         // Superseded: older than the summary of the newer conversation.
         insertActivity(alice, top.minusSeconds(3600), newer, top.minusSeconds(3600));
 
-        Chat.inbox(alice).body("items.conversationId", equalTo(List.of(newer, older)))
+        Chat.inbox(alice)
+                .body("items.conversationId", equalTo(List.of(newer, older)))
                 .body("items[0].lastMessageId", equalTo(newest));
         // Page by page: the same, each once.
         assertThat(pages(alice, 1)).containsExactly(newer, older);
         // The superseded row was deleted by the read; the others wait until no write can still match them.
-        assertThat(activityRows(alice).stream().filter(r -> r.getInstant("last_at").equals(top.minusSeconds(3600))))
+        assertThat(activityRows(alice).stream()
+                        .filter(r -> r.getInstant("last_at").equals(top.minusSeconds(3600))))
                 .isEmpty();
         assertThat(activityRows(alice)).hasSize(5);
     }
@@ -76,7 +80,12 @@ class InboxActivityTest extends InboxOrderTest {
         for (int i = 1; i <= 300; i++) {
             insertActivity(alice, at.minusMillis(i), busy, at.minusMillis(i));
         }
-        as(alice).queryParam("limit", 2).when().get("/inbox").then().statusCode(200)
+        as(alice)
+                .queryParam("limit", 2)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
                 .body("items.conversationId", equalTo(List.of(busy, quiet)));
         assertThat(pages(alice, 1)).containsExactly(busy, quiet);
         // Each read deleted the superseded rows it met; a few reads leave none.
@@ -85,7 +94,12 @@ class InboxActivityTest extends InboxOrderTest {
         }
         assertThat(activityRows(alice)).hasSize(2);
         // The index, the page's summaries, the busy conversation's unread marker.
-        as(alice).queryParam("limit", 2).when().get("/inbox").then().statusCode(200)
+        as(alice)
+                .queryParam("limit", 2)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
                 .header("X-Statements", equalTo("3"))
                 .body("items.conversationId", equalTo(List.of(busy, quiet)));
     }
@@ -97,12 +111,20 @@ class InboxActivityTest extends InboxOrderTest {
         Instant start = Instant.now().minusSeconds(3600).truncatedTo(ChronoUnit.MILLIS);
         List<String> ids = summariesWithoutIndex(alice, start, Duration.ofSeconds(1));
 
-        as(alice).when().get("/inbox").then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
                 .body("items.conversationId", equalTo(ids))
                 .body("items.unreadCount", equalTo(List.of(1, 1, 1)));
         assertThat(activityRows(alice)).hasSize(3);
         // From now on, the index: its rows, the page's summaries, then the three unread counts in one read.
-        as(alice).when().get("/inbox").then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
                 .header("X-Statements", equalTo("3"))
                 .header("X-Partitions-Read", equalTo("3"))
                 .body("items.conversationId", equalTo(ids))
@@ -110,14 +132,20 @@ class InboxActivityTest extends InboxOrderTest {
     }
 
     private List<Row> activityRows(String username) {
-        return stored.execute("SELECT last_at, conversation_id FROM inbox_by_activity WHERE username = ?", username)
-                .stream().filter(r -> r.getInstant("last_at") != null).toList();
+        return stored
+                .execute("SELECT last_at, conversation_id FROM inbox_by_activity WHERE username = ?", username)
+                .stream()
+                .filter(r -> r.getInstant("last_at") != null)
+                .toList();
     }
 
     private void insertActivity(String username, Instant lastAt, String conversationId, Instant writtenAt) {
-        stored.execute("INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) "
-                + "USING TIMESTAMP ?", username, lastAt.truncatedTo(ChronoUnit.MILLIS), conversationId,
+        stored.execute(
+                "INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) "
+                        + "USING TIMESTAMP ?",
+                username,
+                lastAt.truncatedTo(ChronoUnit.MILLIS),
+                conversationId,
                 ChronoUnit.MICROS.between(Instant.EPOCH, writtenAt.truncatedTo(ChronoUnit.MILLIS)));
     }
-
 }

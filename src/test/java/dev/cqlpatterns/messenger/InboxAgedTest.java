@@ -68,13 +68,16 @@ class InboxAgedTest {
 
         // The order (the days, their rows, the summaries): the same after ten times the messages, and at
         // most one per conversation (the group too) for each day visited.
-        assertThat(largeRead.index()).as("tombstone cells of the index after %d and %d messages (%d)",
-                CONVERSATIONS * 2 * DAYS, CONVERSATIONS * 20 * DAYS, smallRead.index()).isEqualTo(smallRead.index());
+        assertThat(largeRead.index())
+                .as(
+                        "tombstone cells of the index after %d and %d messages (%d)",
+                        CONVERSATIONS * 2 * DAYS, CONVERSATIONS * 20 * DAYS, smallRead.index())
+                .isEqualTo(smallRead.index());
         assertThat(smallRead.index()).isLessThanOrEqualTo((CONVERSATIONS + 1L) * DAYS);
         // The unread markers after read_up_to: at most the two bounds of a mark-read's range tombstone per
         // conversation (where the read's row limit cuts them off varies with the markers, not the count).
-        assertThat(List.of(smallRead.unread(), largeRead.unread())).allSatisfy(
-                cells -> assertThat(cells).isLessThanOrEqualTo(2L * (CONVERSATIONS + 1)));
+        assertThat(List.of(smallRead.unread(), largeRead.unread()))
+                .allSatisfy(cells -> assertThat(cells).isLessThanOrEqualTo(2L * (CONVERSATIONS + 1)));
     }
 
     @Test
@@ -120,20 +123,29 @@ class InboxAgedTest {
 
         // Two conversations with unread messages and different read_up_to: each is counted from its own,
         // so neither read meets the range deletions of the markers alice has read.
-        List<ReadTraces.Scan> inbox = ReadTraces.during(stored, () -> Chat.inbox(alice).statusCode(200)
-                .body("items.find { it.conversationId == '" + read + "' }.unreadCount", is(1))
-                .body("items.find { it.conversationId == '" + unread + "' }.unreadCount", is(1)));
-        List<ReadTraces.Scan> counts = inbox.stream().filter(s -> s.query().contains("kind = 1")).toList();
+        List<ReadTraces.Scan> inbox = ReadTraces.during(
+                stored,
+                () -> Chat.inbox(alice)
+                        .statusCode(200)
+                        .body("items.find { it.conversationId == '" + read + "' }.unreadCount", is(1))
+                        .body("items.find { it.conversationId == '" + unread + "' }.unreadCount", is(1)));
+        List<ReadTraces.Scan> counts =
+                inbox.stream().filter(s -> s.query().contains("kind = 1")).toList();
         assertThat(counts).as("the unread reads of GET /inbox").isNotEmpty();
-        assertThat(ReadTraces.tombstones(counts)).as("tombstone cells of the unread reads: %s", counts).isZero();
+        assertThat(ReadTraces.tombstones(counts))
+                .as("tombstone cells of the unread reads: %s", counts)
+                .isZero();
 
         // A mark-read reads the markers after the previous one's end, not down through those it deleted.
-        List<ReadTraces.Scan> mark = ReadTraces.during(stored, () -> markRead(alice, read).statusCode(200)
-                .body("markedSeen", is(1)));
-        List<ReadTraces.Scan> markers = mark.stream().filter(s -> s.query().contains("kind = 1")
-                && s.query().startsWith("SELECT")).toList();
+        List<ReadTraces.Scan> mark = ReadTraces.during(
+                stored, () -> markRead(alice, read).statusCode(200).body("markedSeen", is(1)));
+        List<ReadTraces.Scan> markers = mark.stream()
+                .filter(s -> s.query().contains("kind = 1") && s.query().startsWith("SELECT"))
+                .toList();
         assertThat(markers).as("the marker read of the mark-read").isNotEmpty();
-        assertThat(ReadTraces.tombstones(markers)).as("tombstone cells of the marker read: %s", markers).isZero();
+        assertThat(ReadTraces.tombstones(markers))
+                .as("tombstone cells of the marker read: %s", markers)
+                .isZero();
     }
 
     @Test
@@ -143,7 +155,9 @@ class InboxAgedTest {
         clock.set(at);
         String alice = user("alice");
         List<String> senders = List.of(user("first"), user("second"), user("third"));
-        List<String> ids = senders.stream().map(sender -> create(sender, List.of(alice), null)).toList();
+        List<String> ids = senders.stream()
+                .map(sender -> create(sender, List.of(alice), null))
+                .toList();
         Chat.inbox(alice);
         for (int i = 0; i < ids.size(); i++) {
             clock.set(at = at.plusMillis(7));
@@ -160,7 +174,12 @@ class InboxAgedTest {
         // Read 40 s apart: the first two within a minute of each other, counted by one read, each from
         // its own read_up_to all the same; the third, 80 s after the first, by a read of its own. With
         // the days, the day's rows and the summaries: 5 statements.
-        as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "5")
+        as(alice)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
+                .header("X-Statements", "5")
                 .body("items.find { it.conversationId == '" + ids.get(0) + "' }.unreadCount", is(1))
                 .body("items.find { it.conversationId == '" + ids.get(1) + "' }.unreadCount", is(2))
                 .body("items.find { it.conversationId == '" + ids.get(2) + "' }.unreadCount", is(3));
@@ -193,9 +212,17 @@ class InboxAgedTest {
             clock.set(at = at.plusMillis(7));
             markRead(alice, ids.get(day % CONVERSATIONS)).statusCode(200);
             sent(alice, ids.get(0), "reply");
-            as(alice).when().delete("/conversations/{id}/members/{u}", group, alice).then().statusCode(204);
+            as(alice)
+                    .when()
+                    .delete("/conversations/{id}/members/{u}", group, alice)
+                    .then()
+                    .statusCode(204);
             clock.set(at = at.plusMillis(7));
-            as(organiser).when().put("/conversations/{id}/members/{u}", group, alice).then().statusCode(200);
+            as(organiser)
+                    .when()
+                    .put("/conversations/{id}/members/{u}", group, alice)
+                    .then()
+                    .statusCode(200);
             sent(organiser, group, "welcome back");
         }
         return alice;
@@ -203,25 +230,33 @@ class InboxAgedTest {
 
     /** 01:00 UTC, {@code days} days from today: where a test's clock starts (see the class comment). */
     private static Instant daysAhead(int days) {
-        return Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(days)).plusSeconds(3600);
+        return Instant.now()
+                .truncatedTo(ChronoUnit.DAYS)
+                .plus(Duration.ofDays(days))
+                .plusSeconds(3600);
     }
 
     /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its unread markers. */
-    private record Cells(long index, long unread) {
-    }
+    private record Cells(long index, long unread) {}
 
     private Cells deadCellsOfOneRead(String username) {
-        List<ReadTraces.Scan> scans = ReadTraces.during(stored,
-                () -> as(username).when().get("/inbox").then().statusCode(200));
-        List<ReadTraces.Scan> unread = scans.stream().filter(s -> s.query().contains("kind = 1")).toList();
-        List<ReadTraces.Scan> index = scans.stream().filter(s -> !unread.contains(s)
-                && (s.query().contains("inbox_by") || s.query().contains("time_buckets"))).toList();
+        List<ReadTraces.Scan> scans = ReadTraces.during(
+                stored, () -> as(username).when().get("/inbox").then().statusCode(200));
+        List<ReadTraces.Scan> unread =
+                scans.stream().filter(s -> s.query().contains("kind = 1")).toList();
+        List<ReadTraces.Scan> index = scans.stream()
+                .filter(s -> !unread.contains(s)
+                        && (s.query().contains("inbox_by") || s.query().contains("time_buckets")))
+                .toList();
         assertThat(index).as("traced statements of GET /inbox").isNotEmpty();
         return new Cells(ReadTraces.tombstones(index), ReadTraces.tombstones(unread));
     }
 
     private List<Integer> days(String username) {
-        return stored.execute("SELECT bucket FROM time_buckets WHERE series = 'inbox' AND entity = ?", username).stream()
-                .map(r -> r.getInt("bucket")).toList();
+        return stored
+                .execute("SELECT bucket FROM time_buckets WHERE series = 'inbox' AND entity = ?", username)
+                .stream()
+                .map(r -> r.getInt("bucket"))
+                .toList();
     }
 }

@@ -29,7 +29,9 @@ class InboxByDayTest extends InboxOrderTest {
 
     @Override
     List<String> indexRows(String username) {
-        return dayRows(username, Instant.now()).stream().map(r -> r.getUuid("conversation_id").toString()).toList();
+        return dayRows(username, Instant.now()).stream()
+                .map(r -> r.getUuid("conversation_id").toString())
+                .toList();
     }
 
     @Test
@@ -50,7 +52,8 @@ class InboxByDayTest extends InboxOrderTest {
         insertDayRow(alice, tomorrow, UUID.randomUUID().toString());
         insertDayRow(alice, yesterday, newer);
 
-        Chat.inbox(alice).body("items.conversationId", equalTo(List.of(newer, older)))
+        Chat.inbox(alice)
+                .body("items.conversationId", equalTo(List.of(newer, older)))
                 .body("items[0].lastMessageId", equalTo(newest));
         assertThat(pages(alice, 1)).containsExactly(newer, older);
     }
@@ -62,14 +65,22 @@ class InboxByDayTest extends InboxOrderTest {
         Instant start = Instant.now().minus(3, ChronoUnit.DAYS).truncatedTo(ChronoUnit.MILLIS);
         List<String> ids = summariesWithoutIndex(alice, start, Duration.ofDays(1));
 
-        as(alice).when().get("/inbox").then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
                 .body("items.conversationId", equalTo(ids))
                 .body("items.unreadCount", equalTo(List.of(1, 1, 1)));
         assertThat(stored.execute("SELECT bucket FROM time_buckets WHERE series = 'inbox' AND entity = ?", alice))
                 .hasSize(3);
         // From now on, the index: the days, each day's rows (a page of 50 walks them all) and their
         // summaries, then the three unread counts in one read.
-        as(alice).when().get("/inbox").then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
                 .header("X-Statements", equalTo("8"))
                 .body("items.conversationId", equalTo(ids))
                 .body("items.unreadCount", equalTo(List.of(1, 1, 1)));
@@ -77,16 +88,24 @@ class InboxByDayTest extends InboxOrderTest {
     }
 
     private List<Row> dayRows(String username, Instant day) {
-        return stored.execute("SELECT conversation_id, last_at FROM inbox_by_day WHERE username = ? AND day = ?",
-                username, DAY.key(day));
+        return stored.execute(
+                "SELECT conversation_id, last_at FROM inbox_by_day WHERE username = ? AND day = ?",
+                username,
+                DAY.key(day));
     }
 
     /** A row of inbox_by_day as a writer that stopped half way leaves it, and its day listed. */
     private void insertDayRow(String username, Instant at, String conversationId) {
         Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
-        stored.execute("INSERT INTO inbox_by_day (username, day, conversation_id, last_at) VALUES (?, ?, ?, ?) "
-                + "USING TIMESTAMP ?", username, DAY.key(ms), UUID.fromString(conversationId), ms,
+        stored.execute(
+                "INSERT INTO inbox_by_day (username, day, conversation_id, last_at) VALUES (?, ?, ?, ?) "
+                        + "USING TIMESTAMP ?",
+                username,
+                DAY.key(ms),
+                UUID.fromString(conversationId),
+                ms,
                 ChronoUnit.MICROS.between(Instant.EPOCH, ms));
-        stored.execute("INSERT INTO time_buckets (series, entity, bucket) VALUES ('inbox', ?, ?)", username, DAY.key(ms));
+        stored.execute(
+                "INSERT INTO time_buckets (series, entity, bucket) VALUES ('inbox', ?, ?)", username, DAY.key(ms));
     }
 }

@@ -42,16 +42,18 @@ abstract class InboxOrderTest {
     @Test
     void should_order_by_last_activity_across_conversations_under_concurrent_sends() {
         String alice = user("alice");
-        List<String> friends = IntStream.range(0, 4).mapToObj(i -> user("friend" + i)).toList();
-        List<String> ids = friends.stream().map(f -> create(alice, List.of(f), null)).toList();
+        List<String> friends =
+                IntStream.range(0, 4).mapToObj(i -> user("friend" + i)).toList();
+        List<String> ids =
+                friends.stream().map(f -> create(alice, List.of(f), null)).toList();
         Chat.inbox(alice); // completes alice's index (her first read)
 
         // Every member of every conversation sends at once, several messages each, in one conversation and across.
         List<String[]> sends = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
             for (int k = 0; k < 3; k++) {
-                sends.add(new String[] { alice, ids.get(i) });
-                sends.add(new String[] { friends.get(i), ids.get(i) });
+                sends.add(new String[] {alice, ids.get(i)});
+                sends.add(new String[] {friends.get(i), ids.get(i)});
             }
         }
         Concurrently.run(sends, s -> sent(s[0], s[1], "race"));
@@ -62,12 +64,14 @@ abstract class InboxOrderTest {
         ids.forEach(id -> newest.put(id, newest(alice, id)));
         List<String> expected = ids.stream()
                 .sorted(Comparator.comparing((String id) -> newest.get(id).truncatedTo(ChronoUnit.MILLIS))
-                        .thenComparing(id -> id).reversed())
+                        .thenComparing(id -> id)
+                        .reversed())
                 .toList();
         JsonPath inbox = Chat.inbox(alice).extract().jsonPath();
         assertThat(inbox.getList("items.conversationId", String.class)).isEqualTo(expected);
         for (int i = 0; i < ids.size(); i++) {
-            assertThat(inbox.getString("items[" + i + "].lastAt")).isEqualTo(newest.get(expected.get(i)).toString());
+            assertThat(inbox.getString("items[" + i + "].lastAt"))
+                    .isEqualTo(newest.get(expected.get(i)).toString());
             // Unread counts as before: the friend's three messages.
             assertThat(inbox.getInt("items[" + i + "].unreadCount")).isEqualTo(3);
         }
@@ -92,15 +96,25 @@ abstract class InboxOrderTest {
         }
         Chat.inbox(alice);
         // Messages in every third conversation, two at once in each of them.
-        List<String> busy = IntStream.range(0, 120).filter(i -> i % 3 == 0).mapToObj(ids::get).toList();
+        List<String> busy = IntStream.range(0, 120)
+                .filter(i -> i % 3 == 0)
+                .mapToObj(ids::get)
+                .toList();
         Concurrently.run(busy, id -> sent(alice, id, "one"));
         Concurrently.run(busy, id -> sent(alice, id, "two"));
 
-        List<String> whole = as(alice).queryParam("limit", 500).when().get("/inbox").then().statusCode(200)
-                .extract().jsonPath().getList("items.conversationId", String.class);
+        List<String> whole = as(alice)
+                .queryParam("limit", 500)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.conversationId", String.class);
         assertThat(whole).hasSize(120).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(ids);
         assertThat(whole.subList(0, busy.size())).containsExactlyInAnyOrderElementsOf(busy);
-        for (int limit : new int[] { 7, 50 }) {
+        for (int limit : new int[] {7, 50}) {
             assertThat(pages(alice, limit)).as("pages of %d", limit).isEqualTo(whole);
         }
     }
@@ -114,13 +128,21 @@ abstract class InboxOrderTest {
         sent(alice, group, "hello");
         Chat.inbox(bob).body("items.conversationId", equalTo(List.of(group, other)));
 
-        as(bob).when().delete("/conversations/{id}/members/{u}", group, bob).then().statusCode(204);
+        as(bob).when()
+                .delete("/conversations/{id}/members/{u}", group, bob)
+                .then()
+                .statusCode(204);
         Chat.inbox(bob).body("items.conversationId", equalTo(List.of(other)));
         assertThat(indexRows(bob)).containsExactly(other);
 
         // Joining again lists it at the join, above the other.
-        as(alice).when().put("/conversations/{id}/members/{u}", group, bob).then().statusCode(200);
-        Chat.inbox(bob).body("items.conversationId", equalTo(List.of(group, other)))
+        as(alice)
+                .when()
+                .put("/conversations/{id}/members/{u}", group, bob)
+                .then()
+                .statusCode(200);
+        Chat.inbox(bob)
+                .body("items.conversationId", equalTo(List.of(group, other)))
                 .body("items[0].unreadCount", equalTo(0));
     }
 
@@ -134,12 +156,22 @@ abstract class InboxOrderTest {
         for (int i = 0; i < 3; i++) {
             UUID id = UUID.randomUUID();
             UUID last = TimeUuids.at(start.plus(step.multipliedBy(i)));
-            stored.execute("INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, partner, direct, "
-                    + "joined_at, last_message_id, last_sender, last_preview, last_unread_id) "
-                    + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, ?, true, ?, ?, ?, 'hi', ?)",
-                    username, id, "p" + i, start, last, "p" + i, last);
-            stored.execute("INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?)",
-                    username, id, last);
+            stored.execute(
+                    "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, partner, direct, "
+                            + "joined_at, last_message_id, last_sender, last_preview, last_unread_id) "
+                            + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, ?, true, ?, ?, ?, 'hi', ?)",
+                    username,
+                    id,
+                    "p" + i,
+                    start,
+                    last,
+                    "p" + i,
+                    last);
+            stored.execute(
+                    "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?)",
+                    username,
+                    id,
+                    last);
             ids.add(0, id.toString());
         }
         return ids;
@@ -149,15 +181,25 @@ abstract class InboxOrderTest {
     static List<String> pages(String username, int limit) {
         String token = Tokens.bearer(username);
         List<String> seen = new ArrayList<>();
-        Pages.all(200, request -> request.header("Authorization", token).queryParam("limit", limit).get("/inbox"))
+        Pages.all(
+                        200,
+                        request -> request.header("Authorization", token)
+                                .queryParam("limit", limit)
+                                .get("/inbox"))
                 .forEach(page -> seen.addAll(page.jsonPath().getList("items.conversationId", String.class)));
         assertThat(new LinkedHashSet<>(seen)).as("each conversation once").hasSize(seen.size());
         return seen;
     }
 
     private static Instant newest(String username, String conversationId) {
-        String id = as(username).queryParam("limit", 1).when().get("/conversations/{id}/messages", conversationId).then()
-                .statusCode(200).extract().path("items[0].id");
+        String id = as(username)
+                .queryParam("limit", 1)
+                .when()
+                .get("/conversations/{id}/messages", conversationId)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items[0].id");
         return TimeUuids.instant(UUID.fromString(id));
     }
 }

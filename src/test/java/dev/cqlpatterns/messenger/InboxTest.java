@@ -40,11 +40,19 @@ class InboxTest {
         // Alice's first read completes her index (cql/015_inbox_by_day.cql): her days, today's rows and their
         // summaries (which say the index is not complete), every summary, the batch of today's rows and
         // days_indexed, the markers of withBob.
-        as(alice).when().get("/inbox").then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("5"))
                 .header("X-Statements", equalTo("7"))
                 .body("items.conversationId", equalTo(List.of(withBob, group, quiet)));
-        as(alice).when().get("/inbox").then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
                 // Her days, today's rows, their summaries, and the markers of the one conversation with
                 // messages from others since a mark-read (cql/013_unread_window.cql).
                 .header("X-Partitions-Read", equalTo("4"))
@@ -56,9 +64,13 @@ class InboxTest {
                 .body("items[0].lastMessageId", equalTo(last))
                 .body("items[0].lastMessage", equalTo("x".repeat(99) + "…"))
                 .body("items[0].lastMessage.length()", equalTo(100))
-                .body("items[0].lastAt", equalTo(TimeUuids.instant(UUID.fromString(last)).toString()))
+                .body(
+                        "items[0].lastAt",
+                        equalTo(TimeUuids.instant(UUID.fromString(last)).toString()))
                 .body("items[0].unreadCount", equalTo(2))
-                .body("items[0].firstUnreadAt", equalTo(TimeUuids.instant(UUID.fromString(first)).toString()))
+                .body(
+                        "items[0].firstUnreadAt",
+                        equalTo(TimeUuids.instant(UUID.fromString(first)).toString()))
                 .body("items[1].kind", equalTo("group"))
                 .body("items[1].title", equalTo("Trip"))
                 .body("items[1].partner", nullValue())
@@ -94,21 +106,51 @@ class InboxTest {
             if (cursor != null) {
                 request.queryParam("cursor", cursor);
             }
-            JsonPath page = request.when().get("/inbox").then().statusCode(200)
-                    .header("X-Partitions-Read", equalTo(partitions)).extract().jsonPath();
+            JsonPath page = request.when()
+                    .get("/inbox")
+                    .then()
+                    .statusCode(200)
+                    .header("X-Partitions-Read", equalTo(partitions))
+                    .extract()
+                    .jsonPath();
             seen.addAll(page.getList("items.conversationId"));
             cursor = page.getString("next");
         } while (cursor != null);
         assertThat(seen).isEqualTo(expected);
 
-        as(alice).queryParam("limit", 501).when().get("/inbox").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        as(alice).queryParam("cursor", "not-a-cursor").when().get("/inbox").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .queryParam("limit", 501)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .queryParam("cursor", "not-a-cursor")
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
         // Another user's cursor does not page through this inbox.
         String bob = user("bob");
         create(bob, List.of(user("x")), null);
         create(bob, List.of(user("y")), null);
-        String bobs = Chat.as(bob).queryParam("limit", 1).when().get("/inbox").then().statusCode(200).extract().path("next");
-        as(alice).queryParam("cursor", bobs).when().get("/inbox").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        String bobs = Chat.as(bob)
+                .queryParam("limit", 1)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("next");
+        as(alice)
+                .queryParam("cursor", bobs)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -121,14 +163,19 @@ class InboxTest {
         sent(alice, id, "two");
         sent(bob, id, "three");
 
-        markRead(carol, id).statusCode(200)
+        markRead(carol, id)
+                .statusCode(200)
                 .body("conversationId", equalTo(id))
                 .body("readAt", notNullValue())
                 .body("markedSeen", equalTo(3));
         markRead(bob, id).statusCode(200).body("markedSeen", equalTo(2)); // not his own message
         markRead(bob, id).statusCode(200).body("markedSeen", equalTo(0));
 
-        as(alice).when().get("/conversations/{id}/messages", id).then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.content", equalTo(List.of("three", "two", "one")))
                 .body("items[0].seenBy", equalTo(List.of(carol)))
                 .body("items[1].seenBy", equalTo(List.of(carol, bob)))
@@ -141,8 +188,11 @@ class InboxTest {
 
         // What comes after a mark-read is unread again.
         String four = sent(alice, id, "four");
-        assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 1)
-                .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(four)).toString());
+        assertThat(Chat.inboxEntry(bob, id))
+                .containsEntry("unreadCount", 1)
+                .containsEntry(
+                        "firstUnreadAt",
+                        TimeUuids.instant(UUID.fromString(four)).toString());
         markRead(alice, id).statusCode(200).body("markedSeen", equalTo(1));
         assertThat(Chat.inboxEntry(alice, id)).containsEntry("unreadCount", 0);
     }
@@ -156,10 +206,20 @@ class InboxTest {
             sent(alice, id, "m" + i);
         }
         // No lease: every call succeeds (each may count the markers it found), and bob is in seenBy once.
-        List<Response> answers = Concurrently.run(List.of(1, 2, 3, 4), i -> markRead(bob, id).extract().response());
-        assertThat(answers).allSatisfy(answer -> assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(200));
-        List<List<String>> seenBy = as(alice).queryParam("limit", 100).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200).extract().jsonPath().getList("items.seenBy");
+        List<Response> answers = Concurrently.run(
+                List.of(1, 2, 3, 4), i -> markRead(bob, id).extract().response());
+        assertThat(answers)
+                .allSatisfy(answer ->
+                        assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(200));
+        List<List<String>> seenBy = as(alice)
+                .queryParam("limit", 100)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.seenBy");
         assertThat(seenBy).hasSize(30).allSatisfy(list -> assertThat(list).containsExactly(bob));
         assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 0);
     }
@@ -172,11 +232,23 @@ class InboxTest {
         for (int i = 0; i < 20; i++) {
             sent(alice, id, "m" + i);
         }
-        List<Response> answers = Concurrently.run(readers, reader -> markRead(reader, id).extract().response());
-        assertThat(answers).allSatisfy(answer -> assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(200));
-        List<List<String>> seenBy = as(alice).queryParam("limit", 100).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200).extract().jsonPath().getList("items.seenBy");
-        assertThat(seenBy).hasSize(20).allSatisfy(list -> assertThat(list).containsExactlyInAnyOrderElementsOf(readers));
+        List<Response> answers = Concurrently.run(
+                readers, reader -> markRead(reader, id).extract().response());
+        assertThat(answers)
+                .allSatisfy(answer ->
+                        assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(200));
+        List<List<String>> seenBy = as(alice)
+                .queryParam("limit", 100)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.seenBy");
+        assertThat(seenBy)
+                .hasSize(20)
+                .allSatisfy(list -> assertThat(list).containsExactlyInAnyOrderElementsOf(readers));
         // Every message lists its readers in one order: the order they read in.
         assertThat(seenBy).allSatisfy(list -> assertThat(list).isEqualTo(seenBy.get(0)));
         readers.forEach(reader -> assertThat(Chat.inboxEntry(reader, id)).containsEntry("unreadCount", 0));
@@ -192,10 +264,20 @@ class InboxTest {
         sent(alice, id, "one");
         markRead(bob, id).statusCode(200).body("markedSeen", equalTo(1));
         markRead(carol, id).statusCode(200).body("markedSeen", equalTo(1));
-        List<Object> before = as(alice).when().get("/conversations/{id}/messages", id).then().statusCode(200)
-                .extract().jsonPath().getList("items");
+        List<Object> before = as(alice)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
         markRead(bob, id).statusCode(200).body("markedSeen", equalTo(0));
-        as(alice).when().get("/conversations/{id}/messages", id).then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items", equalTo(before))
                 .body("items[0].seenBy", equalTo(List.of(bob, carol)));
         assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 0);

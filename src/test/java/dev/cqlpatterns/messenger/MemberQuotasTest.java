@@ -1,22 +1,22 @@
 package dev.cqlpatterns.messenger;
 
-import static org.hamcrest.Matchers.hasItem;
-import dev.cqlpatterns.platform.errors.Problem;
-import java.util.UUID;
-import java.time.Instant;
-import jakarta.inject.Inject;
-import dev.cqlpatterns.testsupport.StoredRows;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasItem;
 
+import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,26 +38,46 @@ class MemberQuotasTest {
         // Mallory starts conversations with the victim and leaves each one at once.
         for (int i = 0; i < SmallQuotasProfile.ADDED; i++) {
             String id = create(mallory, List.of(victim, user("crony")), "spam " + i);
-            as(mallory).when().delete("/conversations/{id}/members/{u}", id, mallory).then().statusCode(204);
+            as(mallory)
+                    .when()
+                    .delete("/conversations/{id}/members/{u}", id, mallory)
+                    .then()
+                    .statusCode(204);
             groups.add(id);
         }
         // The victim's bound of conversations others put them in is full...
-        as(mallory).contentType(ContentType.JSON).body(Map.of("members", List.of(victim, user("crony"))))
-                .when().post("/conversations")
-                .then().statusCode(409).contentType(Problem.MEDIA_TYPE)
-                .body("detail", containsString(victim)).body("detail", containsString("by others"));
+        as(mallory)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(victim, user("crony"))))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString(victim))
+                .body("detail", containsString("by others"));
 
         // ...but every conversation the victim starts still works, up to their own cap.
         for (int i = 0; i < SmallQuotasProfile.OWN; i++) {
             create(victim, List.of(user("friend")), null);
         }
-        as(victim).contentType(ContentType.JSON).body(Map.of("members", List.of(user("friend"))))
-                .when().post("/conversations")
-                .then().statusCode(409).contentType(Problem.MEDIA_TYPE).body("detail", containsString("You already started"));
+        as(victim)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(user("friend"))))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString("You already started"));
 
         // Leaving a conversation someone else put them in gives that room back.
         String friend = user("friend");
-        as(victim).when().delete("/conversations/{id}/members/{u}", groups.get(0), victim).then().statusCode(204);
+        as(victim)
+                .when()
+                .delete("/conversations/{id}/members/{u}", groups.get(0), victim)
+                .then()
+                .statusCode(204);
         create(friend, List.of(victim), null);
     }
 
@@ -68,9 +88,12 @@ class MemberQuotasTest {
         for (int i = 0; i <= SmallQuotasProfile.ADDED; i++) {
             String adder = user("adder");
             String id = create(adder, List.of(user("bob"), user("dan")), null);
-            as(adder).when().put("/conversations/{id}/members/{u}", id, carol)
-                    .then().statusCode(i < SmallQuotasProfile.ADDED ? 200 : 409).contentType(
-                            i < SmallQuotasProfile.ADDED ? "application/json" : Problem.MEDIA_TYPE);
+            as(adder)
+                    .when()
+                    .put("/conversations/{id}/members/{u}", id, carol)
+                    .then()
+                    .statusCode(i < SmallQuotasProfile.ADDED ? 200 : 409)
+                    .contentType(i < SmallQuotasProfile.ADDED ? "application/json" : Problem.MEDIA_TYPE);
         }
         // Carol's own cap is untouched.
         create(carol, List.of(user("friend")), null);
@@ -87,17 +110,34 @@ class MemberQuotasTest {
         for (int i = 0; i < SmallQuotasProfile.ADDED - 1; i++) {
             String adder = user("adder");
             String id = create(adder, List.of(user("bob"), user("dan")), null);
-            as(adder).when().put("/conversations/{id}/members/{u}", id, erin).then().statusCode(200);
+            as(adder)
+                    .when()
+                    .put("/conversations/{id}/members/{u}", id, erin)
+                    .then()
+                    .statusCode(200);
         }
         String adder = user("adder");
         String id = create(adder, List.of(user("bob"), user("dan")), null);
-        rows.execute("INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
-                + "VALUES (?, ?, ?, ?)", erin, UUID.fromString(id), adder, Instant.now());
+        rows.execute(
+                "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
+                        + "VALUES (?, ?, ?, ?)",
+                erin,
+                UUID.fromString(id),
+                adder,
+                Instant.now());
 
-        as(adder).when().put("/conversations/{id}/members/{u}", id, erin).then().statusCode(200)
+        as(adder)
+                .when()
+                .put("/conversations/{id}/members/{u}", id, erin)
+                .then()
+                .statusCode(200)
                 .body("members", hasItem(erin));
         // The bound is full now, with this conversation counted once.
         String other = create(adder, List.of(user("bob"), user("dan")), null);
-        as(adder).when().put("/conversations/{id}/members/{u}", other, erin).then().statusCode(409);
+        as(adder)
+                .when()
+                .put("/conversations/{id}/members/{u}", other, erin)
+                .then()
+                .statusCode(409);
     }
 }

@@ -33,22 +33,50 @@ class MessagesBySenderTest {
         sent(bob, bobAndCarol, "to carol only");
         sent(alice, pair, "from alice");
 
-        as(alice).queryParam("sender", bob).when().get("/messages").then().statusCode(200)
+        as(alice)
+                .queryParam("sender", bob)
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(200)
                 .body("items.id", containsInAnyOrder(m1, m2))
                 .body("items.sender", equalTo(List.of(bob, bob)))
                 .body("next", nullValue())
                 // the inbox partition, and the two partitions the index found rows in
                 .header("X-Partitions-Read", equalTo("3"));
-        as(carol).queryParam("sender", bob).when().get("/messages").then().statusCode(200)
+        as(carol)
+                .queryParam("sender", bob)
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(200)
                 .body("items.content", containsInAnyOrder("to the group", "to carol only"));
-        as(bob).queryParam("sender", bob).when().get("/messages").then().statusCode(200)
+        as(bob).queryParam("sender", bob)
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(200)
                 .body("items.content", containsInAnyOrder("to alice", "to the group", "to carol only"));
-        as(user("mallory")).queryParam("sender", bob).when().get("/messages").then().statusCode(200)
+        as(user("mallory"))
+                .queryParam("sender", bob)
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(200)
                 .body("items.size()", equalTo(0));
 
         // Once alice has left the group, its messages are no longer hers to read.
-        as(alice).when().delete("/conversations/{id}/members/{u}", group, alice).then().statusCode(204);
-        as(alice).queryParam("sender", bob).when().get("/messages").then().statusCode(200)
+        as(alice)
+                .when()
+                .delete("/conversations/{id}/members/{u}", group, alice)
+                .then()
+                .statusCode(204);
+        as(alice)
+                .queryParam("sender", bob)
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(200)
                 .body("items.id", equalTo(List.of(m1)));
     }
 
@@ -71,7 +99,12 @@ class MessagesBySenderTest {
             if (cursor != null) {
                 request.queryParam("cursor", cursor);
             }
-            JsonPath page = request.when().get("/messages").then().statusCode(200).extract().jsonPath();
+            JsonPath page = request.when()
+                    .get("/messages")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
             found.addAll(page.getList("items.id"));
             cursor = page.getString("next");
             pages++;
@@ -79,21 +112,56 @@ class MessagesBySenderTest {
         assertThat(pages).isEqualTo(3);
         assertThat(found).containsExactlyInAnyOrderElementsOf(sentIds);
 
-        String next = as(alice).queryParam("sender", bob).queryParam("limit", 2).when().get("/messages")
-                .then().extract().path("next");
-        as(alice).queryParam("sender", alice).queryParam("cursor", next).when().get("/messages")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        String next = as(alice)
+                .queryParam("sender", bob)
+                .queryParam("limit", 2)
+                .when()
+                .get("/messages")
+                .then()
+                .extract()
+                .path("next");
+        as(alice)
+                .queryParam("sender", alice)
+                .queryParam("cursor", next)
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_bad_lookups() {
         String alice = user("alice");
-        as(alice).when().get("/messages").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        as(alice)
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("sender"));
-        as(alice).queryParam("sender", "Not Valid").when().get("/messages").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        as(alice).queryParam("sender", "bob").queryParam("cursor", "garbage").when().get("/messages")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        as(alice).queryParam("sender", "bob").queryParam("limit", 501).when().get("/messages")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .queryParam("sender", "Not Valid")
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .queryParam("sender", "bob")
+                .queryParam("cursor", "garbage")
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .queryParam("sender", "bob")
+                .queryParam("limit", 501)
+                .when()
+                .get("/messages")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 }

@@ -48,10 +48,13 @@ class MessagesTest {
         String bob = user("bob");
         String id = create(alice, List.of(bob), null);
 
-        as(alice).contentType(ContentType.JSON)
+        as(alice)
+                .contentType(ContentType.JSON)
                 .body(Map.of("content", "Hi!", "attachments", Map.of("map.png", "https://example.com/map.png")))
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(201)
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(201)
                 .body("id", notNullValue())
                 .body("conversationId", equalTo(id))
                 .body("sentAt", notNullValue())
@@ -60,24 +63,36 @@ class MessagesTest {
         sent(bob, id, "Hello!");
         sent(alice, id, "Where are you?");
 
-        JsonPath page = as(bob).queryParam("limit", 2).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
+        JsonPath page = as(bob).queryParam("limit", 2)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.content", equalTo(List.of("Where are you?", "Hello!")))
                 .body("items[0].sender", equalTo(alice))
                 .body("items[0].recipients", equalTo(List.of(bob)))
                 .body("items[0].seenBy", equalTo(List.of()))
                 .body("items[0].attachments", equalTo(Map.of()))
                 .body("next", notNullValue())
-                .extract().jsonPath();
-        as(bob).queryParam("limit", 2).queryParam("cursor", page.getString("next"))
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
+                .extract()
+                .jsonPath();
+        as(bob).queryParam("limit", 2)
+                .queryParam("cursor", page.getString("next"))
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.content", equalTo(List.of("Hi!")))
                 .body("items[0].attachments", equalTo(Map.of("map.png", "https://example.com/map.png")))
                 .body("next", nullValue());
         // A page that ends exactly at the last message says so.
-        as(bob).queryParam("limit", 3).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200).body("items.size()", equalTo(3)).body("next", nullValue());
+        as(bob).queryParam("limit", 3)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .body("items.size()", equalTo(3))
+                .body("next", nullValue());
     }
 
     @Test
@@ -88,19 +103,34 @@ class MessagesTest {
         String dave = user("dave");
         String id = create(alice, List.of(bob, carol), null);
         sent(alice, id, "one");
-        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(204);
+        as(carol)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, carol)
+                .then()
+                .statusCode(204);
         sent(alice, id, "two");
         as(bob).when().put("/conversations/{id}/members/{u}", id, dave).then().statusCode(200);
         sent(alice, id, "three");
 
-        as(dave).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200)
+        as(dave).when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
                 .body("items.content", equalTo(List.of("three", "two", "one")))
-                .body("items[0].recipients", equalTo(List.of(bob, dave).stream().sorted().toList()))
+                .body(
+                        "items[0].recipients",
+                        equalTo(List.of(bob, dave).stream().sorted().toList()))
                 .body("items[1].recipients", equalTo(List.of(bob)))
-                .body("items[2].recipients", equalTo(List.of(bob, carol).stream().sorted().toList()));
+                .body(
+                        "items[2].recipients",
+                        equalTo(List.of(bob, carol).stream().sorted().toList()));
         send(carol, id, "let me back in").statusCode(404).contentType(Problem.MEDIA_TYPE);
-        as(carol).when().get("/conversations/{id}/messages", id).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        as(carol)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -110,25 +140,53 @@ class MessagesTest {
         String id = create(alice, List.of(bob), null);
         Map<String, Object> body = Map.of("content", "only once");
 
-        String first = as(alice).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(body)
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(201).header("Idempotent-Replayed", nullValue()).extract().path("id");
-        as(alice).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(body)
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(201)
+        String first = as(alice)
+                .header("Idempotency-Key", "key-1")
+                .contentType(ContentType.JSON)
+                .body(body)
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", nullValue())
+                .extract()
+                .path("id");
+        as(alice)
+                .header("Idempotency-Key", "key-1")
+                .contentType(ContentType.JSON)
+                .body(body)
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(201)
                 .header("Idempotent-Replayed", equalTo("true"))
                 .body("id", equalTo(first))
                 .body("recipients", equalTo(List.of(bob)));
-        as(alice).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(Map.of("content", "something else"))
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .header("Idempotency-Key", "key-1")
+                .contentType(ContentType.JSON)
+                .body(Map.of("content", "something else"))
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE);
         // Keys belong to their sender: bob's key-1 is another message.
-        as(bob).header("Idempotency-Key", "key-1").contentType(ContentType.JSON).body(body)
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(201).header("Idempotent-Replayed", nullValue());
+        as(bob).header("Idempotency-Key", "key-1")
+                .contentType(ContentType.JSON)
+                .body(body)
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", nullValue());
 
-        as(alice).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200).body("items.size()", equalTo(2));
+        as(alice)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .body("items.size()", equalTo(2));
         Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(1));
     }
 
@@ -138,30 +196,66 @@ class MessagesTest {
         String bob = user("bob");
         UUID id = UUID.fromString(create(alice, List.of(bob), null));
         UUID claimed = TimeUuids.at(Instant.now());
-        claims.leftBy(SendMessage.operation(id), alice, "died", new SendMessage.Fingerprint("lost", Map.of()),
+        claims.leftBy(
+                SendMessage.operation(id),
+                alice,
+                "died",
+                new SendMessage.Fingerprint("lost", Map.of()),
                 new SendMessage.Plan(claimed, List.of(bob)));
 
-        as(alice).header("Idempotency-Key", "died").contentType(ContentType.JSON).body(Map.of("content", "lost"))
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(201).header("Idempotent-Replayed", equalTo("true")).body("id", equalTo(claimed.toString()));
-        as(bob).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200).body("items.id", equalTo(List.of(claimed.toString())));
+        as(alice)
+                .header("Idempotency-Key", "died")
+                .contentType(ContentType.JSON)
+                .body(Map.of("content", "lost"))
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", equalTo("true"))
+                .body("id", equalTo(claimed.toString()));
+        as(bob).when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .body("items.id", equalTo(List.of(claimed.toString())));
         Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(1));
 
         // Died after its message row, before the inbox writes: the retry delivers it.
         UUID written = TimeUuids.at(Instant.now());
-        claims.leftBy(SendMessage.operation(id), alice, "died-later", new SendMessage.Fingerprint("half", Map.of()),
+        claims.leftBy(
+                SendMessage.operation(id),
+                alice,
+                "died-later",
+                new SendMessage.Fingerprint("half", Map.of()),
                 new SendMessage.Plan(written, List.of(bob)));
         session.execute(SimpleStatement.newInstance(
-                "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
-                        + "VALUES (?, ?, ?, ?, ?, ?)", id, Messages.bucket(written), written, alice, "half", java.util.Set.of(bob))
+                        "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
+                                + "VALUES (?, ?, ?, ?, ?, ?)",
+                        id,
+                        Messages.bucket(written),
+                        written,
+                        alice,
+                        "half",
+                        java.util.Set.of(bob))
                 .setKeyspace(cql.keyspace()));
-        as(alice).header("Idempotency-Key", "died-later").contentType(ContentType.JSON).body(Map.of("content", "half"))
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(201).header("Idempotent-Replayed", equalTo("true")).body("id", equalTo(written.toString()));
-        Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(2))
+        as(alice)
+                .header("Idempotency-Key", "died-later")
+                .contentType(ContentType.JSON)
+                .body(Map.of("content", "half"))
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", equalTo("true"))
+                .body("id", equalTo(written.toString()));
+        Chat.inbox(bob)
+                .body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(2))
                 .body("items.find { it.conversationId == '" + id + "' }.lastMessage", equalTo("half"));
-        as(bob).when().get("/conversations/{id}/messages", id).then().statusCode(200).body("items.size()", equalTo(2));
+        as(bob).when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .body("items.size()", equalTo(2));
     }
 
     @Test
@@ -173,26 +267,55 @@ class MessagesTest {
         send(user("mallory"), id, "let me in").statusCode(404).contentType(Problem.MEDIA_TYPE);
         send(alice, id, "").statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("content"));
         send(alice, id, "   ").statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("content"));
-        send(alice, id, "x".repeat(4001)).statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("4000"));
+        send(alice, id, "x".repeat(4001))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString("4000"));
         send(alice, id, "x".repeat(4000)).statusCode(201);
-        as(alice).contentType(ContentType.JSON).body("{}").when().post("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("content"));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body("{}")
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("content"));
 
         Map<String, String> eleven = new HashMap<>();
         for (int i = 0; i < 11; i++) {
             eleven.put("file" + i, "https://example.com/" + i);
         }
-        as(alice).contentType(ContentType.JSON).body(Map.of("content", "files", "attachments", eleven))
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("attachments"));
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("content", "files", "attachments", eleven))
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("attachments"));
         for (String url : List.of("ftp://example.com/a", "javascript:alert(1)", "not a url", "https://", "/relative")) {
-            as(alice).contentType(ContentType.JSON).body(Map.of("content", "file", "attachments", Map.of("a", url)))
-                    .when().post("/conversations/{id}/messages", id)
-                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("attachments.a"));
+            as(alice)
+                    .contentType(ContentType.JSON)
+                    .body(Map.of("content", "file", "attachments", Map.of("a", url)))
+                    .when()
+                    .post("/conversations/{id}/messages", id)
+                    .then()
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .body("errors.field", hasItem("attachments.a"));
         }
-        as(alice).header("Idempotency-Key", "has space").contentType(ContentType.JSON).body(Map.of("content", "k"))
-                .when().post("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("Idempotency-Key"));
+        as(alice)
+                .header("Idempotency-Key", "has space")
+                .contentType(ContentType.JSON)
+                .body(Map.of("content", "k"))
+                .when()
+                .post("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("Idempotency-Key"));
     }
 
     @Test
@@ -202,23 +325,67 @@ class MessagesTest {
         String other = create(alice, List.of(user("carol")), null);
         sent(alice, other, "1");
         sent(alice, other, "2");
-        String foreign = as(alice).queryParam("limit", 1).when().get("/conversations/{id}/messages", other)
-                .then().statusCode(200).extract().path("next");
+        String foreign = as(alice)
+                .queryParam("limit", 1)
+                .when()
+                .get("/conversations/{id}/messages", other)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("next");
         assertThat(foreign).isNotNull();
 
-        as(alice).when().get("/conversations/{id}/messages", UUID.randomUUID()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        as(alice).queryParam("cursor", "garbage").when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        as(alice).queryParam("cursor", foreign).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        as(alice).queryParam("from", "2025-02-01T00:00:00Z").queryParam("to", "2025-01-01T00:00:00Z")
-                .when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("from"));
-        as(alice).queryParam("from", "yesterday").when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("from"));
-        as(alice).queryParam("limit", 501).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("500"));
-        as(alice).queryParam("limit", 0).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .when()
+                .get("/conversations/{id}/messages", UUID.randomUUID())
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .queryParam("cursor", "garbage")
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .queryParam("cursor", foreign)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        as(alice)
+                .queryParam("from", "2025-02-01T00:00:00Z")
+                .queryParam("to", "2025-01-01T00:00:00Z")
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("from"));
+        as(alice)
+                .queryParam("from", "yesterday")
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors.field", hasItem("from"));
+        as(alice)
+                .queryParam("limit", 501)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString("500"));
+        as(alice)
+                .queryParam("limit", 0)
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 }

@@ -42,14 +42,20 @@ class UnreadCapTest {
         assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", CAP);
         sent(alice, id, "one more");
         sent(alice, id, "and another");
-        assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", CAP + 1)
-                .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(first)).toString());
+        assertThat(Chat.inboxEntry(bob, id))
+                .containsEntry("unreadCount", CAP + 1)
+                .containsEntry(
+                        "firstUnreadAt",
+                        TimeUuids.instant(UUID.fromString(first)).toString());
 
         markRead(bob, id).statusCode(200);
         assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 0).containsEntry("firstUnreadAt", null);
         String after = sent(alice, id, "after");
-        assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 1)
-                .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(after)).toString());
+        assertThat(Chat.inboxEntry(bob, id))
+                .containsEntry("unreadCount", 1)
+                .containsEntry(
+                        "firstUnreadAt",
+                        TimeUuids.instant(UUID.fromString(after)).toString());
     }
 
     @Test
@@ -79,7 +85,9 @@ class UnreadCapTest {
         for (int pass = 0; pass < 2; pass++) {
             sends.forEach((id, n) -> assertThat(Chat.inboxEntry(bob, id))
                     .containsEntry("unreadCount", Math.min(n, CAP + 1))
-                    .containsEntry("firstUnreadAt", TimeUuids.instant(UUID.fromString(first.get(id))).toString()));
+                    .containsEntry(
+                            "firstUnreadAt",
+                            TimeUuids.instant(UUID.fromString(first.get(id))).toString()));
         }
     }
 }

@@ -45,12 +45,10 @@ class LogSecretsTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     @BeforeEach
@@ -72,24 +70,55 @@ class LogSecretsTest {
         String body = "SECRET-BODY-" + UUID.randomUUID();
         String changed = "SECRET-CHANGE-" + UUID.randomUUID();
         String wrongSecret = ("WRONG-SECRET-" + UUID.randomUUID().toString().replace("-", "")).substring(0, 43);
-        String forgedToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0.FORGED" + UUID.randomUUID().toString().replace("-", "");
+        String forgedToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0.FORGED"
+                + UUID.randomUUID().toString().replace("-", "");
 
         given().header("Authorization", bearer).when().get("/inbox").then().statusCode(200);
-        given().header("Authorization", "Bearer " + forgedToken).when().get("/inbox").then().statusCode(401);
-        given().header("Authorization", bearer).queryParam("email", user + "@example.com").when().get("/users")
-                .then().statusCode(200);
+        given().header("Authorization", "Bearer " + forgedToken)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(401);
+        given().header("Authorization", bearer)
+                .queryParam("email", user + "@example.com")
+                .when()
+                .get("/users")
+                .then()
+                .statusCode(200);
         var created = given().contentType(ContentType.JSON)
                 .body(Map.of("title", "logs", "body", body, "private", true))
-                .when().post("/pastes").then().statusCode(201).extract();
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201)
+                .extract();
         String id = created.path("id");
         String secret = created.path("secret");
-        given().header("X-Paste-Secret", wrongSecret).contentType(ContentType.JSON).body(Map.of("body", changed))
-                .when().put("/pastes/" + id).then().statusCode(403);
-        given().header("X-Paste-Secret", secret).contentType(ContentType.JSON).body(Map.of("body", changed))
-                .when().put("/pastes/" + id).then().statusCode(200);
-        given().contentType(ContentType.JSON).body("{\"title\":\"x\",\"body\":\"" + body + "\",\"body\":1}")
-                .when().post("/pastes").then().statusCode(400);
-        given().header("X-Paste-Secret", secret).when().delete("/pastes/" + id).then().statusCode(204);
+        given().header("X-Paste-Secret", wrongSecret)
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", changed))
+                .when()
+                .put("/pastes/" + id)
+                .then()
+                .statusCode(403);
+        given().header("X-Paste-Secret", secret)
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", changed))
+                .when()
+                .put("/pastes/" + id)
+                .then()
+                .statusCode(200);
+        given().contentType(ContentType.JSON)
+                .body("{\"title\":\"x\",\"body\":\"" + body + "\",\"body\":1}")
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400);
+        given().header("X-Paste-Secret", secret)
+                .when()
+                .delete("/pastes/" + id)
+                .then()
+                .statusCode(204);
 
         List<String> seen;
         for (int i = 0; i < 50; i++) {
@@ -102,12 +131,16 @@ class LogSecretsTest {
         }
         synchronized (lines) {
             seen = List.copyOf(lines);
-            assertThat(accessLines).as("the access log is captured").hasSizeGreaterThanOrEqualTo(8)
+            assertThat(accessLines)
+                    .as("the access log is captured")
+                    .hasSizeGreaterThanOrEqualTo(8)
                     .allSatisfy(line -> assertThat(line).contains("request=").containsPattern("traceId=[0-9a-f]{32}"))
                     .noneSatisfy(line -> assertThat(line).contains("@example.com"));
         }
         for (String secretText : List.of(token, forgedToken, body, changed, secret, wrongSecret)) {
-            assertThat(seen).as("log lines").noneSatisfy(line -> assertThat(line).contains(secretText));
+            assertThat(seen)
+                    .as("log lines")
+                    .noneSatisfy(line -> assertThat(line).contains(secretText));
         }
     }
 }

@@ -40,25 +40,47 @@ class TracingTest {
     void should_continue_the_callers_trace_and_name_it_in_the_problem() {
         String traceId = hex(16);
         ExtractableResponse<Response> answer = given().header("traceparent", "00-" + traceId + "-" + hex(8) + "-01")
-                .when().get("/pastes/not-an-id").then().statusCode(400).contentType(Problem.MEDIA_TYPE).extract();
+                .when()
+                .get("/pastes/not-an-id")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .extract();
         assertThat(answer.<String>path("traceId")).isEqualTo(traceId);
         assertThat(answer.header("X-Request-Id")).isEqualTo(traceId);
     }
 
     @Test
     void should_give_every_problem_a_trace_id_of_its_own() {
-        String first = given().when().get("/pastes/not-an-id").then().statusCode(400).extract().path("traceId");
-        String second = given().when().get("/pastes/not-an-id").then().statusCode(400).extract().path("traceId");
+        String first = given().when()
+                .get("/pastes/not-an-id")
+                .then()
+                .statusCode(400)
+                .extract()
+                .path("traceId");
+        String second = given().when()
+                .get("/pastes/not-an-id")
+                .then()
+                .statusCode(400)
+                .extract()
+                .path("traceId");
         assertThat(first).matches("[0-9a-f]{32}");
         assertThat(second).matches("[0-9a-f]{32}").isNotEqualTo(first);
     }
 
     @Test
     void should_keep_a_request_id_the_gateway_gave_and_refuse_one_that_is_not_a_plain_token() {
-        given().header("X-Request-Id", "gw-1234.abc").when().get("/pastes/not-an-id").then()
+        given().header("X-Request-Id", "gw-1234.abc")
+                .when()
+                .get("/pastes/not-an-id")
+                .then()
                 .header("X-Request-Id", "gw-1234.abc");
-        String odd = given().header("X-Request-Id", "x\" injected=1").when().get("/pastes/not-an-id").then()
-                .extract().header("X-Request-Id");
+        String odd = given().header("X-Request-Id", "x\" injected=1")
+                .when()
+                .get("/pastes/not-an-id")
+                .then()
+                .extract()
+                .header("X-Request-Id");
         assertThat(odd).doesNotContain("injected").matches("[0-9a-f-]{32,36}");
     }
 
@@ -66,22 +88,32 @@ class TracingTest {
     void should_trace_each_cql_statement_under_the_request_with_its_cql_but_never_its_values() throws Exception {
         String traceId = hex(16);
         String marker = "body-" + hex(8);
-        given().header("traceparent", "00-" + traceId + "-" + hex(8) + "-01").contentType(ContentType.JSON)
+        given().header("traceparent", "00-" + traceId + "-" + hex(8) + "-01")
+                .contentType(ContentType.JSON)
                 .body(Map.of("title", "traced", "body", marker, "private", false))
-                .when().post("/pastes").then().statusCode(201);
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201);
 
         List<SpanData> trace = List.of();
         for (int i = 0; i < 100 && trace.stream().noneMatch(s -> s.getKind() == SpanKind.SERVER); i++) {
             Thread.sleep(50);
             trace = spans.ofTrace(traceId);
         }
-        SpanData server = trace.stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
-        List<SpanData> statements = trace.stream().filter(s -> s.getKind() == SpanKind.CLIENT
-                && "cassandra".equals(s.getAttributes().get(AttributeKey.stringKey("db.system")))).toList();
+        SpanData server = trace.stream()
+                .filter(s -> s.getKind() == SpanKind.SERVER)
+                .findFirst()
+                .orElseThrow();
+        List<SpanData> statements = trace.stream()
+                .filter(s -> s.getKind() == SpanKind.CLIENT
+                        && "cassandra".equals(s.getAttributes().get(AttributeKey.stringKey("db.system"))))
+                .toList();
         assertThat(statements).isNotEmpty().allSatisfy(s -> {
             assertThat(s.getParentSpanId()).isEqualTo(server.getSpanId());
             assertThat(s.getAttributes().get(QUERY)).isNotBlank().doesNotContain(marker);
-            assertThat(s.getAttributes().get(AttributeKey.longKey("cql.partitions_read"))).isNotNull();
+            assertThat(s.getAttributes().get(AttributeKey.longKey("cql.partitions_read")))
+                    .isNotNull();
         });
         assertThat(statements).anySatisfy(s -> assertThat(s.getName()).matches("(INSERT|BATCH|UPDATE) \\w+(\\.\\w+)?"));
     }

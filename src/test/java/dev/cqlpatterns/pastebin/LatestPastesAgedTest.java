@@ -35,7 +35,8 @@ class LatestPastesAgedTest {
         long small = deadCellsAfter(100, lasting);
         long large = deadCellsAfter(900, lasting);
 
-        assertThat(large).as("tombstone cells of GET /pastes after 100 and 1,000 expired pastes (%d)", small)
+        assertThat(large)
+                .as("tombstone cells of GET /pastes after 100 and 1,000 expired pastes (%d)", small)
                 .isEqualTo(small);
     }
 
@@ -55,10 +56,16 @@ class LatestPastesAgedTest {
         Thread.sleep(5_000);
         List<ReadTraces.Scan> scans = ReadTraces.during(stored, () -> {
             List<String> listed = latestIds();
-            assertThat(listed).as("the list after the short-lived pastes expired").containsAll(lasting);
-            assertThat(listed).as("the list after the short-lived pastes expired").doesNotContainAnyElementsOf(expired);
+            assertThat(listed)
+                    .as("the list after the short-lived pastes expired")
+                    .containsAll(lasting);
+            assertThat(listed)
+                    .as("the list after the short-lived pastes expired")
+                    .doesNotContainAnyElementsOf(expired);
         });
-        List<ReadTraces.Scan> list = scans.stream().filter(s -> s.query().contains("latest_public_pastes")).toList();
+        List<ReadTraces.Scan> list = scans.stream()
+                .filter(s -> s.query().contains("latest_public_pastes"))
+                .toList();
         assertThat(list).as("traced reads of GET /pastes").isNotEmpty();
         return ReadTraces.tombstones(list);
     }

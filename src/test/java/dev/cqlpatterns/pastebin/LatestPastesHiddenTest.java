@@ -35,7 +35,8 @@ class LatestPastesHiddenTest {
         long small = deadCellsAfter(60, lasting);
         long large = deadCellsAfter(540, lasting);
 
-        assertThat(List.of(small, large)).as("tombstone cells of GET /pastes after 60 and 600 pastes deleted")
+        assertThat(List.of(small, large))
+                .as("tombstone cells of GET /pastes after 60 and 600 pastes deleted")
                 .allSatisfy(cells -> assertThat(cells)
                         .isLessThanOrEqualTo((long) FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE));
     }
@@ -44,18 +45,31 @@ class LatestPastesHiddenTest {
     private long deadCellsAfter(int deleted, String lasting) {
         for (int i = 0; i < deleted; i++) {
             PastebinTest.Created paste = createPublic("deleted " + i, "P1D");
-            given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id()).then().statusCode(204);
+            given().header("X-Paste-Secret", paste.secret())
+                    .when()
+                    .delete("/pastes/" + paste.id())
+                    .then()
+                    .statusCode(204);
         }
         String day = Integer.toString(PublicPasteList.day(Instant.now()));
         SetGenerations.settled(stored, "latest_public_pastes_by_period", day);
-        List<ReadTraces.Scan> scans = ReadTraces.during(stored, () -> assertThat(given().queryParam("limit", 1).get("/pastes")
-                .then().statusCode(200).extract().jsonPath().getList("items.id", String.class))
-                .as("the newest public paste after the deletes").containsExactly(lasting));
+        List<ReadTraces.Scan> scans = ReadTraces.during(
+                stored,
+                () -> assertThat(given().queryParam("limit", 1)
+                                .get("/pastes")
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .jsonPath()
+                                .getList("items.id", String.class))
+                        .as("the newest public paste after the deletes")
+                        .containsExactly(lasting));
         List<ReadTraces.Scan> list = ReadTraces.of(scans, "latest_public_pastes_by_period");
         assertThat(list).as("traced reads of GET /pastes").isNotEmpty();
         long cells = ReadTraces.tombstones(list);
-        System.out.printf("GET /pastes after %d more pastes deleted: %d tombstone cells (generation %d)%n", deleted, cells,
-                SetGenerations.current(stored, "latest_public_pastes_by_period", day));
+        System.out.printf(
+                "GET /pastes after %d more pastes deleted: %d tombstone cells (generation %d)%n",
+                deleted, cells, SetGenerations.current(stored, "latest_public_pastes_by_period", day));
         return cells;
     }
 }

@@ -29,9 +29,14 @@ class PasteExpirySweeperTest {
 
     private boolean listed(PastebinTest.Created paste) {
         Instant createdAt = Instant.parse(paste.json().getString("createdAt"));
-        return session.execute(SimpleStatement.newInstance("SELECT id FROM " + settings.keyspace()
-                + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
-                PublicPasteList.day(createdAt), createdAt, UUID.fromString(paste.id()))).one() != null;
+        return session.execute(SimpleStatement.newInstance(
+                                "SELECT id FROM " + settings.keyspace()
+                                        + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
+                                PublicPasteList.day(createdAt),
+                                createdAt,
+                                UUID.fromString(paste.id())))
+                        .one()
+                != null;
     }
 
     private static Instant expiresAt(io.restassured.path.json.JsonPath json) {
@@ -55,7 +60,10 @@ class PasteExpirySweeperTest {
     void should_take_off_a_paste_whose_expiry_was_brought_forward() {
         PastebinTest.Created paste = PastebinTest.createPublic("shortened", "P1D");
         Instant shortened = expiresAt(PastebinTest.put(paste.id(), paste.secret(), Map.of("expiresIn", "PT30M"))
-                .then().statusCode(200).extract().jsonPath());
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath());
         assertThat(listed(paste)).isTrue();
 
         sweeper.sweep(shortened.plusSeconds(1)).await().atMost(WAIT);
@@ -66,7 +74,9 @@ class PasteExpirySweeperTest {
     void should_keep_a_paste_whose_expiry_was_extended() {
         PastebinTest.Created paste = PastebinTest.createPublic("extended", "PT30M");
         Instant first = expiresAt(paste.json());
-        PastebinTest.put(paste.id(), paste.secret(), Map.of("expiresIn", "P1D")).then().statusCode(200);
+        PastebinTest.put(paste.id(), paste.secret(), Map.of("expiresIn", "P1D"))
+                .then()
+                .statusCode(200);
 
         // the old expiry's entry is swept, but it only removes the version listed with it
         sweeper.sweep(first.plusSeconds(1)).await().atMost(WAIT);

@@ -45,9 +45,14 @@ class PastebinClockTest {
     }
 
     private boolean listRowExists(String id, Instant createdAt) {
-        return session.execute(SimpleStatement.newInstance("SELECT id FROM " + settings.keyspace()
-                + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
-                PublicPasteList.day(createdAt), createdAt, UUID.fromString(id))).one() != null;
+        return session.execute(SimpleStatement.newInstance(
+                                "SELECT id FROM " + settings.keyspace()
+                                        + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
+                                PublicPasteList.day(createdAt),
+                                createdAt,
+                                UUID.fromString(id)))
+                        .one()
+                != null;
     }
 
     @Test
@@ -61,9 +66,16 @@ class PastebinClockTest {
         clock.set(now.plusSeconds(3600));
         given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         assertThat(PastebinTest.latestIds()).doesNotContain(paste.id());
-        PastebinTest.put(paste.id(), paste.secret(), Map.of("title", "x")).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        PastebinTest.put(paste.id(), paste.secret(), Map.of("title", "x"))
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        given().header("X-Paste-Secret", paste.secret())
+                .when()
+                .delete("/pastes/" + paste.id())
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
         // the rows are still there (their TTL has most of an hour to go): the service's own check hid them
         assertThat(listRowExists(paste.id(), createdAt)).isTrue();
 
@@ -88,15 +100,23 @@ class PastebinClockTest {
         // Read: the registry, the new day's generation and the day once per listing period (1 + 7), the
         // old day's generation and the day once per period that still reaches it (1 + 6: a minute ago,
         // the 1-minute period's window began after it ended).
-        JsonPath first = given().queryParam("limit", 1).when().get("/pastes")
-                .then().statusCode(200)
+        JsonPath first = given().queryParam("limit", 1)
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", "16")
                 .body("items", hasSize(1))
                 .body("items[0].id", equalTo(newer.id()))
-                .extract().jsonPath();
+                .extract()
+                .jsonPath();
         // the same reads again: the rest of the new day, then the old day
-        given().queryParam("limit", 1).queryParam("cursor", first.getString("next")).when().get("/pastes")
-                .then().statusCode(200)
+        given().queryParam("limit", 1)
+                .queryParam("cursor", first.getString("next"))
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", "16")
                 .body("items", hasSize(1))
                 .body("items[0].id", equalTo(older.id()))
@@ -104,8 +124,12 @@ class PastebinClockTest {
                 .body("next", nullValue());
 
         // a tampered cursor is a 400
-        given().queryParam("cursor", first.getString("next") + "x").when().get("/pastes")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().queryParam("cursor", first.getString("next") + "x")
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test

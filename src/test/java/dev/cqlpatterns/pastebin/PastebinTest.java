@@ -38,19 +38,24 @@ class PastebinTest {
     @Inject
     CassandraSettings settings;
 
-    record Created(String id, String secret, JsonPath json) {
-    }
+    record Created(String id, String secret, JsonPath json) {}
 
     static Created create(Map<String, Object> request) {
-        JsonPath json = given().contentType(ContentType.JSON).body(request)
-                .when().post("/pastes")
-                .then().statusCode(201).contentType(ContentType.JSON)
-                .extract().jsonPath();
+        JsonPath json = given().contentType(ContentType.JSON)
+                .body(request)
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201)
+                .contentType(ContentType.JSON)
+                .extract()
+                .jsonPath();
         return new Created(json.getString("id"), json.getString("secret"), json);
     }
 
     static Created createPublic(String title, String expiresIn) {
-        Map<String, Object> request = new HashMap<>(Map.of("title", title, "body", "body of " + title, "private", false));
+        Map<String, Object> request =
+                new HashMap<>(Map.of("title", title, "body", "body of " + title, "private", false));
         if (expiresIn != null) {
             request.put("expiresIn", expiresIn);
         }
@@ -67,8 +72,14 @@ class PastebinTest {
 
     /** The newest public pastes, first page of 500: what was just created is on it, if listed. */
     static List<Map<String, Object>> latest() {
-        return given().queryParam("limit", 500).when().get("/pastes")
-                .then().statusCode(200).extract().jsonPath().getList("items");
+        return given().queryParam("limit", 500)
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
     }
 
     static List<String> latestIds() {
@@ -76,19 +87,25 @@ class PastebinTest {
     }
 
     static Map<String, Object> listed(String id) {
-        return latest().stream().filter(item -> id.equals(item.get("id"))).findFirst().orElse(null);
+        return latest().stream()
+                .filter(item -> id.equals(item.get("id")))
+                .findFirst()
+                .orElse(null);
     }
 
     @Test
     void should_create_read_and_list_a_public_paste() {
         String title = "hello " + UUID.randomUUID();
-        Created paste = create(Map.of("title", title, "body", "line 1\nline 2 ✓", "private", false, "expiresIn", "P7D"));
+        Created paste =
+                create(Map.of("title", title, "body", "line 1\nline 2 ✓", "private", false, "expiresIn", "P7D"));
         assertThat(paste.secret()).matches("[A-Za-z0-9_-]{43}");
         Instant createdAt = Instant.parse(paste.json().getString("createdAt"));
         assertThat(Instant.parse(paste.json().getString("expiresAt"))).isEqualTo(createdAt.plusSeconds(7 * 86_400));
 
-        given().when().get("/pastes/" + paste.id())
-                .then().statusCode(200)
+        given().when()
+                .get("/pastes/" + paste.id())
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", "1")
                 .body("id", equalTo(paste.id()))
                 .body("title", equalTo(title))
@@ -99,8 +116,11 @@ class PastebinTest {
                 .body("secret", nullValue())
                 .body("secretHash", nullValue());
 
-        given().queryParam("limit", 1).when().get("/pastes")
-                .then().statusCode(200)
+        given().queryParam("limit", 1)
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(200)
                 // the registry's partition, today's generation, and today's once per listing period (7)
                 .header("X-Partitions-Read", "9")
                 .body("items[0].id", equalTo(paste.id()))
@@ -112,8 +132,10 @@ class PastebinTest {
     @Test
     void should_store_only_a_hash_of_the_secret() throws Exception {
         Created paste = createPublic("hashed", null);
-        Row row = session.execute(SimpleStatement.newInstance("SELECT secret_hash, expires_at FROM "
-                + settings.keyspace() + ".pastes_by_id WHERE id = ?", UUID.fromString(paste.id()))).one();
+        Row row = session.execute(SimpleStatement.newInstance(
+                        "SELECT secret_hash, expires_at FROM " + settings.keyspace() + ".pastes_by_id WHERE id = ?",
+                        UUID.fromString(paste.id())))
+                .one();
         ByteBuffer stored = row.getByteBuffer("secret_hash");
         byte[] expected = java.security.MessageDigest.getInstance("SHA-256")
                 .digest(paste.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -138,7 +160,10 @@ class PastebinTest {
         put(paste.id(), paste.secret(), Map.of("private", true))
                 // the paste (serial read, conditional write), the day's generation before and after the
                 // hide, and the hide's count read back
-                .then().statusCode(200).body("private", equalTo(true)).header("X-Partitions-Read", "5");
+                .then()
+                .statusCode(200)
+                .body("private", equalTo(true))
+                .header("X-Partitions-Read", "5");
         assertThat(latestIds()).doesNotContain(paste.id());
         given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("private", equalTo(true));
 
@@ -152,16 +177,31 @@ class PastebinTest {
      */
     private List<Row> periodRows(String id, Instant createdAt) {
         int day = PublicPasteList.day(createdAt);
-        Row state = session.execute(SimpleStatement.newInstance(String.format("SELECT current FROM %s.partition_generations "
-                + "WHERE set_name = 'latest_public_pastes_by_period' AND set_key = ?", settings.keyspace()), Integer.toString(day))).one();
+        Row state = session.execute(SimpleStatement.newInstance(
+                        String.format(
+                                "SELECT current FROM %s.partition_generations "
+                                        + "WHERE set_name = 'latest_public_pastes_by_period' AND set_key = ?",
+                                settings.keyspace()),
+                        Integer.toString(day)))
+                .one();
         int generation = state == null ? 0 : state.getInt("current");
         SimpleStatement read = generation == 0
-                ? SimpleStatement.newInstance(String.format("SELECT id, listed_for, TTL(title) AS ttl "
-                        + "FROM %s.latest_public_pastes_by_period WHERE day = ?", settings.keyspace()), day)
-                : SimpleStatement.newInstance(String.format("SELECT id, listed_for, TTL(title) AS ttl "
-                        + "FROM %s.latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?", settings.keyspace()),
-                        day, generation);
-        return session.execute(read).all().stream().filter(row -> row.getUuid("id").toString().equals(id)).toList();
+                ? SimpleStatement.newInstance(
+                        String.format(
+                                "SELECT id, listed_for, TTL(title) AS ttl "
+                                        + "FROM %s.latest_public_pastes_by_period WHERE day = ?",
+                                settings.keyspace()),
+                        day)
+                : SimpleStatement.newInstance(
+                        String.format(
+                                "SELECT id, listed_for, TTL(title) AS ttl "
+                                        + "FROM %s.latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?",
+                                settings.keyspace()),
+                        day,
+                        generation);
+        return session.execute(read).all().stream()
+                .filter(row -> row.getUuid("id").toString().equals(id))
+                .toList();
     }
 
     @Test
@@ -171,7 +211,9 @@ class PastebinTest {
         put(paste.id(), paste.secret(), Map.of("expiresIn", "P8D")).then().statusCode(200);
 
         List<Row> rows = periodRows(paste.id(), createdAt);
-        assertThat(rows).as("rows of the paste by period after its 1-day expiry became 8 days").hasSize(1);
+        assertThat(rows)
+                .as("rows of the paste by period after its 1-day expiry became 8 days")
+                .hasSize(1);
         assertThat(rows.get(0).getInt("listed_for")).isEqualTo(7 * 86_400);
         assertThat(latestIds().stream().filter(paste.id()::equals)).hasSize(1);
     }
@@ -180,12 +222,16 @@ class PastebinTest {
     void should_change_title_body_and_expiry_and_show_the_change_in_the_list() {
         Created paste = createPublic("before", "P1D");
         Instant createdAt = Instant.parse(paste.json().getString("createdAt"));
-        JsonPath changed = put(paste.id(), paste.secret(), Map.of("title", "after", "body", "new body", "expiresIn", "PT1H"))
-                .then().statusCode(200).contentType(ContentType.JSON)
+        JsonPath changed = put(
+                        paste.id(), paste.secret(), Map.of("title", "after", "body", "new body", "expiresIn", "PT1H"))
+                .then()
+                .statusCode(200)
+                .contentType(ContentType.JSON)
                 .body("title", equalTo("after"))
                 .body("body", equalTo("new body"))
                 .body("createdAt", equalTo(paste.json().getString("createdAt")))
-                .extract().jsonPath();
+                .extract()
+                .jsonPath();
         Instant expiresAt = Instant.parse(changed.getString("expiresAt"));
         Instant modifiedAt = Instant.parse(changed.getString("modifiedAt"));
         assertThat(modifiedAt).isAfterOrEqualTo(createdAt);
@@ -193,12 +239,17 @@ class PastebinTest {
 
         Map<String, Object> item = listed(paste.id());
         assertThat(item).containsEntry("title", "after").containsEntry("expiresAt", changed.getString("expiresAt"));
-        given().when().get("/pastes/" + paste.id()).then().statusCode(200)
-                .body("title", equalTo("after")).body("body", equalTo("new body"));
+        given().when()
+                .get("/pastes/" + paste.id())
+                .then()
+                .statusCode(200)
+                .body("title", equalTo("after"))
+                .body("body", equalTo("new body"));
 
         // the new expiry applies to every row of the paste: the TTLs follow it
         long pasteTtl = ttl("SELECT TTL(body) FROM %s.pastes_by_id WHERE id = ?", UUID.fromString(paste.id()));
-        long listTtl = ttl("SELECT TTL(title) FROM %s.latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
+        long listTtl = ttl(
+                "SELECT TTL(title) FROM %s.latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
                 PublicPasteList.day(createdAt), createdAt, UUID.fromString(paste.id()));
         assertThat(pasteTtl).isBetween(3590L, 3600L);
         assertThat(listTtl).isBetween(3590L, 3600L);
@@ -209,71 +260,124 @@ class PastebinTest {
         assertThat(periodRows.get(0).getInt("ttl")).isBetween(3590, 3600);
 
         // an empty title removes it
-        put(paste.id(), paste.secret(), Map.of("title", "")).then().statusCode(200).body("title", nullValue());
+        put(paste.id(), paste.secret(), Map.of("title", ""))
+                .then()
+                .statusCode(200)
+                .body("title", nullValue());
         assertThat(listed(paste.id())).containsEntry("title", null);
     }
 
     private long ttl(String cql, Object... values) {
-        Row row = session.execute(SimpleStatement.newInstance(String.format(cql, settings.keyspace()), values)).one();
+        Row row = session.execute(SimpleStatement.newInstance(String.format(cql, settings.keyspace()), values))
+                .one();
         return row.getInt(0);
     }
 
     @Test
     void should_delete_a_paste_with_its_secret() {
         Created paste = createPublic("doomed", null);
-        given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
+        given().header("X-Paste-Secret", paste.secret())
+                .when()
+                .delete("/pastes/" + paste.id())
                 // as making it private: the paste, the day's generation twice, the hide's count
-                .then().statusCode(204).header("X-Partitions-Read", "5");
+                .then()
+                .statusCode(204)
+                .header("X-Partitions-Read", "5");
         given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         assertThat(latestIds()).doesNotContain(paste.id());
-        given().header("X-Paste-Secret", paste.secret()).when().delete("/pastes/" + paste.id())
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        given().header("X-Paste-Secret", paste.secret())
+                .when()
+                .delete("/pastes/" + paste.id())
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_changes_without_the_right_secret() {
         Created paste = createPublic("guarded", null);
         put(paste.id(), "A".repeat(43), Map.of("title", "hacked"))
-                .then().statusCode(403).contentType(Problem.MEDIA_TYPE)
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
-        put(paste.id(), null, Map.of("title", "hacked"))
-                .then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        put(paste.id(), null, Map.of("title", "hacked")).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         // Shaped as no secret can be: refused before the paste is read, naming the header.
-        given().header("X-Paste-Secret", paste.secret() + "x").when().delete("/pastes/" + paste.id())
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("X-Paste-Secret"));
+        given().header("X-Paste-Secret", paste.secret() + "x")
+                .when()
+                .delete("/pastes/" + paste.id())
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("X-Paste-Secret"));
         put(paste.id(), "not-the-secret", Map.of("title", "hacked"))
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("X-Paste-Secret"));
-        given().when().delete("/pastes/" + paste.id())
-                .then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("X-Paste-Secret"));
+        given().when().delete("/pastes/" + paste.id()).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("title", equalTo("guarded"));
     }
 
     @Test
     void should_answer_404_for_an_unknown_paste() {
         String unknown = UUID.randomUUID().toString();
-        given().when().get("/pastes/" + unknown).then().statusCode(404).contentType(Problem.MEDIA_TYPE)
+        given().when()
+                .get("/pastes/" + unknown)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"));
-        put(unknown, "A".repeat(43), Map.of("title", "x")).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().header("X-Paste-Secret", "A".repeat(43)).when().delete("/pastes/" + unknown)
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        put(unknown, "A".repeat(43), Map.of("title", "x"))
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        given().header("X-Paste-Secret", "A".repeat(43))
+                .when()
+                .delete("/pastes/" + unknown)
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
         given().when().get("/pastes/not-a-uuid").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_an_empty_or_missing_body() {
-        given().contentType(ContentType.JSON).body(Map.of("body", "", "private", false))
-                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body(Map.of("body", "", "private", false))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("body"));
-        given().contentType(ContentType.JSON).body(Map.of("title", "no body", "private", false))
-                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body(Map.of("title", "no body", "private", false))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("body"));
-        given().contentType(ContentType.JSON).body(Map.of("body", "no visibility"))
-                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body(Map.of("body", "no visibility"))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("private"));
         given().contentType(ContentType.JSON)
-                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
         Created paste = createPublic("keeps its body", null);
-        put(paste.id(), paste.secret(), Map.of("body", "")).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        put(paste.id(), paste.secret(), Map.of("body", ""))
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("body"));
         put(paste.id(), paste.secret(), Map.of()).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
@@ -283,50 +387,92 @@ class PastebinTest {
         String atLimit = "x".repeat(512 * 1024);
         create(Map.of("body", atLimit, "private", true));
         // between the paste limit (512 KiB) and the HTTP limit (1 MiB): the paste's own 413
-        given().contentType(ContentType.JSON).body(Map.of("body", atLimit + "x", "private", true))
-                .when().post("/pastes").then().statusCode(413).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body(Map.of("body", atLimit + "x", "private", true))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(413)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:payload-too-large"))
                 .body("errors.field", hasItem("body"));
         // 3-byte characters: under the limit in characters, over it in bytes
-        given().contentType(ContentType.JSON).body(Map.of("body", "€".repeat(200_000), "private", true))
-                .when().post("/pastes").then().statusCode(413).contentType(Problem.MEDIA_TYPE);
+        given().contentType(ContentType.JSON)
+                .body(Map.of("body", "€".repeat(200_000), "private", true))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(413)
+                .contentType(Problem.MEDIA_TYPE);
         // over the HTTP limit: the platform's 413 before the body is read
-        given().contentType(ContentType.JSON).body(Map.of("body", "x".repeat(1_100_000), "private", true))
-                .when().post("/pastes").then().statusCode(413).contentType(Problem.MEDIA_TYPE);
+        given().contentType(ContentType.JSON)
+                .body(Map.of("body", "x".repeat(1_100_000), "private", true))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(413)
+                .contentType(Problem.MEDIA_TYPE);
         Created paste = createPublic("stays small", null);
-        put(paste.id(), paste.secret(), Map.of("body", atLimit + "x")).then().statusCode(413).contentType(Problem.MEDIA_TYPE);
+        put(paste.id(), paste.secret(), Map.of("body", atLimit + "x"))
+                .then()
+                .statusCode(413)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_malformed_or_negative_expiry() {
         for (String bad : List.of("tomorrow", "P1M", "7d", "PT-5M", "-PT1H", "PT0S", "PT0.5S", "P400D")) {
-            given().contentType(ContentType.JSON).body(Map.of("body", "x", "private", false, "expiresIn", bad))
-                    .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+            given().contentType(ContentType.JSON)
+                    .body(Map.of("body", "x", "private", false, "expiresIn", bad))
+                    .when()
+                    .post("/pastes")
+                    .then()
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
                     .body("errors.field", hasItem("expiresIn"));
         }
         Created paste = createPublic("expiry kept", "P1D");
-        put(paste.id(), paste.secret(), Map.of("expiresIn", "PT-1S")).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        put(paste.id(), paste.secret(), Map.of("expiresIn", "PT-1S"))
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors.field", hasItem("expiresIn"));
-        given().when().get("/pastes/" + paste.id()).then().statusCode(200)
+        given().when()
+                .get("/pastes/" + paste.id())
+                .then()
+                .statusCode(200)
                 .body("expiresAt", equalTo(paste.json().getString("expiresAt")));
     }
 
     @Test
     void should_refuse_a_malformed_cursor_or_limit() {
-        given().queryParam("cursor", "garbage").when().get("/pastes")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().queryParam("cursor", "garbage")
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        given().queryParam("limit", 0).when().get("/pastes")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().queryParam("limit", 501).when().get("/pastes")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().queryParam("limit", 0)
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        given().queryParam("limit", 501)
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_page_through_the_latest_public_pastes_newest_first() {
         List<String> mine = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            mine.add(0, createPublic("page " + i + " " + UUID.randomUUID(), null).id());
+            mine.add(
+                    0, createPublic("page " + i + " " + UUID.randomUUID(), null).id());
         }
         List<String> seen = new ArrayList<>();
         List<Instant> createdAts = new ArrayList<>();
@@ -351,12 +497,19 @@ class PastebinTest {
     void should_end_with_one_consistent_version_when_two_clients_update_at_once() {
         for (int round = 0; round < 5; round++) {
             Created paste = createPublic("race " + round, "P1D");
-            List<Map<String, Object>> changes = List.of(Map.of("title", "renamed", "expiresIn", "PT2H"), Map.of("private", true));
-            assertThat(Concurrently.run(changes, change -> put(paste.id(), paste.secret(), change).statusCode()))
+            List<Map<String, Object>> changes =
+                    List.of(Map.of("title", "renamed", "expiresIn", "PT2H"), Map.of("private", true));
+            assertThat(Concurrently.run(
+                            changes,
+                            change -> put(paste.id(), paste.secret(), change).statusCode()))
                     .containsExactly(200, 200);
             // neither change is lost, and the list agrees with the paste: private, so not listed
-            given().when().get("/pastes/" + paste.id()).then().statusCode(200)
-                    .body("title", equalTo("renamed")).body("private", equalTo(true));
+            given().when()
+                    .get("/pastes/" + paste.id())
+                    .then()
+                    .statusCode(200)
+                    .body("title", equalTo("renamed"))
+                    .body("private", equalTo(true));
             assertThat(latestIds()).doesNotContain(paste.id());
         }
 
@@ -364,13 +517,21 @@ class PastebinTest {
         List<Integer> statuses = Concurrently.run(List.of("writer 0", "writer 1"), title -> {
             int status = 0;
             for (int n = 0; n < 5; n++) {
-                status = Math.max(status, put(paste.id(), paste.secret(), Map.of("title", title + " #" + n)).statusCode());
+                status = Math.max(
+                        status,
+                        put(paste.id(), paste.secret(), Map.of("title", title + " #" + n))
+                                .statusCode());
             }
             return status;
         });
         assertThat(statuses).containsExactly(200, 200);
-        String finalTitle = given().when().get("/pastes/" + paste.id()).then().statusCode(200)
-                .extract().jsonPath().getString("title");
+        String finalTitle = given().when()
+                .get("/pastes/" + paste.id())
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getString("title");
         assertThat(finalTitle).endsWith("#4");
         assertThat(listed(paste.id())).containsEntry("title", finalTitle);
     }
@@ -380,7 +541,9 @@ class PastebinTest {
         Created paste = createPublic("short-lived " + UUID.randomUUID(), "PT2S");
         // created to live forever, then given two seconds: every row must follow the new expiry
         Created shortened = createPublic("shortened " + UUID.randomUUID(), null);
-        put(shortened.id(), shortened.secret(), Map.of("expiresIn", "PT2S")).then().statusCode(200);
+        put(shortened.id(), shortened.secret(), Map.of("expiresIn", "PT2S"))
+                .then()
+                .statusCode(200);
         for (Created p : List.of(paste, shortened)) {
             given().when().get("/pastes/" + p.id()).then().statusCode(200);
             // Neither is listed: a paste living less than the shortest listing period (1 min) never
@@ -399,29 +562,46 @@ class PastebinTest {
                         && !listed.contains(p.id());
             }
         } while (!gone && System.nanoTime() < deadline);
-        assertThat(gone).as("both pastes gone from GET and from the list within 10 s").isTrue();
+        assertThat(gone)
+                .as("both pastes gone from GET and from the list within 10 s")
+                .isTrue();
         for (Created p : List.of(paste, shortened)) {
             given().when().get("/pastes/" + p.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-            put(p.id(), p.secret(), Map.of("title", "too late")).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+            put(p.id(), p.secret(), Map.of("title", "too late"))
+                    .then()
+                    .statusCode(404)
+                    .contentType(Problem.MEDIA_TYPE);
         }
         // and the rows themselves have expired, not just been hidden
         Thread.sleep(1_000);
         for (Created p : List.of(paste, shortened)) {
             Instant createdAt = Instant.parse(p.json().getString("createdAt"));
-            assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM " + settings.keyspace()
-                    + ".pastes_by_id WHERE id = ?", UUID.fromString(p.id()))).one()).isNull();
-            assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM " + settings.keyspace()
-                    + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?", PublicPasteList.day(createdAt),
-                    createdAt, UUID.fromString(p.id()))).one()).isNull();
+            assertThat(session.execute(SimpleStatement.newInstance(
+                                    "SELECT * FROM " + settings.keyspace() + ".pastes_by_id WHERE id = ?",
+                                    UUID.fromString(p.id())))
+                            .one())
+                    .isNull();
+            assertThat(session.execute(SimpleStatement.newInstance(
+                                    "SELECT * FROM " + settings.keyspace()
+                                            + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
+                                    PublicPasteList.day(createdAt),
+                                    createdAt,
+                                    UUID.fromString(p.id())))
+                            .one())
+                    .isNull();
         }
     }
 
     @Test
     void should_answer_created_with_the_paste_location() {
         // The path only: a Location made absolute would carry the Host header the client chose.
-        var created = given().contentType(ContentType.JSON).header("Host", "attacker.example:1")
-                .body(Map.of("body", "x", "private", true)).when().post("/pastes")
-                .then().statusCode(201);
+        var created = given().contentType(ContentType.JSON)
+                .header("Host", "attacker.example:1")
+                .body(Map.of("body", "x", "private", true))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201);
         created.header("Location", equalTo("/pastes/" + created.extract().path("id")))
                 .header("X-Partitions-Read", "1")
                 .body("secret", not(equalTo(null)));

@@ -6,11 +6,11 @@ import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.protocol.internal.util.Bytes;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.schema.Migrations;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import com.datastax.oss.protocol.internal.util.Bytes;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,8 +60,11 @@ class BaselineTest {
             }
             List<String> applied = migrations.migrate(fresh, true);
 
-            assertThat(applied).as("files recorded for the fresh keyspace").containsExactlyInAnyOrderElementsOf(
-                    Migrations.load().stream().map(Migrations.Migration::name).toList());
+            assertThat(applied)
+                    .as("files recorded for the fresh keyspace")
+                    .containsExactlyInAnyOrderElementsOf(Migrations.load().stream()
+                            .map(Migrations.Migration::name)
+                            .toList());
             Map<String, Map<String, String>> want = schema(chain);
             Map<String, Map<String, String>> got = schema(fresh);
             assertThat(want).as("the chain's schema").isNotEmpty();
@@ -71,7 +74,9 @@ class BaselineTest {
                     differences.add(key + ": the chain gives " + want.get(key) + ", the baseline " + got.get(key));
                 }
             }
-            assertThat(differences).as("where a keyspace from the baseline differs from the chain's").isEmpty();
+            assertThat(differences)
+                    .as("where a keyspace from the baseline differs from the chain's")
+                    .isEmpty();
         } finally {
             for (String keyspace : List.of(chain, fresh)) {
                 session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + keyspace)
@@ -98,7 +103,9 @@ class BaselineTest {
                     String name = column.getName().asInternal();
                     if (!name.equals("keyspace_name") && !name.equals("id")) {
                         Object value = row.getObject(name);
-                        fields.put(name, value instanceof ByteBuffer bytes ? Bytes.toHexString(bytes) : String.valueOf(value));
+                        fields.put(
+                                name,
+                                value instanceof ByteBuffer bytes ? Bytes.toHexString(bytes) : String.valueOf(value));
                     }
                 }
                 for (String part : key.split(", ")) {
@@ -113,7 +120,9 @@ class BaselineTest {
     /** The chain's end state as CQL: every type, table and index but the migrator's own two tables. */
     private String baseline(String keyspace) {
         session.refreshSchema();
-        String described = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(keyspace)).orElseThrow()
+        String described = session.getMetadata()
+                .getKeyspace(CqlIdentifier.fromInternal(keyspace))
+                .orElseThrow()
                 .describeWithChildren(true);
         StringBuilder text = new StringBuilder("""
                 -- The schema of a new keyspace: the end state of the cql/ files it covers, as Cassandra describes
@@ -129,7 +138,9 @@ class BaselineTest {
         // Statements are separated by a blank line; an index's has no ';' of its own.
         for (String statement : described.split("\\n\\s*\\n")) {
             String s = statement.strip().replaceAll(";$", "").replace(keyspace + ".", "");
-            if (s.isEmpty() || s.startsWith("CREATE KEYSPACE") || s.startsWith("CREATE TABLE schema_migrations ")
+            if (s.isEmpty()
+                    || s.startsWith("CREATE KEYSPACE")
+                    || s.startsWith("CREATE TABLE schema_migrations ")
                     || s.startsWith("CREATE TABLE leases ")) {
                 continue;
             }

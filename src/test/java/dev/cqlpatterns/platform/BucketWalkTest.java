@@ -59,15 +59,26 @@ class BucketWalkTest {
         /** Up to n rows after {@code after}; only the visible ones are items (as expired pastes are not). */
         Uni<Chunk<Integer, Integer>> read(int bucket, Integer after, int n) {
             reads++;
-            List<Integer> read = rows.get(bucket).stream().filter(r -> after == null || r < after).limit(n).toList();
+            List<Integer> read = rows.get(bucket).stream()
+                    .filter(r -> after == null || r < after)
+                    .limit(n)
+                    .toList();
             List<Integer> items = read.stream().filter(visible::test).toList();
-            return Uni.createFrom().item(new Chunk<>(items, read.isEmpty() ? null : read.get(read.size() - 1), read.size() < n));
+            return Uni.createFrom()
+                    .item(new Chunk<>(items, read.isEmpty() ? null : read.get(read.size() - 1), read.size() < n));
         }
 
         Walked<Integer, Integer> page(Mark<Integer> from, int size, int budget) {
             List<Integer> listed = from == null ? buckets() : bucketsFrom(from.bucket());
-            return BucketWalk.walk(listed.subList(0, Math.min(listed.size(), budget + 1)), from, size, budget,
-                    Function.identity(), this::read).await().atMost(WAIT);
+            return BucketWalk.walk(
+                            listed.subList(0, Math.min(listed.size(), budget + 1)),
+                            from,
+                            size,
+                            budget,
+                            Function.identity(),
+                            this::read)
+                    .await()
+                    .atMost(WAIT);
         }
     }
 
@@ -175,7 +186,9 @@ class BucketWalkTest {
                 seen.addAll(page.items());
                 next = page.next();
             } while (next != null && ++pages < 1000);
-            assertThat(seen).as("round %d, size %d, budget %d", round, size, budget).isEqualTo(expected);
+            assertThat(seen)
+                    .as("round %d, size %d, budget %d", round, size, budget)
+                    .isEqualTo(expected);
         }
     }
 }

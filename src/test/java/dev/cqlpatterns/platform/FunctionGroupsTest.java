@@ -43,7 +43,8 @@ class FunctionGroupsTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Arrays.stream(FunctionGroup.values())
-                    .collect(Collectors.toMap(FunctionGroup::property, g -> Boolean.toString(g == FunctionGroup.PASTEBIN)));
+                    .collect(Collectors.toMap(
+                            FunctionGroup::property, g -> Boolean.toString(g == FunctionGroup.PASTEBIN)));
         }
     }
 
@@ -61,12 +62,18 @@ class FunctionGroupsTest {
             }
             for (String prefix : group.pathPrefixes()) {
                 // outside this artifact's contract on purpose, so not checked against openapi.yaml
-                given().noFilters().header("Authorization", Tokens.bearer("alice"))
-                        .when().get(prefix + "/anything")
-                        .then().statusCode(404);
-                given().noFilters().header("Authorization", Tokens.bearer("alice"))
-                        .when().get(prefix)
-                        .then().statusCode(404);
+                given().noFilters()
+                        .header("Authorization", Tokens.bearer("alice"))
+                        .when()
+                        .get(prefix + "/anything")
+                        .then()
+                        .statusCode(404);
+                given().noFilters()
+                        .header("Authorization", Tokens.bearer("alice"))
+                        .when()
+                        .get(prefix)
+                        .then()
+                        .statusCode(404);
             }
         }
         given().when().get("/pastes").then().statusCode(200);
@@ -74,32 +81,59 @@ class FunctionGroupsTest {
 
     @Test
     void should_create_no_bean_of_a_group_that_is_not_deployed() {
-        for (Class<?> absent : new Class<?>[] {SendMessage.class, TokenRing.class, RecordClick.class, UserStore.class,
-                JoinGroup.class, SongStore.class, CreatePost.class}) {
-            assertThat(Arc.container().select(absent).isResolvable()).as(absent.getSimpleName()).isFalse();
+        for (Class<?> absent : new Class<?>[] {
+            SendMessage.class,
+            TokenRing.class,
+            RecordClick.class,
+            UserStore.class,
+            JoinGroup.class,
+            SongStore.class,
+            CreatePost.class
+        }) {
+            assertThat(Arc.container().select(absent).isResolvable())
+                    .as(absent.getSimpleName())
+                    .isFalse();
         }
         assertThat(Arc.container().select(CreatePaste.class).isResolvable()).isTrue();
     }
 
     @Test
     void should_schedule_and_run_only_the_jobs_of_what_is_deployed() {
-        assertThat(scheduler.getScheduledJobs()).extracting(job -> job.getId())
+        assertThat(scheduler.getScheduledJobs())
+                .extracting(job -> job.getId())
                 .containsExactlyInAnyOrder("bucket-roller", "paste-expiry-sweeper");
         assertThat(Arc.container().select(ClusterJob.class).stream().map(ClusterJob::name))
                 .containsExactlyInAnyOrder(BucketRoller.JOB, PasteExpirySweeper.JOB);
         // the roller rolls the pastebin's series, not the clickstream's (the tests add one of their own)
         assertThat(Arc.container().select(BucketRoller.class).get().globalSeries())
-                .extracting(series -> series.name()).contains("pastes").doesNotContain("clickstream");
+                .extracting(series -> series.name())
+                .contains("pastes")
+                .doesNotContain("clickstream");
     }
 
     @Test
     void should_prepare_only_the_statements_of_what_is_deployed() {
-        given().contentType("application/json").body("{\"title\":\"t\",\"body\":\"hello\",\"private\":false}")
-                .when().post("/pastes").then().statusCode(201);
+        given().contentType("application/json")
+                .body("{\"title\":\"t\",\"body\":\"hello\",\"private\":false}")
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201);
         given().when().get("/pastes").then().statusCode(200).body("items[0].title", equalTo("t"));
         // Besides the pastebin's own tables, the platform's it uses: buckets, leases, generations.
-        assertThat(cql.preparedCql()).isNotEmpty().allSatisfy(statement -> assertThat(statement.toLowerCase())
-                .containsAnyOf("paste", "time_buckets", "leases", "partition_generations", "partition_removals")
-                .doesNotContain("conversation", "inbox", "message", "course", "click", "users", "group", "song", "post_"));
+        assertThat(cql.preparedCql())
+                .isNotEmpty()
+                .allSatisfy(statement -> assertThat(statement.toLowerCase())
+                        .containsAnyOf("paste", "time_buckets", "leases", "partition_generations", "partition_removals")
+                        .doesNotContain(
+                                "conversation",
+                                "inbox",
+                                "message",
+                                "course",
+                                "click",
+                                "users",
+                                "group",
+                                "song",
+                                "post_"));
     }
 }

@@ -73,7 +73,8 @@ class FuzzTest {
         Fixtures fixtures = Fixtures.create();
         Map<String, JsonNode> before = fixtures.snapshot();
 
-        List<Operation> operations = ApiContract.read(root().resolve("openapi.yaml")).operations();
+        List<Operation> operations =
+                ApiContract.read(root().resolve("openapi.yaml")).operations();
         assertThat(operations).hasSizeGreaterThan(40);
         // jqwik's session is what lets its generators run outside its engine (on a Jupiter test's thread)
         List<String> refusals;
@@ -92,8 +93,12 @@ class FuzzTest {
             }
         });
         SoftAssertions.assertSoftly(softly -> {
-            softly.assertThat(refusals).as("malformed requests (seed %d) not refused with a problem", seed).isEmpty();
-            softly.assertThat(changed).as("what the refused requests changed (seed %d)", seed).isEmpty();
+            softly.assertThat(refusals)
+                    .as("malformed requests (seed %d) not refused with a problem", seed)
+                    .isEmpty();
+            softly.assertThat(changed)
+                    .as("what the refused requests changed (seed %d)", seed)
+                    .isEmpty();
         });
     }
 
@@ -101,7 +106,10 @@ class FuzzTest {
     private static List<String> fuzz(Fixtures fixtures, List<Operation> operations, int tries, long seed) {
         Map<String, RandomGenerator<FuzzRequest>> generators = new LinkedHashMap<>();
         for (Operation operation : operations) {
-            generators.put(operation.id(), MalformedRequests.forOperation(operation, fixtures.targets()).generator(1_000));
+            generators.put(
+                    operation.id(),
+                    MalformedRequests.forOperation(operation, fixtures.targets())
+                            .generator(1_000));
         }
         RawHttp http = new RawHttp("localhost", RestAssured.port);
         Random random = new Random(seed);
@@ -132,8 +140,8 @@ class FuzzTest {
             }
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
-        System.out.printf("FuzzTest: %d requests (seed %d) in %d ms; answers per operation: %s%n", tries, seed, millis,
-                statuses);
+        System.out.printf(
+                "FuzzTest: %d requests (seed %d) in %d ms; answers per operation: %s%n", tries, seed, millis, statuses);
         if (failed > failures.size()) {
             failures.add("... " + failed + " of " + tries + " in all: " + reported);
         }
@@ -158,7 +166,9 @@ class FuzzTest {
         }
         try {
             JsonNode problem = JSON.readTree(answer.body());
-            if (problem == null || !problem.path("type").isTextual() || !problem.path("title").isTextual()
+            if (problem == null
+                    || !problem.path("type").isTextual()
+                    || !problem.path("title").isTextual()
                     || problem.path("status").asInt() != status) {
                 return "a problem without type, title and status " + status + ": " + head;
             }
@@ -181,8 +191,17 @@ class FuzzTest {
      * a conversation with messages, a paste (and its secret), a course with modules and views, songs
      * with tags, a group with members, a post with comments.
      */
-    record Fixtures(String owner, String peer, String email, String conversation, String paste, String course,
-            String group, String album, String post, Targets targets) {
+    record Fixtures(
+            String owner,
+            String peer,
+            String email,
+            String conversation,
+            String paste,
+            String course,
+            String group,
+            String album,
+            String post,
+            Targets targets) {
         private static final String ARTIST = "Fuzz Artist";
         private static final String TAG = "fuzzjazz";
 
@@ -191,39 +210,77 @@ class FuzzTest {
             String owner = "fz" + suffix;
             String peer = owner + "p";
             String email = owner + "@example.com";
-            as(owner).body(Map.of("username", owner, "email", email, "age", 30)).post("/users").then().statusCode(201);
-            as(peer).body(Map.of("username", peer, "email", peer + "@example.com")).post("/users").then().statusCode(201);
-            as(owner + "q").body(Map.of("username", owner + "q", "email", owner + "q@example.com")).post("/users").then().statusCode(201);
-            as(owner).body(Map.of("street", "1 Main Street", "city", "Springfield", "zip", 12345))
-                    .put("/users/{u}/addresses/home", owner).then().statusCode(200);
+            as(owner)
+                    .body(Map.of("username", owner, "email", email, "age", 30))
+                    .post("/users")
+                    .then()
+                    .statusCode(201);
+            as(peer).body(Map.of("username", peer, "email", peer + "@example.com"))
+                    .post("/users")
+                    .then()
+                    .statusCode(201);
+            as(owner + "q")
+                    .body(Map.of("username", owner + "q", "email", owner + "q@example.com"))
+                    .post("/users")
+                    .then()
+                    .statusCode(201);
+            as(owner)
+                    .body(Map.of("street", "1 Main Street", "city", "Springfield", "zip", 12345))
+                    .put("/users/{u}/addresses/home", owner)
+                    .then()
+                    .statusCode(200);
 
-            String conversation = as(owner).body(Map.of("members", List.of(peer, owner + "q"), "title", "Fuzz"))
-                    .post("/conversations").then().statusCode(201).extract().path("id");
+            String conversation = as(owner)
+                    .body(Map.of("members", List.of(peer, owner + "q"), "title", "Fuzz"))
+                    .post("/conversations")
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("id");
             for (String content : List.of("first", "second")) {
-                as(owner).body(Map.of("content", content)).post("/conversations/{id}/messages", conversation)
-                        .then().statusCode(201);
+                as(owner)
+                        .body(Map.of("content", content))
+                        .post("/conversations/{id}/messages", conversation)
+                        .then()
+                        .statusCode(201);
             }
 
             var created = given().contentType(ContentType.JSON)
-                    .body(Map.of("title", "fuzz " + suffix, "body", "keep me", "private", false)).post("/pastes")
-                    .then().statusCode(201).extract();
+                    .body(Map.of("title", "fuzz " + suffix, "body", "keep me", "private", false))
+                    .post("/pastes")
+                    .then()
+                    .statusCode(201)
+                    .extract();
             String paste = created.path("id");
             String secret = created.path("secret");
-            given().contentType(ContentType.JSON).body(Map.of("body", "another", "private", false)).post("/pastes")
-                    .then().statusCode(201);
+            given().contentType(ContentType.JSON)
+                    .body(Map.of("body", "another", "private", false))
+                    .post("/pastes")
+                    .then()
+                    .statusCode(201);
 
             String course = "fuzz-" + suffix;
-            as(owner).body(Map.of("name", "Fuzzing")).put("/courses/{c}", course).then().statusCode(200);
+            as(owner)
+                    .body(Map.of("name", "Fuzzing"))
+                    .put("/courses/{c}", course)
+                    .then()
+                    .statusCode(200);
             for (int module = 1; module <= 2; module++) {
-                as(owner).body(Map.of("name", "Module " + module)).put("/courses/{c}/modules/{m}", course, module)
-                        .then().statusCode(200);
+                as(owner)
+                        .body(Map.of("name", "Module " + module))
+                        .put("/courses/{c}/modules/{m}", course, module)
+                        .then()
+                        .statusCode(200);
                 given().post("/courses/{c}/views", course).then().statusCode(201);
             }
 
             String album = "Album " + suffix;
             for (String song : List.of("Song", "Song 2")) {
-                as(owner).body(Map.of("tags", List.of(TAG, "modal"))).put("/songs/{a}/{b}/{s}", ARTIST, album, song)
-                        .then().statusCode(201);
+                as(owner)
+                        .body(Map.of("tags", List.of(TAG, "modal")))
+                        .put("/songs/{a}/{b}/{s}", ARTIST, album, song)
+                        .then()
+                        .statusCode(201);
             }
 
             String group = "fuzz-" + suffix;
@@ -231,10 +288,18 @@ class FuzzTest {
                 as(member).put("/groups/{g}/members/{u}", group, member).then().statusCode(201);
             }
 
-            String post = as(owner).body(Map.of("body", "Query first.")).post("/posts").then().statusCode(201)
-                    .extract().path("id");
+            String post = as(owner)
+                    .body(Map.of("body", "Query first."))
+                    .post("/posts")
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("id");
             for (String comment : List.of("one", "two")) {
-                as(peer).body(Map.of("body", comment)).post("/posts/{id}/comments", post).then().statusCode(201);
+                as(peer).body(Map.of("body", comment))
+                        .post("/posts/{id}/comments", post)
+                        .then()
+                        .statusCode(201);
             }
 
             Map<String, String> path = new LinkedHashMap<>();
@@ -253,8 +318,13 @@ class FuzzTest {
             path.put("song", "Song");
             path.put("tag", TAG);
             Fixtures fixtures = new Fixtures(owner, peer, email, conversation, paste, course, group, album, post, null);
-            Targets targets = new Targets(path, Map.of("sender", owner, "tag", TAG, "email", email, "key", "name=fuzz"),
-                    Map.of("X-Paste-Secret", secret), fixtures.cursors(), Tokens.bearer(owner), Tokens.bearer(peer));
+            Targets targets = new Targets(
+                    path,
+                    Map.of("sender", owner, "tag", TAG, "email", email, "key", "name=fuzz"),
+                    Map.of("X-Paste-Secret", secret),
+                    fixtures.cursors(),
+                    Tokens.bearer(owner),
+                    Tokens.bearer(peer));
             return new Fixtures(owner, peer, email, conversation, paste, course, group, album, post, targets);
         }
 
@@ -271,7 +341,8 @@ class FuzzTest {
             lists.put("/pastes", "/pastes?limit=1");
             List<Targets.Cursor> cursors = new ArrayList<>();
             lists.forEach((list, url) -> {
-                String next = as(owner).get(url).then().statusCode(200).extract().path("next");
+                String next =
+                        as(owner).get(url).then().statusCode(200).extract().path("next");
                 if (next != null) {
                     cursors.add(new Targets.Cursor(list, next));
                 }
@@ -293,22 +364,31 @@ class FuzzTest {
             reads.put("paste", "/pastes/" + paste);
             reads.put("course", "/courses/" + course);
             reads.put("course views", "/courses/" + course + "/views?limit=500");
-            reads.put("song", "/songs/" + MalformedRequests.encode(ARTIST) + "/" + MalformedRequests.encode(album) + "/Song");
+            reads.put(
+                    "song",
+                    "/songs/" + MalformedRequests.encode(ARTIST) + "/" + MalformedRequests.encode(album) + "/Song");
             reads.put("songs by tag", "/songs?limit=500&tag=" + TAG);
             reads.put("group", "/groups/" + group + "/members?limit=500");
             reads.put("latest joiners", "/groups/" + group + "/members/latest?limit=500");
             reads.put("post", "/posts/" + post + "?limit=500");
             Map<String, JsonNode> snapshot = new LinkedHashMap<>();
             for (Map.Entry<String, String> read : reads.entrySet()) {
-                String body = given().urlEncodingEnabled(false).header("Authorization", Tokens.bearer(owner))
-                        .get(read.getValue()).then().statusCode(200).extract().asString();
+                String body = given().urlEncodingEnabled(false)
+                        .header("Authorization", Tokens.bearer(owner))
+                        .get(read.getValue())
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString();
                 snapshot.put(read.getKey(), JSON.readTree(body));
             }
             return snapshot;
         }
 
         private static io.restassured.specification.RequestSpecification as(String user) {
-            return given().header("Authorization", Tokens.bearer(user)).contentType(ContentType.JSON).when();
+            return given().header("Authorization", Tokens.bearer(user))
+                    .contentType(ContentType.JSON)
+                    .when();
         }
     }
 }

@@ -78,10 +78,15 @@ class IdempotentCreatesTest {
         return given().header("Authorization", Tokens.bearer(username));
     }
 
-    private static ExtractableResponse<Response> post(RequestSpecification request, String key, Object body, String path,
-            Object... params) {
-        return request.header(KEY, key).contentType(ContentType.JSON).body(body).when().post(path, params)
-                .then().extract();
+    private static ExtractableResponse<Response> post(
+            RequestSpecification request, String key, Object body, String path, Object... params) {
+        return request.header(KEY, key)
+                .contentType(ContentType.JSON)
+                .body(body)
+                .when()
+                .post(path, params)
+                .then()
+                .extract();
     }
 
     private static void sameAnswer(ExtractableResponse<Response> first, ExtractableResponse<Response> retry) {
@@ -109,21 +114,34 @@ class IdempotentCreatesTest {
         String id = first.path("id");
         String secret = first.path("secret");
 
-        assertThat(rows.execute("SELECT id FROM pastes_by_id WHERE id = ?", UUID.fromString(id))).hasSize(1);
+        assertThat(rows.execute("SELECT id FROM pastes_by_id WHERE id = ?", UUID.fromString(id)))
+                .hasSize(1);
         Instant created = Instant.parse(first.path("createdAt"));
-        assertThat(rows.execute("SELECT id FROM latest_public_pastes WHERE day = ? AND created_at = ?",
-                Granularity.DAY.key(created), created)).extracting(r -> r.getUuid("id").toString()).containsExactly(id);
+        assertThat(rows.execute(
+                        "SELECT id FROM latest_public_pastes WHERE day = ? AND created_at = ?",
+                        Granularity.DAY.key(created),
+                        created))
+                .extracting(r -> r.getUuid("id").toString())
+                .containsExactly(id);
         conflict(post(given(), key, Map.of("body", "another paste", "private", false), "/pastes"));
 
         // The key row holds neither the key nor the secret in a form a reader of the table can use.
         Row stored = claims.row(CreatePaste.OPERATION, "", key).orElseThrow();
-        String all = clear(stored.getByteBuffer("key_hash")) + clear(stored.getByteBuffer("plan"))
+        String all = clear(stored.getByteBuffer("key_hash"))
+                + clear(stored.getByteBuffer("plan"))
                 + clear(stored.getByteBuffer("fingerprint"));
-        assertThat(all).doesNotContain(secret).doesNotContain(key).doesNotContain(id).doesNotContain("once");
+        assertThat(all)
+                .doesNotContain(secret)
+                .doesNotContain(key)
+                .doesNotContain(id)
+                .doesNotContain("once");
         assertThat(stored.getBoolean("completed")).isTrue();
         // The secret replayed is the paste's: it deletes it.
-        given().header("X-Paste-Secret", (String) retry.path("secret")).when().delete("/pastes/{id}", id)
-                .then().statusCode(204);
+        given().header("X-Paste-Secret", (String) retry.path("secret"))
+                .when()
+                .delete("/pastes/{id}", id)
+                .then()
+                .statusCode(204);
     }
 
     /**
@@ -149,7 +167,8 @@ class IdempotentCreatesTest {
         }
         assertThat(first.statusCode()).isEqualTo(201);
         sameAnswer(first, post(given(), key, body, "/pastes"));
-        assertThat(claims.row(CreatePaste.OPERATION, "", key).orElseThrow().getBoolean("completed")).isTrue();
+        assertThat(claims.row(CreatePaste.OPERATION, "", key).orElseThrow().getBoolean("completed"))
+                .isTrue();
     }
 
     @Test
@@ -157,21 +176,36 @@ class IdempotentCreatesTest {
         String key = key();
         UUID id = UUID.randomUUID();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        claims.leftBy(CreatePaste.OPERATION, "", key,
+        claims.leftBy(
+                CreatePaste.OPERATION,
+                "",
+                key,
                 new CreatePaste.Fingerprint(null, "half done", false, Duration.ofHours(1)),
-                new CreatePaste.Plan(id, "the-planned-secret-of-43-characters-A-Za-z0", now, now.plus(Duration.ofHours(1)),
+                new CreatePaste.Plan(
+                        id,
+                        "the-planned-secret-of-43-characters-A-Za-z0",
+                        now,
+                        now.plus(Duration.ofHours(1)),
                         ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())));
 
-        ExtractableResponse<Response> retry = post(given(), key,
-                Map.of("body", "half done", "private", false, "expiresIn", "PT1H"), "/pastes");
+        ExtractableResponse<Response> retry =
+                post(given(), key, Map.of("body", "half done", "private", false, "expiresIn", "PT1H"), "/pastes");
         assertThat(retry.statusCode()).isEqualTo(201);
         assertThat(retry.header(REPLAYED)).isEqualTo("true");
         assertThat(retry.<String>path("id")).isEqualTo(id.toString());
         assertThat(retry.<String>path("secret")).isEqualTo("the-planned-secret-of-43-characters-A-Za-z0");
         given().when().get("/pastes/{id}", id).then().statusCode(200).body("body", equalTo("half done"));
-        given().queryParam("limit", 500).when().get("/pastes").then().statusCode(200)
+        given().queryParam("limit", 500)
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(200)
                 .body("items.findAll { it.id == '" + id + "' }.size()", equalTo(1));
-        given().header("X-Paste-Secret", "the-planned-secret-of-43-characters-A-Za-z0").when().delete("/pastes/{id}", id).then().statusCode(204);
+        given().header("X-Paste-Secret", "the-planned-secret-of-43-characters-A-Za-z0")
+                .when()
+                .delete("/pastes/{id}", id)
+                .then()
+                .statusCode(204);
     }
 
     @Test
@@ -184,13 +218,14 @@ class IdempotentCreatesTest {
         assertThat(first.statusCode()).isEqualTo(201);
         sameAnswer(first, post(as(alice), key, body, "/conversations"));
         String id = first.path("id");
-        assertThat(rows.execute("SELECT id FROM conversations WHERE id = ?", UUID.fromString(id))).hasSize(1);
+        assertThat(rows.execute("SELECT id FROM conversations WHERE id = ?", UUID.fromString(id)))
+                .hasSize(1);
         // One conversation in the creator's inbox, not two.
         as(alice).when().get("/inbox").then().statusCode(200).body("items.size()", equalTo(1));
         conflict(post(as(alice), key, Map.of("members", others, "title", "Another trip"), "/conversations"));
         // Keys belong to their caller: bob's same key is another create.
-        ExtractableResponse<Response> bobs = post(as(others.get(0)), key, Map.of("members", List.of(alice, others.get(1))),
-                "/conversations");
+        ExtractableResponse<Response> bobs =
+                post(as(others.get(0)), key, Map.of("members", List.of(alice, others.get(1))), "/conversations");
         assertThat(bobs.statusCode()).isEqualTo(201);
         assertThat(bobs.header(REPLAYED)).isNull();
         assertThat(bobs.<String>path("id")).isNotEqualTo(id);
@@ -219,16 +254,27 @@ class IdempotentCreatesTest {
         Set<String> members = new TreeSet<>(List.of(alice, bob));
         UUID id = Conversations.directId(alice, bob);
         Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        claims.leftBy(CreateConversation.OPERATION, alice, key, new CreateConversation.Fingerprint(members, null),
+        claims.leftBy(
+                CreateConversation.OPERATION,
+                alice,
+                key,
+                new CreateConversation.Fingerprint(members, null),
                 new CreateConversation.Plan(id, createdAt));
-        rows.execute("INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, null, "
-                + "true, ?, ?) IF NOT EXISTS", id, members, alice, createdAt);
+        rows.execute(
+                "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, null, "
+                        + "true, ?, ?) IF NOT EXISTS",
+                id,
+                members,
+                alice,
+                createdAt);
 
         ExtractableResponse<Response> retry = post(as(alice), key, Map.of("members", List.of(bob)), "/conversations");
         assertThat(retry.statusCode()).isEqualTo(201);
         assertThat(retry.<String>path("id")).isEqualTo(id.toString());
         // Another request of the same pair, without that key, is told it existed.
-        assertThat(post(as(alice), key(), Map.of("members", List.of(bob)), "/conversations").statusCode()).isEqualTo(200);
+        assertThat(post(as(alice), key(), Map.of("members", List.of(bob)), "/conversations")
+                        .statusCode())
+                .isEqualTo(200);
         as(bob).when().get("/inbox").then().statusCode(200).body("items.size()", equalTo(1));
     }
 
@@ -247,11 +293,15 @@ class IdempotentCreatesTest {
             faults.injectOwnWriteNotApplied("conversations", 1);
         }
         try {
-            assertThat(post(as(alice), key(), Map.of("members", List.of(bob)), "/conversations").statusCode()).isEqualTo(201);
+            assertThat(post(as(alice), key(), Map.of("members", List.of(bob)), "/conversations")
+                            .statusCode())
+                    .isEqualTo(201);
         } finally {
             faults.clearFaults();
         }
-        assertThat(post(as(bob), key(), Map.of("members", List.of(alice)), "/conversations").statusCode()).isEqualTo(200);
+        assertThat(post(as(bob), key(), Map.of("members", List.of(alice)), "/conversations")
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -263,32 +313,67 @@ class IdempotentCreatesTest {
         UUID id = UUID.randomUUID();
         Set<String> members = new TreeSet<>(List.of(alice, bob, carol));
         Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        claims.leftBy(CreateConversation.OPERATION, alice, key, new CreateConversation.Fingerprint(members, null),
+        claims.leftBy(
+                CreateConversation.OPERATION,
+                alice,
+                key,
+                new CreateConversation.Fingerprint(members, null),
                 new CreateConversation.Plan(id, createdAt));
         // ... and after the first of its inbox writes (bob's summary and charge), before the conversation row.
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, createdAt);
-        rows.execute("INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, direct, joined_at) "
-                + "VALUES (?, 0, ?, ?, false, ?) USING TIMESTAMP ?", bob, id, new UUID(0x1000L, 0x8000000000000000L),
-                createdAt, micros);
-        rows.execute("INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
-                + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?", bob, id, alice, createdAt, micros);
+        rows.execute(
+                "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, direct, joined_at) "
+                        + "VALUES (?, 0, ?, ?, false, ?) USING TIMESTAMP ?",
+                bob,
+                id,
+                new UUID(0x1000L, 0x8000000000000000L),
+                createdAt,
+                micros);
+        rows.execute(
+                "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
+                        + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?",
+                bob,
+                id,
+                alice,
+                createdAt,
+                micros);
         as(bob).when().get("/conversations/{id}", id).then().statusCode(404);
 
-        ExtractableResponse<Response> retry = post(as(alice), key, Map.of("members", List.of(bob, carol)), "/conversations");
+        ExtractableResponse<Response> retry =
+                post(as(alice), key, Map.of("members", List.of(bob, carol)), "/conversations");
         assertThat(retry.statusCode()).isEqualTo(201);
         assertThat(retry.header(REPLAYED)).isEqualTo("true");
         assertThat(retry.<String>path("id")).isEqualTo(id.toString());
-        as(carol).when().get("/conversations/{id}", id).then().statusCode(200).body("members", equalTo(List.copyOf(members)));
+        as(carol)
+                .when()
+                .get("/conversations/{id}", id)
+                .then()
+                .statusCode(200)
+                .body("members", equalTo(List.copyOf(members)));
         // What one clean create leaves: every member's inbox lists it once, each other member is charged once.
         for (String member : members) {
-            as(member).when().get("/inbox").then().statusCode(200).body("items.size()", equalTo(1))
-                    .body("items[0].conversationId", equalTo(id.toString())).body("items[0].title", equalTo(null));
-            assertThat(rows.execute("SELECT added_by FROM conversations_added_by_others WHERE username = ? AND "
-                    + "conversation_id = ?", member, id).stream().map(r -> r.getString("added_by")).toList())
+            as(member)
+                    .when()
+                    .get("/inbox")
+                    .then()
+                    .statusCode(200)
+                    .body("items.size()", equalTo(1))
+                    .body("items[0].conversationId", equalTo(id.toString()))
+                    .body("items[0].title", equalTo(null));
+            assertThat(rows
+                            .execute(
+                                    "SELECT added_by FROM conversations_added_by_others WHERE username = ? AND "
+                                            + "conversation_id = ?",
+                                    member,
+                                    id)
+                            .stream()
+                            .map(r -> r.getString("added_by"))
+                            .toList())
                     .isEqualTo(member.equals(alice) ? List.of() : List.of(alice));
         }
         assertThat(rows.execute("SELECT created_by, created_at, direct FROM conversations WHERE id = ?", id))
-                .singleElement().satisfies(row -> {
+                .singleElement()
+                .satisfies(row -> {
                     assertThat(row.getString("created_by")).isEqualTo(alice);
                     assertThat(row.getInstant("created_at")).isEqualTo(createdAt);
                     assertThat(row.getBoolean("direct")).isFalse();
@@ -311,16 +396,25 @@ class IdempotentCreatesTest {
         ExtractableResponse<Response> first = post(as(alice), key, body, "/conversations");
         assertThat(first.statusCode()).isEqualTo(201);
         String id = first.path("id");
-        as(carol).when().delete("/conversations/{id}/members/{u}", id, carol).then().statusCode(204);
+        as(carol)
+                .when()
+                .delete("/conversations/{id}/members/{u}", id, carol)
+                .then()
+                .statusCode(204);
         as(bob).when().put("/conversations/{id}/members/{u}", id, dave).then().statusCode(200);
-        rows.execute("UPDATE idempotency_keys SET completed = false WHERE key_hash = ?",
-                ByteBuffer.wrap(dev.cqlpatterns.platform.idempotency.IdempotencyKeys.rowKey(CreateConversation.OPERATION,
-                        alice, key)));
+        rows.execute(
+                "UPDATE idempotency_keys SET completed = false WHERE key_hash = ?",
+                ByteBuffer.wrap(dev.cqlpatterns.platform.idempotency.IdempotencyKeys.rowKey(
+                        CreateConversation.OPERATION, alice, key)));
 
         ExtractableResponse<Response> retry = post(as(alice), key, body, "/conversations");
         assertThat(retry.statusCode()).isEqualTo(201);
         assertThat(retry.<String>path("id")).isEqualTo(id);
-        as(alice).when().get("/conversations/{id}", id).then().statusCode(200)
+        as(alice)
+                .when()
+                .get("/conversations/{id}", id)
+                .then()
+                .statusCode(200)
                 .body("members", equalTo(List.copyOf(new TreeSet<>(List.of(alice, bob, dave)))));
         as(carol).when().get("/inbox").then().statusCode(200).body("items.size()", equalTo(0));
         as(carol).when().get("/conversations/{id}", id).then().statusCode(404);
@@ -335,15 +429,21 @@ class IdempotentCreatesTest {
         sameAnswer(first, post(as(alice), key, Map.of("body", "Query first."), "/posts"));
         conflict(post(as(alice), key, Map.of("body", "Tables second."), "/posts"));
         String post = first.path("id");
-        assertThat(rows.execute("SELECT post_id FROM post_and_comments WHERE post_id = ? LIMIT 1", UUID.fromString(post)))
+        assertThat(rows.execute(
+                        "SELECT post_id FROM post_and_comments WHERE post_id = ? LIMIT 1", UUID.fromString(post)))
                 .hasSize(1);
 
         String bob = user("bob");
-        ExtractableResponse<Response> comment = post(as(bob), key, Map.of("body", "Agreed."), "/posts/{id}/comments", post);
+        ExtractableResponse<Response> comment =
+                post(as(bob), key, Map.of("body", "Agreed."), "/posts/{id}/comments", post);
         assertThat(comment.statusCode()).isEqualTo(201);
         sameAnswer(comment, post(as(bob), key, Map.of("body", "Agreed."), "/posts/{id}/comments", post));
         conflict(post(as(bob), key, Map.of("body", "Disagreed."), "/posts/{id}/comments", post));
-        given().when().get("/posts/{id}", post).then().statusCode(200).body("commentCount", equalTo(1))
+        given().when()
+                .get("/posts/{id}", post)
+                .then()
+                .statusCode(200)
+                .body("commentCount", equalTo(1))
                 .body("comments.items.size()", equalTo(1));
     }
 
@@ -352,7 +452,11 @@ class IdempotentCreatesTest {
         String alice = user("alice");
         String key = key();
         UUID post = com.datastax.oss.driver.api.core.uuid.Uuids.timeBased();
-        claims.leftBy(CreatePost.OPERATION, alice, key, new CreatePost.NewPost("Half posted."),
+        claims.leftBy(
+                CreatePost.OPERATION,
+                alice,
+                key,
+                new CreatePost.NewPost("Half posted."),
                 new CreatePost.Plan(post, ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())));
         ExtractableResponse<Response> retry = post(as(alice), key, Map.of("body", "Half posted."), "/posts");
         assertThat(retry.statusCode()).isEqualTo(201);
@@ -361,24 +465,49 @@ class IdempotentCreatesTest {
 
         String bob = user("bob");
         UUID comment = com.datastax.oss.driver.api.core.uuid.Uuids.timeBased();
-        claims.leftBy("POST /posts/" + post + "/comments", bob, key, new AddComment.NewComment("Half said."),
+        claims.leftBy(
+                "POST /posts/" + post + "/comments",
+                bob,
+                key,
+                new AddComment.NewComment("Half said."),
                 new AddComment.Plan(comment));
-        ExtractableResponse<Response> said = post(as(bob), key, Map.of("body", "Half said."), "/posts/{id}/comments", post);
+        ExtractableResponse<Response> said =
+                post(as(bob), key, Map.of("body", "Half said."), "/posts/{id}/comments", post);
         assertThat(said.statusCode()).isEqualTo(201);
         assertThat(said.<String>path("id")).isEqualTo(comment.toString());
         // Once more: the comment is there now, and is not written (or counted) twice.
         post(as(bob), key, Map.of("body", "Half said."), "/posts/{id}/comments", post);
-        given().when().get("/posts/{id}", post).then().statusCode(200).body("body", equalTo("Half posted."))
-                .body("commentCount", equalTo(1)).body("comments.items.size()", equalTo(1));
+        given().when()
+                .get("/posts/{id}", post)
+                .then()
+                .statusCode(200)
+                .body("body", equalTo("Half posted."))
+                .body("commentCount", equalTo(1))
+                .body("comments.items.size()", equalTo(1));
     }
 
     @Test
     void should_create_twice_without_a_key() {
         String alice = user("alice");
-        String one = as(alice).contentType(ContentType.JSON).body(Map.of("body", "same")).when().post("/posts")
-                .then().statusCode(201).header(REPLAYED, nullValue()).extract().path("id");
-        String two = as(alice).contentType(ContentType.JSON).body(Map.of("body", "same")).when().post("/posts")
-                .then().statusCode(201).extract().path("id");
+        String one = as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", "same"))
+                .when()
+                .post("/posts")
+                .then()
+                .statusCode(201)
+                .header(REPLAYED, nullValue())
+                .extract()
+                .path("id");
+        String two = as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", "same"))
+                .when()
+                .post("/posts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         assertThat(one).isNotEqualTo(two);
     }
 
@@ -386,7 +515,8 @@ class IdempotentCreatesTest {
     private static String clear(ByteBuffer blob) {
         byte[] bytes = new byte[blob.remaining()];
         blob.duplicate().get(bytes);
-        return new String(bytes, StandardCharsets.ISO_8859_1) + Base64.getEncoder().encodeToString(bytes)
+        return new String(bytes, StandardCharsets.ISO_8859_1)
+                + Base64.getEncoder().encodeToString(bytes)
                 + Base64.getUrlEncoder().encodeToString(bytes);
     }
 }

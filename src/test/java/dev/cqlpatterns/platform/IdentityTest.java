@@ -1,11 +1,10 @@
 package dev.cqlpatterns.platform;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.identity.VerifiedTokens;
@@ -21,9 +20,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Who a token makes the caller: its subject, only when the subject is a username, only when the
@@ -35,7 +34,10 @@ class IdentityTest {
     VerifiedTokens verifiedTokens;
 
     private static JwtClaimsBuilder valid(String subject) {
-        return Jwt.issuer(Tokens.ISSUER).audience(Tokens.AUDIENCE).subject(subject).expiresIn(Duration.ofMinutes(10));
+        return Jwt.issuer(Tokens.ISSUER)
+                .audience(Tokens.AUDIENCE)
+                .subject(subject)
+                .expiresIn(Duration.ofMinutes(10));
     }
 
     private static String someone() {
@@ -48,17 +50,28 @@ class IdentityTest {
         String bob = SignUp.user(someone());
         String carol = SignUp.user(someone());
         String token = Tokens.signed(valid(alice).upn(bob).preferredUserName(bob));
-        String id = given().header("Authorization", token).contentType(ContentType.JSON)
+        String id = given().header("Authorization", token)
+                .contentType(ContentType.JSON)
                 .body(Map.of("members", List.of(carol)))
-                .when().post("/conversations")
-                .then().statusCode(201).extract().path("id");
-        given().header("Authorization", Tokens.bearer(carol)).when().get("/conversations/{id}", id)
-                .then().statusCode(200)
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        given().header("Authorization", Tokens.bearer(carol))
+                .when()
+                .get("/conversations/{id}", id)
+                .then()
+                .statusCode(200)
                 .body("members", hasItem(alice))
                 .body("members", not(hasItem(bob)));
         // bob himself is no member of it
-        given().header("Authorization", Tokens.bearer(bob)).when().get("/conversations/{id}", id)
-                .then().statusCode(404);
+        given().header("Authorization", Tokens.bearer(bob))
+                .when()
+                .get("/conversations/{id}", id)
+                .then()
+                .statusCode(404);
     }
 
     @ParameterizedTest
@@ -69,14 +82,19 @@ class IdentityTest {
 
     @Test
     void should_refuse_a_token_for_another_audience_or_none() {
-        assertUnauthorized(Tokens.signed(Jwt.issuer(Tokens.ISSUER).audience("another-service").subject(someone())
+        assertUnauthorized(Tokens.signed(Jwt.issuer(Tokens.ISSUER)
+                .audience("another-service")
+                .subject(someone())
                 .expiresIn(Duration.ofMinutes(10))));
-        assertUnauthorized(Tokens.signed(Jwt.issuer(Tokens.ISSUER).subject(someone()).expiresIn(Duration.ofMinutes(10))));
+        assertUnauthorized(
+                Tokens.signed(Jwt.issuer(Tokens.ISSUER).subject(someone()).expiresIn(Duration.ofMinutes(10))));
     }
 
     @Test
     void should_refuse_a_token_of_another_issuer() {
-        assertUnauthorized(Tokens.signed(Jwt.issuer("someone-else").audience(Tokens.AUDIENCE).subject(someone())
+        assertUnauthorized(Tokens.signed(Jwt.issuer("someone-else")
+                .audience(Tokens.AUDIENCE)
+                .subject(someone())
                 .expiresIn(Duration.ofMinutes(10))));
     }
 
@@ -86,8 +104,8 @@ class IdentityTest {
         // valid for a day: longer than the service takes
         assertUnauthorized(Tokens.signed(valid(someone()).issuedAt(now).expiresAt(now.plus(Duration.ofDays(1)))));
         // issued two hours ago, not yet expired
-        assertUnauthorized(Tokens.signed(valid(someone()).issuedAt(now.minus(Duration.ofHours(2)))
-                .expiresAt(now.plus(Duration.ofMinutes(5)))));
+        assertUnauthorized(Tokens.signed(
+                valid(someone()).issuedAt(now.minus(Duration.ofHours(2))).expiresAt(now.plus(Duration.ofMinutes(5)))));
     }
 
     /**
@@ -97,33 +115,53 @@ class IdentityTest {
     @Test
     void should_refuse_a_token_issued_in_the_future() {
         Instant now = Instant.now();
-        assertUnauthorized(Tokens.signed(valid(someone()).issuedAt(now.plus(Duration.ofHours(1)))
+        assertUnauthorized(Tokens.signed(valid(someone())
+                .issuedAt(now.plus(Duration.ofHours(1)))
                 .expiresAt(now.plus(Duration.ofHours(1)).plus(Duration.ofMinutes(10)))));
-        assertUnauthorized(Tokens.signed(valid(someone()).issuedAt(now.plus(Duration.ofMinutes(2)))
+        assertUnauthorized(Tokens.signed(valid(someone())
+                .issuedAt(now.plus(Duration.ofMinutes(2)))
                 .expiresAt(now.plus(Duration.ofMinutes(12)))));
-        given().header("Authorization", Tokens.signed(valid(someone()).issuedAt(now.plus(Duration.ofSeconds(20)))
-                .expiresAt(now.plus(Duration.ofMinutes(10))))).when().get("/inbox").then().statusCode(200);
+        given().header(
+                        "Authorization",
+                        Tokens.signed(valid(someone())
+                                .issuedAt(now.plus(Duration.ofSeconds(20)))
+                                .expiresAt(now.plus(Duration.ofMinutes(10)))))
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200);
     }
 
     @Test
     void should_accept_a_short_lived_token_for_this_service() {
-        given().header("Authorization", Tokens.signed(valid(someone()))).when().get("/inbox").then().statusCode(200);
+        given().header("Authorization", Tokens.signed(valid(someone())))
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200);
     }
 
     @Test
     void should_reuse_a_verified_token_and_never_a_refused_one() {
         String token = Tokens.signed(valid(someone()));
         given().header("Authorization", token).when().get("/inbox").then().statusCode(200);
-        assertThat(verifiedTokens.remembers(token.substring("Bearer ".length()))).isTrue();
-        String foreign = Tokens.signed(Jwt.issuer("someone-else").audience(Tokens.AUDIENCE).subject(someone())
+        assertThat(verifiedTokens.remembers(token.substring("Bearer ".length())))
+                .isTrue();
+        String foreign = Tokens.signed(Jwt.issuer("someone-else")
+                .audience(Tokens.AUDIENCE)
+                .subject(someone())
                 .expiresIn(Duration.ofMinutes(10)));
         assertUnauthorized(foreign);
-        assertThat(verifiedTokens.remembers(foreign.substring("Bearer ".length()))).isFalse();
+        assertThat(verifiedTokens.remembers(foreign.substring("Bearer ".length())))
+                .isFalse();
     }
 
     private static void assertUnauthorized(String token) {
-        given().header("Authorization", token).when().get("/inbox")
-                .then().statusCode(401)
+        given().header("Authorization", token)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(401)
                 .contentType(Problem.MEDIA_TYPE)
                 .body("status", equalTo(401));
     }

@@ -46,13 +46,22 @@ class MalformedHeadersTest {
         if (body != null && all.stream().noneMatch(h -> h.name().equalsIgnoreCase("Content-Type"))) {
             all.add(Header.of("Content-Type", "application/json"));
         }
-        return new RawHttp("localhost", RestAssured.port).send(new FuzzRequest(method + " " + path, method, path, all,
-                body == null ? null : body.getBytes(StandardCharsets.UTF_8), List.of(), false));
+        return new RawHttp("localhost", RestAssured.port)
+                .send(new FuzzRequest(
+                        method + " " + path,
+                        method,
+                        path,
+                        all,
+                        body == null ? null : body.getBytes(StandardCharsets.UTF_8),
+                        List.of(),
+                        false));
     }
 
     /** A 4xx problem+json whose status is one of {@code statuses}; its body, parsed. */
     private static JsonNode problem(RawHttp.Answer answer, int... statuses) throws IOException {
-        assertThat(answer.status()).as(answer.bodyText()).isIn(java.util.Arrays.stream(statuses).boxed().toList());
+        assertThat(answer.status())
+                .as(answer.bodyText())
+                .isIn(java.util.Arrays.stream(statuses).boxed().toList());
         assertThat(answer.contentType()).startsWith(Problem.MEDIA_TYPE);
         JsonNode body = JSON.readTree(answer.body());
         assertThat(body.path("type").asText()).startsWith("urn:cql-patterns:problem:");
@@ -77,9 +86,16 @@ class MalformedHeadersTest {
 
     @Test
     void should_take_accept_lists_that_rfc_9110_allows() throws IOException {
-        for (String accept : List.of("application/json;;", "application/json, ,", "*/*;q=0.5",
-                "text/html;q=0.9, application/json;q=0.1", "application/json; charset=\"utf-8\"", "APPLICATION/JSON")) {
-            assertThat(send("GET", "/ring", null, "Accept", accept).status()).as(accept).isEqualTo(200);
+        for (String accept : List.of(
+                "application/json;;",
+                "application/json, ,",
+                "*/*;q=0.5",
+                "text/html;q=0.9, application/json;q=0.1",
+                "application/json; charset=\"utf-8\"",
+                "APPLICATION/JSON")) {
+            assertThat(send("GET", "/ring", null, "Accept", accept).status())
+                    .as(accept)
+                    .isEqualTo(200);
         }
     }
 
@@ -93,7 +109,9 @@ class MalformedHeadersTest {
     void should_answer_as_usual_whatever_an_ignored_header_holds(String name, String value) throws IOException {
         assertThat(send("GET", "/ring", null, name, value).status()).isEqualTo(200);
         String token = Tokens.bearer("headers-" + UUID.randomUUID().toString().substring(0, 8));
-        assertThat(send("GET", "/inbox", null, name, value, "Authorization", token).status()).isEqualTo(200);
+        assertThat(send("GET", "/inbox", null, name, value, "Authorization", token)
+                        .status())
+                .isEqualTo(200);
     }
 
     static Stream<String> malformedValues() {
@@ -113,8 +131,14 @@ class MalformedHeadersTest {
         problem(send("GET", "/inbox", null, "Authorization", value), 401);
         problem(send("GET", "/inbox", null, "Authorization", "Bearer " + value), 401);
         problem(send("POST", "/pastes", PASTE, "Content-Type", value), 415, 400);
-        String id = given().contentType(ContentType.JSON).body(PASTE).when().post("/pastes").then().statusCode(201)
-                .extract().path("id");
+        String id = given().contentType(ContentType.JSON)
+                .body(PASTE)
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         problem(send("DELETE", "/pastes/" + id, null, "X-Paste-Secret", value), 403, 400);
         given().when().get("/pastes/{id}", id).then().statusCode(200);
         if (!(value.length() <= 200 && value.chars().allMatch(c -> c > 0x20 && c < 0x7F))) {
@@ -127,6 +151,7 @@ class MalformedHeadersTest {
         String key = UUID.randomUUID().toString();
         problem(send("POST", "/pastes", PASTE, "Idempotency-Key", key, "Accept", ";;;"), 400);
         // The key was never claimed: the same key now creates.
-        assertThat(send("POST", "/pastes", PASTE, "Idempotency-Key", key).status()).isEqualTo(201);
+        assertThat(send("POST", "/pastes", PASTE, "Idempotency-Key", key).status())
+                .isEqualTo(201);
     }
 }

@@ -1,8 +1,5 @@
 package dev.cqlpatterns.platform;
 
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,6 +13,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -37,19 +37,26 @@ class MigrationsTest {
         Path cql = Path.of(System.getProperty("cqlpatterns.root", ".")).resolve("cql");
         List<String> files;
         try (Stream<Path> list = Files.list(cql)) {
-            files = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".cql")).sorted().toList();
+            files = list.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".cql"))
+                    .sorted()
+                    .toList();
         }
-        assertThat(Migrations.load().stream().map(Migrations.Migration::name).toList()).isEqualTo(files);
+        assertThat(Migrations.load().stream().map(Migrations.Migration::name).toList())
+                .isEqualTo(files);
     }
 
     @Test
     void every_migration_should_be_recorded_once_with_its_checksum() {
         var recorded = session.execute(SimpleStatement.newInstance(
-                "SELECT version, checksum FROM " + settings.keyspace() + ".schema_migrations")).all();
+                        "SELECT version, checksum FROM " + settings.keyspace() + ".schema_migrations"))
+                .all();
         List<Migrations.Migration> expected = Migrations.load();
         assertThat(recorded).hasSize(expected.size());
         for (Migrations.Migration m : expected) {
-            assertThat(recorded).anyMatch(r -> r.getInt("version") == m.version() && r.getString("checksum").equals(m.checksum()));
+            assertThat(recorded)
+                    .anyMatch(r -> r.getInt("version") == m.version()
+                            && r.getString("checksum").equals(m.checksum()));
         }
     }
 
@@ -59,8 +66,11 @@ class MigrationsTest {
         var second = CompletableFuture.supplyAsync(migrations::migrate);
         assertThat(first.join()).isEmpty();
         assertThat(second.join()).isEmpty();
-        assertThat(session.execute(SimpleStatement.newInstance("SELECT count(*) FROM " + settings.keyspace()
-                + ".schema_migrations")).one().getLong(0)).isEqualTo(Migrations.load().size());
+        assertThat(session.execute(SimpleStatement.newInstance(
+                                "SELECT count(*) FROM " + settings.keyspace() + ".schema_migrations"))
+                        .one()
+                        .getLong(0))
+                .isEqualTo(Migrations.load().size());
     }
 
     @Test
@@ -68,18 +78,23 @@ class MigrationsTest {
         Migrations.Migration first = Migrations.load().get(0);
         String table = settings.keyspace() + ".schema_migrations";
         try {
-            session.execute(SimpleStatement.newInstance("UPDATE " + table + " SET checksum = ? WHERE version = ?",
-                    first.fileChecksum(), first.version()));
+            session.execute(SimpleStatement.newInstance(
+                    "UPDATE " + table + " SET checksum = ? WHERE version = ?", first.fileChecksum(), first.version()));
             assertThat(migrations.migrate()).isEmpty();
-            assertThat(session.execute(SimpleStatement.newInstance("SELECT checksum FROM " + table + " WHERE version = ?",
-                    first.version())).one().getString(0)).isEqualTo(first.checksum());
+            assertThat(session.execute(SimpleStatement.newInstance(
+                                    "SELECT checksum FROM " + table + " WHERE version = ?", first.version()))
+                            .one()
+                            .getString(0))
+                    .isEqualTo(first.checksum());
 
-            session.execute(SimpleStatement.newInstance("UPDATE " + table + " SET checksum = ? WHERE version = ?",
-                    "a-statement-that-changed", first.version()));
+            session.execute(SimpleStatement.newInstance(
+                    "UPDATE " + table + " SET checksum = ? WHERE version = ?",
+                    "a-statement-that-changed",
+                    first.version()));
             assertThatThrownBy(migrations::migrate).hasMessageContaining("changed after it was applied");
         } finally {
-            session.execute(SimpleStatement.newInstance("UPDATE " + table + " SET checksum = ? WHERE version = ?",
-                    first.checksum(), first.version()));
+            session.execute(SimpleStatement.newInstance(
+                    "UPDATE " + table + " SET checksum = ? WHERE version = ?", first.checksum(), first.version()));
         }
     }
 
@@ -91,11 +106,14 @@ class MigrationsTest {
     void every_table_should_speculate_within_50_ms() {
         Map<String, String> policies = new TreeMap<>();
         session.execute(SimpleStatement.newInstance(
-                "SELECT table_name, speculative_retry FROM system_schema.tables WHERE keyspace_name = ?", settings.keyspace()))
+                        "SELECT table_name, speculative_retry FROM system_schema.tables WHERE keyspace_name = ?",
+                        settings.keyspace()))
                 .forEach(row -> policies.put(row.getString("table_name"), row.getString("speculative_retry")));
         // The migrations' own bookkeeping, created before cql/ runs and read once per start.
         policies.keySet().removeAll(Set.of("schema_migrations", "leases"));
-        assertThat(policies).isNotEmpty().allSatisfy((table, policy) ->
-                assertThat(policy).as(table).isEqualToIgnoringWhitespace("MIN(99p,50ms)"));
+        assertThat(policies)
+                .isNotEmpty()
+                .allSatisfy(
+                        (table, policy) -> assertThat(policy).as(table).isEqualToIgnoringWhitespace("MIN(99p,50ms)"));
     }
 }

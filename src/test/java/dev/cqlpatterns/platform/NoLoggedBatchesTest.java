@@ -43,17 +43,21 @@ class NoLoggedBatchesTest {
     private final List<SpanData> statements = new ArrayList<>();
 
     /** Runs one request in a trace of its own and keeps the statements it sent. */
-    private void traced(String username, int status, Function<RequestSpecification, io.restassured.response.Response> call)
+    private void traced(
+            String username, int status, Function<RequestSpecification, io.restassured.response.Response> call)
             throws InterruptedException {
         String traceId = UUID.randomUUID().toString().replace("-", "");
         call.apply(given().header("Authorization", Tokens.bearer(username))
-                .header("traceparent", "00-" + traceId + "-" + traceId.substring(0, 16) + "-01"))
-                .then().statusCode(status);
+                        .header("traceparent", "00-" + traceId + "-" + traceId.substring(0, 16) + "-01"))
+                .then()
+                .statusCode(status);
         // Spans end on the driver's threads, maybe just after the answer: wait until no more come.
         List<SpanData> cql = List.of();
         for (int i = 0; i < 100; i++) {
             Thread.sleep(50);
-            List<SpanData> now = spans.ofTrace(traceId).stream().filter(s -> s.getAttributes().get(TEXT) != null).toList();
+            List<SpanData> now = spans.ofTrace(traceId).stream()
+                    .filter(s -> s.getAttributes().get(TEXT) != null)
+                    .toList();
             if (!now.isEmpty() && now.size() == cql.size()) {
                 break;
             }
@@ -71,7 +75,8 @@ class NoLoggedBatchesTest {
         String carol = SignUp.user("nlb-carol-" + u);
         String[] group = new String[1];
         traced(alice, 201, r -> {
-            var created = r.contentType(ContentType.JSON).body(Map.of("members", List.of(bob, carol), "title", "No batch"))
+            var created = r.contentType(ContentType.JSON)
+                    .body(Map.of("members", List.of(bob, carol), "title", "No batch"))
                     .post("/conversations");
             group[0] = created.path("id");
             return created;
@@ -83,17 +88,28 @@ class NoLoggedBatchesTest {
         traced(alice, 201, r -> r.put("/groups/{g}/members/{u}", groupName, alice));
         traced(alice, 204, r -> r.delete("/groups/{g}/members/{u}", groupName, alice));
         String artist = "No Batch " + u;
-        traced(alice, 201, r -> r.contentType(ContentType.JSON).body(Map.of("tags", List.of("x-" + u, "y-" + u)))
-                .put("/songs/{a}/{b}/{s}", artist, "Album", "Song"));
+        traced(
+                alice,
+                201,
+                r -> r.contentType(ContentType.JSON)
+                        .body(Map.of("tags", List.of("x-" + u, "y-" + u)))
+                        .put("/songs/{a}/{b}/{s}", artist, "Album", "Song"));
         traced(alice, 200, r -> r.put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "z-" + u));
         traced(alice, 204, r -> r.delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "x-" + u));
 
-        assertThat(statements).extracting(s -> s.getAttributes().get(TEXT))
+        assertThat(statements)
+                .extracting(s -> s.getAttributes().get(TEXT))
                 .noneMatch(text -> text.startsWith("BEGIN LOGGED"));
-        List<SpanData> writes = statements.stream().filter(s -> WRITES.contains(s.getAttributes().get(OPERATION)))
+        List<SpanData> writes = statements.stream()
+                .filter(s -> WRITES.contains(s.getAttributes().get(OPERATION)))
                 .filter(s -> !s.getAttributes().get(TEXT).matches("(?s).*\\bIF\\b.*"))
-                .filter(s -> !s.getAttributes().get(TEXT).contains("removals = removals + 1")).toList();
-        assertThat(writes).as("unconditional writes").hasSizeGreaterThan(10)
-                .allSatisfy(s -> assertThat(s.getAttributes().get(IDEMPOTENT)).as(s.getAttributes().get(TEXT)).isTrue());
+                .filter(s -> !s.getAttributes().get(TEXT).contains("removals = removals + 1"))
+                .toList();
+        assertThat(writes)
+                .as("unconditional writes")
+                .hasSizeGreaterThan(10)
+                .allSatisfy(s -> assertThat(s.getAttributes().get(IDEMPOTENT))
+                        .as(s.getAttributes().get(TEXT))
+                        .isTrue());
     }
 }

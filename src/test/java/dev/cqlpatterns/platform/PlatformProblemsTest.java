@@ -18,26 +18,37 @@ class PlatformProblemsTest {
 
     @Test
     void should_answer_unknown_route_with_404_problem() {
-        given().when().get("/no-such-route")
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE)
+        given().when()
+                .get("/no-such-route")
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"))
                 .body("status", equalTo(404));
     }
 
     @Test
     void should_answer_malformed_json_with_400_problem() {
-        given().contentType(ContentType.JSON).body("{\"text\": ")
-                .when().post("/test-probe/echo")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body("{\"text\": ")
+                .when()
+                .post("/test-probe/echo")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:malformed-json"))
                 .body("detail", not(containsString("com.fasterxml")));
     }
 
     @Test
     void should_name_every_invalid_field() {
-        given().contentType(ContentType.JSON).body("{\"text\": \"\", \"n\": 0}")
-                .when().post("/test-probe/echo")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body("{\"text\": \"\", \"n\": 0}")
+                .when()
+                .post("/test-probe/echo")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:validation"))
                 .body("errors.field", hasItem("text"))
                 .body("errors.field", hasItem("n"));
@@ -45,81 +56,133 @@ class PlatformProblemsTest {
 
     @Test
     void should_name_a_field_of_the_wrong_type() {
-        given().contentType(ContentType.JSON).body("{\"text\": \"a\", \"n\": \"many\"}")
-                .when().post("/test-probe/echo")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body("{\"text\": \"a\", \"n\": \"many\"}")
+                .when()
+                .post("/test-probe/echo")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("n"));
     }
 
     @Test
     void should_answer_wrong_media_type_with_415_problem() {
-        given().contentType(ContentType.TEXT).body("text=a")
-                .when().post("/test-probe/echo")
-                .then().statusCode(415).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.TEXT)
+                .body("text=a")
+                .when()
+                .post("/test-probe/echo")
+                .then()
+                .statusCode(415)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:unsupported-media-type"));
     }
 
     @Test
     void should_answer_body_over_limit_with_413_problem() {
         String big = "{\"text\": \"" + "x".repeat(1_100_000) + "\"}";
-        given().contentType(ContentType.JSON).body(big)
-                .when().post("/test-probe/echo")
-                .then().statusCode(413).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body(big)
+                .when()
+                .post("/test-probe/echo")
+                .then()
+                .statusCode(413)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:payload-too-large"));
     }
 
     @Test
     void should_answer_wrong_method_with_405_problem() {
-        given().when().delete("/test-probe/echo")
-                .then().statusCode(405).contentType(Problem.MEDIA_TYPE);
+        given().when().delete("/test-probe/echo").then().statusCode(405).contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_require_a_bearer_token() {
-        given().when().get("/test-probe/me")
-                .then().statusCode(401).contentType(Problem.MEDIA_TYPE)
+        given().when()
+                .get("/test-probe/me")
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE)
                 .header("WWW-Authenticate", equalTo("Bearer"));
-        given().header("Authorization", "Bearer not-a-jwt").when().get("/test-probe/me")
-                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", "Bearer not-a-jwt")
+                .when()
+                .get("/test-probe/me")
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_take_the_caller_from_the_token_subject() {
-        given().header("Authorization", Tokens.bearer("alice")).when().get("/test-probe/me")
-                .then().statusCode(200).body("username", equalTo("alice"));
+        given().header("Authorization", Tokens.bearer("alice"))
+                .when()
+                .get("/test-probe/me")
+                .then()
+                .statusCode(200)
+                .body("username", equalTo("alice"));
     }
 
     @Test
     void should_round_trip_a_cursor_and_refuse_a_tampered_one() {
-        String next = given().when().get("/test-probe/cursor")
-                .then().statusCode(200).body("last", equalTo("start")).extract().path("next");
-        given().queryParam("cursor", next).when().get("/test-probe/cursor")
-                .then().statusCode(200).body("last", equalTo("start+"));
+        String next = given().when()
+                .get("/test-probe/cursor")
+                .then()
+                .statusCode(200)
+                .body("last", equalTo("start"))
+                .extract()
+                .path("next");
+        given().queryParam("cursor", next)
+                .when()
+                .get("/test-probe/cursor")
+                .then()
+                .statusCode(200)
+                .body("last", equalTo("start+"));
         String tampered = (next.charAt(0) == 'A' ? 'B' : 'A') + next.substring(1);
-        given().queryParam("cursor", tampered).when().get("/test-probe/cursor")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().queryParam("cursor", tampered)
+                .when()
+                .get("/test-probe/cursor")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        given().queryParam("cursor", "garbage").when().get("/test-probe/cursor")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().queryParam("cursor", "garbage")
+                .when()
+                .get("/test-probe/cursor")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_a_limit_over_the_maximum() {
-        given().queryParam("limit", 501).when().get("/test-probe/cursor")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().queryParam("limit", 501)
+                .when()
+                .get("/test-probe/cursor")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("detail", containsString("500"));
-        given().queryParam("limit", "ten").when().get("/test-probe/cursor")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().queryParam("limit", "ten")
+                .when()
+                .get("/test-probe/cursor")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_count_partitions_and_statements_of_a_request() {
-        given().when().get("/test-probe/read")
-                .then().statusCode(200)
+        given().when()
+                .get("/test-probe/read")
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("2"))
                 .header("X-Statements", equalTo("2"));
         // the same figures per route, for dashboards
-        given().when().get("/q/metrics").then().statusCode(200)
+        given().when()
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
                 .body(containsString("cql_request_partitions_read_count{route=\"ProbeResource.read\"}"))
                 .body(containsString("cql_request_statements_sum{route=\"ProbeResource.read\"}"));
     }
@@ -127,7 +190,11 @@ class PlatformProblemsTest {
     @Test
     void should_serve_health_metrics_and_openapi() {
         given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
-        given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
+        given().when()
+                .get("/q/health/ready")
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'cassandra' }.data.releaseVersion", notNullValue());
         given().when().get("/q/metrics").then().statusCode(200).body(containsString("http_server_requests"));
         given().when().get("/q/openapi").then().statusCode(200).body(containsString("openapi"));

@@ -33,22 +33,30 @@ class RateLimitsTest {
     }
 
     private static ExtractableResponse<Response> send(String sender, String conversation, String content) {
-        return given().header("Authorization", Tokens.bearer(sender)).contentType(ContentType.JSON)
+        return given().header("Authorization", Tokens.bearer(sender))
+                .contentType(ContentType.JSON)
                 .body(Map.of("content", content))
-                .when().post("/conversations/{id}/messages", conversation).then().extract();
+                .when()
+                .post("/conversations/{id}/messages", conversation)
+                .then()
+                .extract();
     }
 
     @Test
     void should_refuse_a_users_writes_over_budget_without_touching_anyone_elses() {
         String alice = someone("alice"); // write 1 of alice: signing up
         String bob = someone("bob");
-        String conversation = given().header("Authorization", Tokens.bearer(alice)).contentType(ContentType.JSON)
+        String conversation = given().header("Authorization", Tokens.bearer(alice))
+                .contentType(ContentType.JSON)
                 .body(Map.of("members", List.of(bob)))
-                .when().post("/conversations") // write 2
-                .then().statusCode(201)
+                .when()
+                .post("/conversations") // write 2
+                .then()
+                .statusCode(201)
                 .header("RateLimit-Limit", equalTo(String.valueOf(SmallRateLimitsProfile.WRITES)))
                 .header("RateLimit-Remaining", equalTo(String.valueOf(SmallRateLimitsProfile.WRITES - 2)))
-                .extract().path("id");
+                .extract()
+                .path("id");
 
         int sent = 0;
         ExtractableResponse<Response> refused = null;
@@ -76,8 +84,10 @@ class RateLimitsTest {
         assertThat(send(bob, conversation, "still here").statusCode()).isEqualTo(201);
         // Reads are a budget of their own; the refused message was never stored.
         given().header("Authorization", Tokens.bearer(alice))
-                .when().get("/conversations/{id}/messages", conversation)
-                .then().statusCode(200)
+                .when()
+                .get("/conversations/{id}/messages", conversation)
+                .then()
+                .statusCode(200)
                 .header("RateLimit-Limit", equalTo(String.valueOf(SmallRateLimitsProfile.READS)))
                 .body("items.size()", equalTo(sent + 1))
                 .body("items.content", not(hasItem("message " + sent)));
@@ -89,9 +99,14 @@ class RateLimitsTest {
         String run = UUID.randomUUID().toString().substring(0, 8);
         // About 1,060 bytes each: two fit in the 3,000 bytes of 10.1.0.1, a third does not.
         paste("10.1.0.1", run + " kept 0", body).then().statusCode(201);
-        paste("10.1.0.1", run + " kept 1", body).then().statusCode(201)
+        paste("10.1.0.1", run + " kept 1", body)
+                .then()
+                .statusCode(201)
                 .header("RateLimit-Limit", equalTo(String.valueOf(SmallRateLimitsProfile.BODY_BYTES)));
-        paste("10.1.0.1", run + " refused", body).then().statusCode(429).contentType(Problem.MEDIA_TYPE)
+        paste("10.1.0.1", run + " refused", body)
+                .then()
+                .statusCode(429)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:rate-limited"))
                 .body("detail", containsString("body-bytes"))
                 .header("Retry-After", not(equalTo("0")))
@@ -99,14 +114,24 @@ class RateLimitsTest {
         // Another client address has its own budget.
         paste("10.1.0.2", run + " other", body).then().statusCode(201);
 
-        List<String> titles = given().header("X-Forwarded-For", "10.1.0.3").queryParam("limit", 500)
-                .when().get("/pastes").then().statusCode(200).extract().path("items.title");
-        assertThat(titles).contains(run + " kept 0", run + " kept 1", run + " other").doesNotContain(run + " refused");
+        List<String> titles = given().header("X-Forwarded-For", "10.1.0.3")
+                .queryParam("limit", 500)
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items.title");
+        assertThat(titles)
+                .contains(run + " kept 0", run + " kept 1", run + " other")
+                .doesNotContain(run + " refused");
     }
 
     private static Response paste(String address, String title, String body) {
-        return given().header("X-Forwarded-For", address).contentType(ContentType.JSON)
+        return given().header("X-Forwarded-For", address)
+                .contentType(ContentType.JSON)
                 .body(Map.of("title", title, "body", body, "private", false))
-                .when().post("/pastes");
+                .when()
+                .post("/pastes");
     }
 }

@@ -30,8 +30,7 @@ class SignedCursorsTest {
     Cursors cursors;
 
     /** A list route, the scope its cursors are signed for, and payloads a page never writes. */
-    private record ListRoute(String path, String scope, String user, List<Object> odd) {
-    }
+    private record ListRoute(String path, String scope, String user, List<Object> odd) {}
 
     private static Map<String, Object> of(Object... keysAndValues) {
         Map<String, Object> map = new HashMap<>();
@@ -45,45 +44,98 @@ class SignedCursorsTest {
     void should_refuse_a_signed_cursor_whose_content_no_page_wrote_on_every_list() {
         String me = SignUp.user("cursor_" + UUID.randomUUID().toString().substring(0, 8));
         String peer = SignUp.user("cursor_" + UUID.randomUUID().toString().substring(0, 8));
-        String conversation = given().header("Authorization", Tokens.bearer(me)).contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(peer))).when().post("/conversations")
-                .then().statusCode(201).extract().path("id");
-        String post = given().header("Authorization", Tokens.bearer(me)).contentType(ContentType.JSON)
-                .body(Map.of("body", "cursor test")).when().post("/posts")
-                .then().statusCode(201).extract().path("id");
+        String conversation = given().header("Authorization", Tokens.bearer(me))
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(peer)))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        String post = given().header("Authorization", Tokens.bearer(me))
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", "cursor test"))
+                .when()
+                .post("/posts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         String course = "cursor-" + UUID.randomUUID().toString().substring(0, 8);
-        given().header("Authorization", Tokens.bearer(me)).contentType(ContentType.JSON).body(Map.of("name", "Cursors"))
-                .when().put("/courses/" + course).then().statusCode(200);
+        given().header("Authorization", Tokens.bearer(me))
+                .contentType(ContentType.JSON)
+                .body(Map.of("name", "Cursors"))
+                .when()
+                .put("/courses/" + course)
+                .then()
+                .statusCode(200);
         String group = "cursor-" + UUID.randomUUID().toString().substring(0, 8);
-        given().header("Authorization", Tokens.bearer(me)).when().put("/groups/{g}/members/{u}", group, me)
-                .then().statusCode(201);
+        given().header("Authorization", Tokens.bearer(me))
+                .when()
+                .put("/groups/{g}/members/{u}", group, me)
+                .then()
+                .statusCode(201);
 
         List<ListRoute> routes = List.of(
-                new ListRoute("/songs?tag=jazz", "songs-by-tag:jazz", null,
+                new ListRoute(
+                        "/songs?tag=jazz",
+                        "songs-by-tag:jazz",
+                        null,
                         List.of(of("artist", null, "album", "a", "song", "s"))),
-                new ListRoute("/clicks", "clicks::", null,
-                        List.of(of("month", Integer.MAX_VALUE, "last", null), of("month", -1, "last", UUID.randomUUID()))),
+                new ListRoute(
+                        "/clicks",
+                        "clicks::",
+                        null,
+                        List.of(
+                                of("month", Integer.MAX_VALUE, "last", null),
+                                of("month", -1, "last", UUID.randomUUID()))),
                 new ListRoute("/posts/" + post, "post-comments:" + post, null, List.of(of("before", null))),
-                new ListRoute("/courses/" + course + "/views", "course-views:" + course + "::", null,
+                new ListRoute(
+                        "/courses/" + course + "/views",
+                        "course-views:" + course + "::",
+                        null,
                         List.of(of("day", Integer.MIN_VALUE, "last", null))),
-                new ListRoute("/pastes", "pastes:latest", null,
-                        List.of(of("day", 0, "createdAt", null, "id", null), of("day", 99999999, "createdAt",
-                                "2020-01-01T00:00:00Z", "id", UUID.randomUUID()))),
-                new ListRoute("/groups/" + group + "/members/latest", "group-latest:" + group, me,
+                new ListRoute(
+                        "/pastes",
+                        "pastes:latest",
+                        null,
+                        List.of(
+                                of("day", 0, "createdAt", null, "id", null),
+                                of("day", 99999999, "createdAt", "2020-01-01T00:00:00Z", "id", UUID.randomUUID()))),
+                new ListRoute(
+                        "/groups/" + group + "/members/latest",
+                        "group-latest:" + group,
+                        me,
                         List.of(of("day", -5, "joined", null))),
-                new ListRoute("/groups/" + group + "/members", "group-members:" + group, me, List.of(of("after", null))),
-                new ListRoute("/messages?sender=" + peer, "by-sender:" + me + ":" + peer, me,
+                new ListRoute(
+                        "/groups/" + group + "/members", "group-members:" + group, me, List.of(of("after", null))),
+                new ListRoute(
+                        "/messages?sender=" + peer,
+                        "by-sender:" + me + ":" + peer,
+                        me,
                         List.of(of("pagingState", "AAAA"), of("pagingState", "not base64 at all"))),
-                new ListRoute("/conversations/" + conversation + "/messages", "history:" + conversation + ":null:null", me,
-                        List.of(of("bucket", -1, "after", null), of("bucket", Integer.MAX_VALUE, "after", UUID.randomUUID()))),
-                new ListRoute("/inbox", "inbox:" + me, me,
-                        List.of(of("lastAt", "2020-01-01T00:00:00Z", "conversationId", "not-a-uuid"),
+                new ListRoute(
+                        "/conversations/" + conversation + "/messages",
+                        "history:" + conversation + ":null:null",
+                        me,
+                        List.of(
+                                of("bucket", -1, "after", null),
+                                of("bucket", Integer.MAX_VALUE, "after", UUID.randomUUID()))),
+                new ListRoute(
+                        "/inbox",
+                        "inbox:" + me,
+                        me,
+                        List.of(
+                                of("lastAt", "2020-01-01T00:00:00Z", "conversationId", "not-a-uuid"),
                                 of("lastAt", null, "conversationId", null))));
 
         for (ListRoute route : routes) {
             // no page writes these: always refused
             for (Object payload : List.of(Map.of(), Map.of("unexpected", 1), List.of(), "text", 42)) {
-                get(route, payload).statusCode(400).contentType(Problem.MEDIA_TYPE)
+                get(route, payload)
+                        .statusCode(400)
+                        .contentType(Problem.MEDIA_TYPE)
                         .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
             }
             // odd but well-typed positions (a far bucket, say) may find nothing; they never fail
@@ -91,7 +143,8 @@ class SignedCursorsTest {
                 int status = get(route, payload).extract().statusCode();
                 assertThat(status).as("%s with %s", route.path(), payload).isIn(200, 400);
                 if (status == 400) {
-                    get(route, payload).contentType(Problem.MEDIA_TYPE)
+                    get(route, payload)
+                            .contentType(Problem.MEDIA_TYPE)
                             .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
                 }
             }

@@ -32,60 +32,113 @@ import org.junit.jupiter.api.Test;
 class StrictInputTest {
 
     private static ValidatableResponse send(String method, String user, String path, Object body) {
-        return given().header("Authorization", Tokens.bearer(user)).contentType(ContentType.JSON).body(body)
-                .when().request(method, path).then();
+        return given().header("Authorization", Tokens.bearer(user))
+                .contentType(ContentType.JSON)
+                .body(body)
+                .when()
+                .request(method, path)
+                .then();
     }
 
     @Test
     void should_refuse_values_of_the_wrong_json_type_and_keep_what_was_stored() {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
-        send("PUT", "teacher", "/courses/" + course, Map.of("name", "Data modelling")).statusCode(200);
+        send("PUT", "teacher", "/courses/" + course, Map.of("name", "Data modelling"))
+                .statusCode(200);
         for (Object name : List.of(5, true, -1, 1.5e300)) {
-            send("PUT", "teacher", "/courses/" + course, Map.of("name", name)).statusCode(400).contentType(Problem.MEDIA_TYPE)
+            send("PUT", "teacher", "/courses/" + course, Map.of("name", name))
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("name"));
         }
         given().when().get("/courses/" + course).then().statusCode(200).body("name", equalTo("Data modelling"));
 
         String path = "/songs/Strict/Input/" + course;
         send("PUT", "tagger", path, Map.of("tags", List.of("jazz"))).statusCode(201);
-        send("PUT", "tagger", path, Map.of("tags", List.of(1, 2))).statusCode(400).contentType(Problem.MEDIA_TYPE);
+        send("PUT", "tagger", path, Map.of("tags", List.of(1, 2)))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
         given().when().get(path).then().statusCode(200).body("tags", equalTo(List.of("jazz")));
 
         String user = "strict_" + UUID.randomUUID().toString().substring(0, 8);
         send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", 30.7))
-                .statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("age"));
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("age"));
         send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", "30"))
-                .statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("age"));
-        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com")).statusCode(201);
-        send("PUT", user, "/users/" + user + "/addresses/home", Map.of("street", "1 Main St", "city", "Paris", "zip", "75001"))
-                .statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("zip"));
-        given().contentType(ContentType.JSON).body(Map.of("body", "x", "private", 1)).when().post("/pastes")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("private"));
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("age"));
+        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com"))
+                .statusCode(201);
+        send(
+                        "PUT",
+                        user,
+                        "/users/" + user + "/addresses/home",
+                        Map.of("street", "1 Main St", "city", "Paris", "zip", "75001"))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("zip"));
+        given().contentType(ContentType.JSON)
+                .body(Map.of("body", "x", "private", 1))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("private"));
     }
 
     @Test
     void should_refuse_control_characters_in_one_line_fields() {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
-        send("PUT", "teacher", "/courses/" + course, Map.of("name", "a\u0000b")).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        send("PUT", "teacher", "/courses/" + course, Map.of("name", "a\u0000b"))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("name"));
         send("PUT", "teacher", "/courses/" + course, Map.of("name", "Intro")).statusCode(200);
-        send("PUT", "teacher", "/courses/" + course + "/modules/1", Map.of("name", "line\nbreak")).statusCode(400)
-                .contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("name"));
+        send("PUT", "teacher", "/courses/" + course + "/modules/1", Map.of("name", "line\nbreak"))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("name"));
 
         String user = "strict_" + UUID.randomUUID().toString().substring(0, 8);
-        send("POST", user, "/users", Map.of("username", user, "email", user + "\u0000@example.com")).statusCode(400)
-                .contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("email"));
-        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com")).statusCode(201);
-        send("PUT", user, "/users/" + user + "/addresses/home", Map.of("street", "1 Main St\u001b[31m", "city", "Paris",
-                "zip", 75001)).statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("street"));
+        send("POST", user, "/users", Map.of("username", user, "email", user + "\u0000@example.com"))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("email"));
+        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com"))
+                .statusCode(201);
+        send(
+                        "PUT",
+                        user,
+                        "/users/" + user + "/addresses/home",
+                        Map.of("street", "1 Main St\u001b[31m", "city", "Paris", "zip", 75001))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("street"));
 
-        send("POST", user, "/conversations", Map.of("members", List.of("strict_peer"), "title", "a\u0007b")).statusCode(400)
-                .contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("title"));
-        given().contentType(ContentType.JSON).body(Map.of("title", "a\u0000", "body", "x", "private", false))
-                .when().post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("title"));
-        given().header("Authorization", Tokens.bearer("tagger")).contentType(ContentType.JSON)
-                .body(Map.of("tags", List.of("jazz"))).when().put("/songs/{a}/Input/x", "Str\u0001ct")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("artist"));
+        send("POST", user, "/conversations", Map.of("members", List.of("strict_peer"), "title", "a\u0007b"))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("title"));
+        given().contentType(ContentType.JSON)
+                .body(Map.of("title", "a\u0000", "body", "x", "private", false))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("title"));
+        given().header("Authorization", Tokens.bearer("tagger"))
+                .contentType(ContentType.JSON)
+                .body(Map.of("tags", List.of("jazz")))
+                .when()
+                .put("/songs/{a}/Input/x", "Str\u0001ct")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("artist"));
     }
 
     @Test
@@ -93,38 +146,66 @@ class StrictInputTest {
         // found by FuzzTest: "\r\njazz" was stripped to "jazz", and a DELETE removed the song's real tag
         String path = "/songs/Strict/Ends/" + UUID.randomUUID().toString().substring(0, 8);
         send("PUT", "tagger", path, Map.of("tags", List.of("jazz"))).statusCode(201);
-        given().urlEncodingEnabled(false).header("Authorization", Tokens.bearer("tagger"))
-                .when().delete(path + "/tags/%0D%0Ajazz").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().urlEncodingEnabled(false)
+                .header("Authorization", Tokens.bearer("tagger"))
+                .when()
+                .delete(path + "/tags/%0D%0Ajazz")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("tag"));
-        send("PUT", "tagger", path, Map.of("tags", List.of("\tmodal"))).statusCode(400).contentType(Problem.MEDIA_TYPE)
+        send("PUT", "tagger", path, Map.of("tags", List.of("\tmodal")))
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("tags[0]"));
         given().when().get(path).then().statusCode(200).body("tags", equalTo(List.of("jazz")));
 
         String alice = "strict_" + UUID.randomUUID().toString().substring(0, 8);
         send("POST", alice, "/conversations", Map.of("members", List.of("strict_peer"), "title", "\tTrip\n"))
-                .statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("title"));
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("title"));
     }
 
     private static String paste(String body) {
-        return given().contentType(ContentType.JSON).body(Map.of("body", body, "private", false))
-                .when().post("/pastes").then().statusCode(201).extract().path("id");
+        return given().contentType(ContentType.JSON)
+                .body(Map.of("body", body, "private", false))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
     }
 
     private static ValidatableResponse postPaste(String json) {
-        return given().contentType(ContentType.JSON).body(json.getBytes(StandardCharsets.UTF_8)).when().post("/pastes").then();
+        return given().contentType(ContentType.JSON)
+                .body(json.getBytes(StandardCharsets.UTF_8))
+                .when()
+                .post("/pastes")
+                .then();
     }
 
     @Test
     void should_refuse_a_body_that_is_not_exactly_one_strict_json_document() {
-        postPaste("{\"body\":\"a\",\"body\":\"b\",\"private\":false}").statusCode(400).contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("body")).body("detail", containsString("more than once"));
+        postPaste("{\"body\":\"a\",\"body\":\"b\",\"private\":false}")
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("body"))
+                .body("detail", containsString("more than once"));
         postPaste("{\"body\":\"a\",\"private\":false}garbage").statusCode(400).contentType(Problem.MEDIA_TYPE);
-        postPaste("{\"body\":\"a\",\"private\":false}{\"body\":\"b\",\"private\":false}").statusCode(400)
-                .contentType(Problem.MEDIA_TYPE).body("detail", containsString("exactly one JSON document"));
+        postPaste("{\"body\":\"a\",\"private\":false}{\"body\":\"b\",\"private\":false}")
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString("exactly one JSON document"));
         // a misspelt expiresIn must not make a paste that never expires
-        postPaste("{\"body\":\"a\",\"private\":false,\"expiresin\":\"PT1M\"}").statusCode(400).contentType(Problem.MEDIA_TYPE)
+        postPaste("{\"body\":\"a\",\"private\":false,\"expiresin\":\"PT1M\"}")
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("expiresin"));
-        postPaste("{\"body\":\"a\\ud800b\",\"private\":false}").statusCode(400).contentType(Problem.MEDIA_TYPE)
+        postPaste("{\"body\":\"a\\ud800b\",\"private\":false}")
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("body"));
     }
 
@@ -134,17 +215,25 @@ class StrictInputTest {
         int at = new String(overlong, StandardCharsets.US_ASCII).indexOf("__");
         overlong[at] = (byte) 0xC0; // C0 AF: an overlong "/"
         overlong[at + 1] = (byte) 0xAF;
-        given().contentType(ContentType.JSON).body(overlong).when().post("/pastes")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("UTF-8"));
+        given().contentType(ContentType.JSON)
+                .body(overlong)
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString("UTF-8"));
     }
 
     @Test
     void should_refuse_a_body_without_a_content_type() throws Exception {
         // REST Assured always sends one, so the JDK's client sends the request as is
-        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://localhost:" + RestAssured.port + "/pastes"))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"body\":\"a\",\"private\":false}")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> answer = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + "/pastes"))
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"body\":\"a\",\"private\":false}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).isEqualTo(415);
         assertThat(answer.headers().firstValue("Content-Type")).hasValue(Problem.MEDIA_TYPE);
     }
@@ -152,30 +241,59 @@ class StrictInputTest {
     @Test
     void should_refuse_ids_and_numbers_written_with_other_unicode_digits() {
         String id = paste("digits");
-        String fullwidth = id.chars().mapToObj(c -> c >= '0' && c <= '9' ? String.valueOf((char) ('\uFF10' + c - '0'))
-                : String.valueOf((char) c)).reduce("", String::concat);
+        String fullwidth = id.chars()
+                .mapToObj(c ->
+                        c >= '0' && c <= '9' ? String.valueOf((char) ('\uFF10' + c - '0')) : String.valueOf((char) c))
+                .reduce("", String::concat);
         given().when().get("/pastes/" + fullwidth).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         given().when().delete("/pastes/" + fullwidth).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().queryParam("limit", "\u0665").when().get("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().queryParam("limit", "\u0665")
+                .when()
+                .get("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
         given().when().get("/pastes/" + id).then().statusCode(200).body("body", equalTo("digits"));
     }
 
     @Test
     void should_refuse_a_url_whose_escapes_are_not_utf8_and_store_nothing() {
-        given().urlEncodingEnabled(false).header("Authorization", Tokens.bearer("tagger")).contentType(ContentType.JSON)
-                .body(Map.of("tags", List.of("jazz"))).when().put("/songs/Bad%FFUtf8/Album/Song")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("UTF-8"));
-        given().urlEncodingEnabled(false).when().get("/songs/Bad%EF%BF%BDUtf8/Album/Song").then().statusCode(404);
+        given().urlEncodingEnabled(false)
+                .header("Authorization", Tokens.bearer("tagger"))
+                .contentType(ContentType.JSON)
+                .body(Map.of("tags", List.of("jazz")))
+                .when()
+                .put("/songs/Bad%FFUtf8/Album/Song")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("detail", containsString("UTF-8"));
+        given().urlEncodingEnabled(false)
+                .when()
+                .get("/songs/Bad%EF%BF%BDUtf8/Album/Song")
+                .then()
+                .statusCode(404);
     }
 
     @Test
     void should_refuse_a_request_that_accepts_no_json_before_acting_on_it() {
-        String body = given().contentType(ContentType.JSON).body(Map.of("body", "keep me", "private", false))
-                .when().post("/pastes").then().statusCode(201).extract().asString();
+        String body = given().contentType(ContentType.JSON)
+                .body(Map.of("body", "keep me", "private", false))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201)
+                .extract()
+                .asString();
         String id = io.restassured.path.json.JsonPath.from(body).getString("id");
         String secret = io.restassured.path.json.JsonPath.from(body).getString("secret");
-        given().accept("application/xml").header("X-Paste-Secret", secret).when().delete("/pastes/" + id)
-                .then().statusCode(406).contentType(Problem.MEDIA_TYPE);
+        given().accept("application/xml")
+                .header("X-Paste-Secret", secret)
+                .when()
+                .delete("/pastes/" + id)
+                .then()
+                .statusCode(406)
+                .contentType(Problem.MEDIA_TYPE);
         given().when().get("/pastes/" + id).then().statusCode(200).body("body", equalTo("keep me"));
     }
 
@@ -183,24 +301,41 @@ class StrictInputTest {
     void should_refuse_an_empty_idempotency_key() {
         String alice = SignUp.user("strict_" + UUID.randomUUID().toString().substring(0, 8));
         String peer = SignUp.user("strict_" + UUID.randomUUID().toString().substring(0, 8));
-        String id = send("POST", alice, "/conversations", Map.of("members", List.of(peer))).statusCode(201)
-                .extract().path("id");
+        String id = send("POST", alice, "/conversations", Map.of("members", List.of(peer)))
+                .statusCode(201)
+                .extract()
+                .path("id");
         for (String key : List.of("", " ", "a b")) {
-            given().header("Authorization", Tokens.bearer(alice)).header("Idempotency-Key", key)
-                    .contentType(ContentType.JSON).body(Map.of("content", "hi"))
-                    .when().post("/conversations/{id}/messages", id)
-                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("detail", containsString("Idempotency-Key"));
+            given().header("Authorization", Tokens.bearer(alice))
+                    .header("Idempotency-Key", key)
+                    .contentType(ContentType.JSON)
+                    .body(Map.of("content", "hi"))
+                    .when()
+                    .post("/conversations/{id}/messages", id)
+                    .then()
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .body("detail", containsString("Idempotency-Key"));
         }
-        given().header("Authorization", Tokens.bearer(alice)).when().get("/conversations/{id}/messages", id)
-                .then().statusCode(200).body("items", hasSize(0));
+        given().header("Authorization", Tokens.bearer(alice))
+                .when()
+                .get("/conversations/{id}/messages", id)
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(0));
     }
 
     @Test
     void should_refuse_a_time_slice_no_timeuuid_can_hold() {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
         send("PUT", "teacher", "/courses/" + course, Map.of("name", "Slices")).statusCode(200);
-        given().queryParam("to", "+1000000-01-01T00:00:00Z").when().get("/courses/{c}/views", course)
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("to"));
+        given().queryParam("to", "+1000000-01-01T00:00:00Z")
+                .when()
+                .get("/courses/{c}/views", course)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("to"));
     }
 
     @Test
@@ -209,13 +344,25 @@ class StrictInputTest {
         // (JSON escapes, as a client sends them).
         String name = "x\\u0007\\u001b[31m\\n" + "y".repeat(5_000);
         io.restassured.path.json.JsonPath problem = given().contentType(ContentType.JSON)
-                .body("{\"body\":\"b\",\"private\":true,\"" + name + "\":1}").when().post("/pastes")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).extract().jsonPath();
+                .body("{\"body\":\"b\",\"private\":true,\"" + name + "\":1}")
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .extract()
+                .jsonPath();
         String detail = problem.getString("detail");
         String field = problem.getString("errors[0].field");
-        assertThat(detail.codePointCount(0, detail.length())).as("detail, in code points").isLessThanOrEqualTo(1_000);
-        assertThat(field.codePointCount(0, field.length())).as("field, in code points").isLessThanOrEqualTo(256);
-        assertThat(detail + field).as("detail and field").doesNotContainPattern("[\\x00-\\x1F\\x7F-\\x9F]")
+        assertThat(detail.codePointCount(0, detail.length()))
+                .as("detail, in code points")
+                .isLessThanOrEqualTo(1_000);
+        assertThat(field.codePointCount(0, field.length()))
+                .as("field, in code points")
+                .isLessThanOrEqualTo(256);
+        assertThat(detail + field)
+                .as("detail and field")
+                .doesNotContainPattern("[\\x00-\\x1F\\x7F-\\x9F]")
                 .contains("x\uFFFD\uFFFD[31m\uFFFDyyy");
     }
 }

@@ -36,6 +36,8 @@ class TimeUuidsTest {
         Instant at = Instant.parse("2026-01-01T00:00:00.500Z");
         UUID id = TimeUuids.at(at);
         long ts = id.timestamp();
-        assertThat(ts).isBetween(TimeUuids.startOf(at).timestamp(), TimeUuids.endOf(at).timestamp());
+        assertThat(ts)
+                .isBetween(
+                        TimeUuids.startOf(at).timestamp(), TimeUuids.endOf(at).timestamp());
     }
 }

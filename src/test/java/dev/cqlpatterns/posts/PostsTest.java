@@ -31,13 +31,24 @@ class PostsTest {
     }
 
     static String post(String author, String body) {
-        return given().header("Authorization", Tokens.bearer(author)).contentType(ContentType.JSON).body(Map.of("body", body))
-                .when().post("/posts").then().statusCode(201).body("id", notNullValue()).extract().path("id");
+        return given().header("Authorization", Tokens.bearer(author))
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", body))
+                .when()
+                .post("/posts")
+                .then()
+                .statusCode(201)
+                .body("id", notNullValue())
+                .extract()
+                .path("id");
     }
 
     static Response comment(String commenter, String post, String body) {
-        return given().header("Authorization", Tokens.bearer(commenter)).contentType(ContentType.JSON)
-                .body(Map.of("body", body)).when().post("/posts/{id}/comments", post);
+        return given().header("Authorization", Tokens.bearer(commenter))
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", body))
+                .when()
+                .post("/posts/{id}/comments", post);
     }
 
     static Response read(String post, Integer limit, String cursor) {
@@ -54,10 +65,17 @@ class PostsTest {
     @Test
     void should_read_a_post_without_comments_in_one_partition() {
         String id = post("alice", "Query first.");
-        read(id, null, null).then().statusCode(200).header("X-Partitions-Read", "1")
-                .body("id", equalTo(id)).body("author", equalTo("alice")).body("body", equalTo("Query first."))
-                .body("commentCount", equalTo(0)).body("postedAt", notNullValue())
-                .body("comments.items", hasSize(0)).body("comments.next", nullValue());
+        read(id, null, null)
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "1")
+                .body("id", equalTo(id))
+                .body("author", equalTo("alice"))
+                .body("body", equalTo("Query first."))
+                .body("commentCount", equalTo(0))
+                .body("postedAt", notNullValue())
+                .body("comments.items", hasSize(0))
+                .body("comments.next", nullValue());
     }
 
     @Test
@@ -65,26 +83,36 @@ class PostsTest {
         String id = post("alice", "Static columns are stored once.");
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            ids.add(comment("bob", id, "comment " + i).then().statusCode(201).extract().path("id"));
+            ids.add(comment("bob", id, "comment " + i)
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("id"));
         }
         List<String> seen = new ArrayList<>();
         String cursor = null;
         do {
             Response page = read(id, 2, cursor);
-            page.then().statusCode(200).header("X-Partitions-Read", "1")
-                    .body("body", equalTo("Static columns are stored once.")).body("commentCount", equalTo(5));
+            page.then()
+                    .statusCode(200)
+                    .header("X-Partitions-Read", "1")
+                    .body("body", equalTo("Static columns are stored once."))
+                    .body("commentCount", equalTo(5));
             seen.addAll(page.jsonPath().getList("comments.items.body"));
             cursor = page.jsonPath().getString("comments.next");
         } while (cursor != null);
         assertThat(seen).containsExactly("comment 4", "comment 3", "comment 2", "comment 1", "comment 0");
-        read(id, 1, null).then().body("comments.items[0].id", equalTo(ids.get(4)))
+        read(id, 1, null)
+                .then()
+                .body("comments.items[0].id", equalTo(ids.get(4)))
                 .body("comments.items[0].commenter", equalTo("bob"));
     }
 
     @Test
     void should_count_concurrent_comments_exactly() {
         String id = post("alice", "Race me.");
-        List<Integer> statuses = Concurrently.run(IntStream.range(0, 8).boxed().toList(),
+        List<Integer> statuses = Concurrently.run(
+                IntStream.range(0, 8).boxed().toList(),
                 i -> comment("user" + i, id, "concurrent " + i).statusCode());
         assertThat(statuses).containsOnly(201);
         read(id, 100, null).then().body("commentCount", equalTo(8)).body("comments.items", hasSize(8));
@@ -92,18 +120,40 @@ class PostsTest {
 
     @Test
     void should_refuse_empty_and_oversized_bodies() {
-        given().header("Authorization", Tokens.bearer("alice")).contentType(ContentType.JSON).body(Map.of("body", ""))
-                .when().post("/posts").then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("body"));
-        given().header("Authorization", Tokens.bearer("alice")).contentType(ContentType.JSON)
-                .body(Map.of("body", "x".repeat(10_001))).when().post("/posts")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("body"));
+        given().header("Authorization", Tokens.bearer("alice"))
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", ""))
+                .when()
+                .post("/posts")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("body"));
+        given().header("Authorization", Tokens.bearer("alice"))
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", "x".repeat(10_001)))
+                .when()
+                .post("/posts")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("body"));
         String id = post("alice", "x".repeat(10_000));
-        comment("bob", id, "").then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("body"));
+        comment("bob", id, "")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("body"));
         comment("bob", id, "   ").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         comment("bob", id, "y".repeat(2_001)).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         comment("bob", id, "y".repeat(2_000)).then().statusCode(201);
-        given().contentType(ContentType.JSON).body(Map.of("body", "anonymous")).when().post("/posts")
-                .then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+        given().contentType(ContentType.JSON)
+                .body(Map.of("body", "anonymous"))
+                .when()
+                .post("/posts")
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
@@ -111,14 +161,21 @@ class PostsTest {
         String unknown = "5f4dcc3b-5aa7-11ef-8000-0123456789ab";
         read(unknown, null, null).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         comment("bob", unknown, "hello?").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        read("not-a-post", null, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("id"));
+        read("not-a-post", null, null)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("id"));
         read(UUID.randomUUID().toString(), null, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         comment("bob", "not-a-post", "hello?").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
 
         String id = post("alice", "Paged.");
         comment("bob", id, "one").then().statusCode(201);
         comment("bob", id, "two").then().statusCode(201);
-        read(id, 1, "garbage").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        read(id, 1, "garbage")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
         String next = read(id, 1, null).jsonPath().getString("comments.next");
         String other = post("alice", "Other.");

@@ -39,13 +39,16 @@ class RingTest {
 
     @Test
     void should_cover_the_whole_ring_with_contiguous_ranges() {
-        JsonPath ring = given().when().get("/ring")
-                .then().statusCode(200)
+        JsonPath ring = given().when()
+                .get("/ring")
+                .then()
+                .statusCode(200)
                 .header("X-Partitions-Read", equalTo("0"))
                 .body("partitioner", containsString("Murmur3Partitioner"))
                 .body("nodes", hasSize(1))
                 .body("nodes[0].state", equalTo("UP"))
-                .extract().jsonPath();
+                .extract()
+                .jsonPath();
         List<Map<String, Object>> ranges = ring.getList("ranges");
         assertThat(ranges).hasSize(ring.getInt("nodes[0].ranges"));
         BigInteger total = BigInteger.ZERO;
@@ -54,25 +57,31 @@ class RingTest {
             Map<String, Object> next = ranges.get((i + 1) % ranges.size());
             // each range ends where the next one starts, and the last wraps to the first
             assertThat(next.get("start")).isEqualTo(range.get("end"));
-            BigInteger size = new BigInteger((String) range.get("end")).subtract(new BigInteger((String) range.get("start")));
+            BigInteger size =
+                    new BigInteger((String) range.get("end")).subtract(new BigInteger((String) range.get("start")));
             total = total.add(size.signum() <= 0 ? size.add(BigInteger.ONE.shiftLeft(64)) : size);
             assertThat(range.get("owner")).isEqualTo(ring.getString("nodes[0].address"));
             assertThat((List<Object>) range.get("replicas")).containsExactly(ring.getString("nodes[0].address"));
         }
         assertThat(total).isEqualTo(BigInteger.ONE.shiftLeft(64));
-        assertThat(ranges.stream().filter(r -> Boolean.TRUE.equals(r.get("wraps")))).hasSize(1);
+        assertThat(ranges.stream().filter(r -> Boolean.TRUE.equals(r.get("wraps"))))
+                .hasSize(1);
     }
 
     @Test
     void should_compute_the_same_token_as_cassandra() {
-        session.execute(SimpleStatement.newInstance("INSERT INTO " + settings.keyspace()
-                + ".ring_probe (country, zip) VALUES ('TR', 34000)"));
+        session.execute(SimpleStatement.newInstance(
+                "INSERT INTO " + settings.keyspace() + ".ring_probe (country, zip) VALUES ('TR', 34000)"));
         long expected = session.execute(SimpleStatement.newInstance("SELECT token(country, zip) FROM "
-                + settings.keyspace() + ".ring_probe WHERE country = 'TR' AND zip = 34000")).one().getLong(0);
+                        + settings.keyspace() + ".ring_probe WHERE country = 'TR' AND zip = 34000"))
+                .one()
+                .getLong(0);
 
         given().queryParam("key", "country=TR", "zip=34000")
-                .when().get("/ring/ring_probe/token")
-                .then().statusCode(200)
+                .when()
+                .get("/ring/ring_probe/token")
+                .then()
+                .statusCode(200)
                 .body("token", equalTo(Long.toString(expected)))
                 .body("partitionKey.country", equalTo("TR"))
                 .body("replicas", hasSize(1));
@@ -80,11 +89,21 @@ class RingTest {
 
     @Test
     void should_hash_a_single_column_key() {
-        long expected = session.execute(SimpleStatement.newInstance("SELECT token(name) FROM "
-                + settings.keyspace() + ".leases WHERE name = 'x' LIMIT 1")).all().stream()
-                .findFirst().map(r -> r.getLong(0)).orElse(Long.MIN_VALUE);
-        String token = given().queryParam("key", "name=x").when().get("/ring/leases/token")
-                .then().statusCode(200).extract().path("token");
+        long expected = session
+                .execute(SimpleStatement.newInstance(
+                        "SELECT token(name) FROM " + settings.keyspace() + ".leases WHERE name = 'x' LIMIT 1"))
+                .all()
+                .stream()
+                .findFirst()
+                .map(r -> r.getLong(0))
+                .orElse(Long.MIN_VALUE);
+        String token = given().queryParam("key", "name=x")
+                .when()
+                .get("/ring/leases/token")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("token");
         if (expected != Long.MIN_VALUE) {
             assertThat(token).isEqualTo(Long.toString(expected));
         }
@@ -94,8 +113,11 @@ class RingTest {
     @Test
     void should_name_a_missing_partition_key_column() {
         given().queryParam("key", "country=TR")
-                .when().get("/ring/ring_probe/token")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                .when()
+                .get("/ring/ring_probe/token")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("key"))
                 .body("errors[0].message", containsString("zip is missing"));
     }
@@ -103,8 +125,11 @@ class RingTest {
     @Test
     void should_refuse_a_column_that_is_not_of_the_partition_key_rather_than_drop_it() {
         given().queryParam("key", "country=TR", "zip=34000", "city=Istanbul")
-                .when().get("/ring/ring_probe/token")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                .when()
+                .get("/ring/ring_probe/token")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("key"))
                 .body("errors[0].message", containsString("city is not a partition key column"));
     }
@@ -112,20 +137,30 @@ class RingTest {
     @Test
     void should_refuse_a_column_given_twice_and_any_other_parameter() {
         given().queryParam("key", "country=TR", "zip=34000", "zip=35000")
-                .when().get("/ring/ring_probe/token")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                .when()
+                .get("/ring/ring_probe/token")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].message", containsString("zip is given twice"));
-        given().queryParam("key", "country=TR", "zip=34000").queryParam("country", "TR")
-                .when().get("/ring/ring_probe/token")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().queryParam("key", "country=TR", "zip=34000")
+                .queryParam("country", "TR")
+                .when()
+                .get("/ring/ring_probe/token")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("country"));
     }
 
     @Test
     void should_name_a_malformed_partition_key_column() {
         given().queryParam("key", "country=TR", "zip=not-a-number")
-                .when().get("/ring/ring_probe/token")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                .when()
+                .get("/ring/ring_probe/token")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("key"))
                 .body("errors[0].message", containsString("zip is not a valid int"));
     }
@@ -133,8 +168,11 @@ class RingTest {
     @Test
     void should_answer_404_for_an_unknown_table() {
         given().queryParam("key", "id=1")
-                .when().get("/ring/no_such_table/token")
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE)
+                .when()
+                .get("/ring/no_such_table/token")
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"));
     }
 
@@ -142,8 +180,11 @@ class RingTest {
     void should_refuse_a_table_name_cassandra_could_not_have() {
         for (String table : List.of("ring-probe", "a".repeat(49), "ring_probe;")) {
             given().queryParam("key", "country=TR", "zip=34000")
-                    .when().get("/ring/{table}/token", table)
-                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                    .when()
+                    .get("/ring/{table}/token", table)
+                    .then()
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("table"));
         }
     }
@@ -151,12 +192,19 @@ class RingTest {
     @Test
     void should_refuse_a_partition_key_value_over_256_characters_or_with_control_characters() {
         given().queryParam("key", "country=" + "T".repeat(256), "zip=34000")
-                .when().get("/ring/ring_probe/token")
-                .then().statusCode(200).body("partitionKey.country", equalTo("T".repeat(256)));
-        for (String country : List.of("country=" + "T".repeat(257), "country=T\u0000R", "country=T\nR", "country=", "TR")) {
+                .when()
+                .get("/ring/ring_probe/token")
+                .then()
+                .statusCode(200)
+                .body("partitionKey.country", equalTo("T".repeat(256)));
+        for (String country :
+                List.of("country=" + "T".repeat(257), "country=T\u0000R", "country=T\nR", "country=", "TR")) {
             given().queryParam("key", country, "zip=34000")
-                    .when().get("/ring/ring_probe/token")
-                    .then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+                    .when()
+                    .get("/ring/ring_probe/token")
+                    .then()
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("key"));
         }
     }

@@ -51,16 +51,23 @@ class SongOwnershipTest {
     }
 
     static Response put(String caller, String artist, List<String> tags) {
-        return given().header("Authorization", Tokens.bearer(caller)).contentType(ContentType.JSON).body(Map.of("tags", tags))
-                .when().put("/songs/{a}/{b}/{s}", artist, ALBUM, SONG);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .contentType(ContentType.JSON)
+                .body(Map.of("tags", tags))
+                .when()
+                .put("/songs/{a}/{b}/{s}", artist, ALBUM, SONG);
     }
 
     static Response addTag(String caller, String artist, String tag) {
-        return given().header("Authorization", Tokens.bearer(caller)).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, ALBUM, SONG, tag);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .when()
+                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, ALBUM, SONG, tag);
     }
 
     static Response removeTag(String caller, String artist, String tag) {
-        return given().header("Authorization", Tokens.bearer(caller)).when().delete("/songs/{a}/{b}/{s}/tags/{t}", artist, ALBUM, SONG, tag);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .when()
+                .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, ALBUM, SONG, tag);
     }
 
     static Response get(String artist) {
@@ -78,8 +85,10 @@ class SongOwnershipTest {
     /** The song's tags as stored, and the songs the lookup by each tag finds. */
     static void assertStored(String artist, List<String> tags, String owner, List<String> notTagged) {
         get(artist).then().statusCode(200).body("tags", equalTo(tags)).body("owner", equalTo(owner));
-        tags.forEach(t -> assertThat(SongsTest.songsTagged(t)).as("songs tagged %s", t).containsExactly(SONG));
-        notTagged.forEach(t -> assertThat(SongsTest.songsTagged(t)).as("songs tagged %s", t).isEmpty());
+        tags.forEach(t ->
+                assertThat(SongsTest.songsTagged(t)).as("songs tagged %s", t).containsExactly(SONG));
+        notTagged.forEach(t ->
+                assertThat(SongsTest.songsTagged(t)).as("songs tagged %s", t).isEmpty());
     }
 
     @Test
@@ -89,7 +98,10 @@ class SongOwnershipTest {
         String spam = tag("spam");
         put("vera", artist, List.of(jazz)).then().statusCode(201).body("owner", equalTo("vera"));
 
-        put("mallory", artist, List.of(spam)).then().statusCode(403).contentType(Problem.MEDIA_TYPE)
+        put("mallory", artist, List.of(spam))
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
         put("mallory", artist, List.of()).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
         assertStored(artist, List.of(jazz), "vera", List.of(spam));
@@ -102,7 +114,8 @@ class SongOwnershipTest {
     @Test
     void should_forbid_adding_a_tag_to_another_users_song_so_nobody_fills_its_cap() {
         String artist = SongsTest.unique("Capped ");
-        List<String> tags = IntStream.range(0, 31).mapToObj(i -> "t" + i).sorted().toList();
+        List<String> tags =
+                IntStream.range(0, 31).mapToObj(i -> "t" + i).sorted().toList();
         put("vera", artist, tags).then().statusCode(201);
 
         String spam = tag("spam");
@@ -137,7 +150,8 @@ class SongOwnershipTest {
             String artist = SongsTest.unique("Raced ");
             List<String> callers = List.of("wanda", "xavier");
             Map<String, String> tagOf = Map.of("wanda", tag("w"), "xavier", tag("x"));
-            List<Integer> statuses = Concurrently.run(callers, c -> put(c, artist, List.of(tagOf.get(c))).statusCode());
+            List<Integer> statuses = Concurrently.run(
+                    callers, c -> put(c, artist, List.of(tagOf.get(c))).statusCode());
             assertThat(statuses).containsExactlyInAnyOrder(201, 403);
             String winner = callers.get(statuses.indexOf(201));
             String loser = callers.get(statuses.indexOf(403));
@@ -176,7 +190,8 @@ class SongOwnershipTest {
             String raced = SongsTest.unique("Legacy raced ");
             writeSongWithoutOwner(raced, old);
             List<String> callers = List.of("wanda", "xavier");
-            List<Integer> statuses = Concurrently.run(callers, c -> addTag(c, raced, c).statusCode());
+            List<Integer> statuses =
+                    Concurrently.run(callers, c -> addTag(c, raced, c).statusCode());
             assertThat(statuses).containsExactlyInAnyOrder(200, 403);
             String winner = callers.get(statuses.indexOf(200));
             get(raced).then().body("owner", equalTo(winner)).body("tags", equalTo(sorted(old, winner)));
@@ -186,8 +201,15 @@ class SongOwnershipTest {
     /** A song as stored before cql/045_song_owner.cql: no owner. */
     private void writeSongWithoutOwner(String artist, String tag) {
         long version = System.currentTimeMillis() * 1000;
-        stored.execute("INSERT INTO songs (artist, album, song, tags, last_removed, version) VALUES (?, ?, ?, ?, ?, ?)",
-                artist, ALBUM, SONG, Set.of(tag), Set.of(), version);
-        stored.execute("INSERT INTO songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?)", tag, artist, ALBUM, SONG);
+        stored.execute(
+                "INSERT INTO songs (artist, album, song, tags, last_removed, version) VALUES (?, ?, ?, ?, ?, ?)",
+                artist,
+                ALBUM,
+                SONG,
+                Set.of(tag),
+                Set.of(),
+                version);
+        stored.execute(
+                "INSERT INTO songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?)", tag, artist, ALBUM, SONG);
     }
 }

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.FewRemovalsProfile;
-import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.ReadTraces;
+import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -47,14 +47,18 @@ class SongsByTagAgedTest {
         long small = deadCellsAfter(tag, 0, 100, lasting);
         long large = deadCellsAfter(tag, 100, 1_000, lasting);
 
-        assertThat(List.of(small, large)).as("tombstone cells of GET /songs?tag= after 100 and 1,000 songs untagged")
-                .allSatisfy(cells -> assertThat(cells).isLessThanOrEqualTo(FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE));
+        assertThat(List.of(small, large))
+                .as("tombstone cells of GET /songs?tag= after 100 and 1,000 songs untagged")
+                .allSatisfy(cells -> assertThat(cells)
+                        .isLessThanOrEqualTo(FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE));
     }
 
     @Test
     void should_list_exactly_the_tagged_songs_after_concurrent_changes_across_moves() {
         String tag = unique("churn-");
-        List<String> songs = IntStream.range(0, 40).mapToObj(i -> String.format("song %02d", i)).toList();
+        List<String> songs = IntStream.range(0, 40)
+                .mapToObj(i -> String.format("song %02d", i))
+                .toList();
         String artist = unique("Churner ");
         songs.forEach(song -> put(artist, "Album", song, List.of()).then().statusCode(201));
 
@@ -64,27 +68,40 @@ class SongsByTagAgedTest {
                 String song = songs.get(random.nextInt(songs.size()));
                 var request = given().header("Authorization", AUTH);
                 int status = random.nextInt(3) == 0
-                        ? request.delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag).statusCode()
-                        : request.put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag).statusCode();
+                        ? request.delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag)
+                                .statusCode()
+                        : request.put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag)
+                                .statusCode();
                 assertThat(status).as("tag change of %s", song).isIn(200, 201, 204, 409);
             }
             return null;
         });
         // Untag most of them, one after the other, so the tag moves again.
-        songs.subList(0, 30).forEach(song -> given().header("Authorization", AUTH)
-                .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag).then().statusCode(204));
+        songs.subList(0, 30)
+                .forEach(song -> given().header("Authorization", AUTH)
+                        .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag)
+                        .then()
+                        .statusCode(204));
         SetGenerations.settled(stored, "songs_by_tag", tag);
 
         Set<String> tagged = new TreeSet<>();
         for (String song : songs) {
-            List<String> tags = given().get("/songs/{a}/{b}/{s}", artist, "Album", song).then().statusCode(200)
-                    .extract().jsonPath().getList("tags");
+            List<String> tags = given().get("/songs/{a}/{b}/{s}", artist, "Album", song)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath()
+                    .getList("tags");
             if (tags.contains(tag)) {
                 tagged.add(song);
             }
         }
-        assertThat(listed(tag)).as("GET /songs?tag= against the songs' own tags").isEqualTo(tagged);
-        assertThat(SetGenerations.current(stored, "songs_by_tag", tag)).as("the tag's generation after the churn").isGreaterThanOrEqualTo(2);
+        assertThat(listed(tag))
+                .as("GET /songs?tag= against the songs' own tags")
+                .isEqualTo(tagged);
+        assertThat(SetGenerations.current(stored, "songs_by_tag", tag))
+                .as("the tag's generation after the churn")
+                .isGreaterThanOrEqualTo(2);
     }
 
     @Test
@@ -93,22 +110,35 @@ class SongsByTagAgedTest {
         String artist = unique("Stalled ");
         put(artist, "Album", "Kept", List.of(tag)).then().statusCode(201);
         // A move claimed an hour ago by a process that died before it copied anything.
-        stored.execute("INSERT INTO partition_generations (set_name, set_key, current, next, moving_since) "
-                + "VALUES ('songs_by_tag', ?, 0, 1, ?)", tag, Instant.now().minus(Duration.ofHours(1)));
+        stored.execute(
+                "INSERT INTO partition_generations (set_name, set_key, current, next, moving_since) "
+                        + "VALUES ('songs_by_tag', ?, 0, 1, ?)",
+                tag,
+                Instant.now().minus(Duration.ofHours(1)));
         put(artist, "Album", "Added during the move", List.of(tag)).then().statusCode(201);
 
         for (int i = 0; i < FewRemovalsProfile.REMOVALS; i++) {
             String song = "Churned " + i;
             put(artist, "Album", song, List.of(tag)).then().statusCode(201);
-            given().header("Authorization", AUTH).delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag)
-                    .then().statusCode(204);
+            given().header("Authorization", AUTH)
+                    .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag)
+                    .then()
+                    .statusCode(204);
         }
         SetGenerations.settled(stored, "songs_by_tag", tag);
 
-        assertThat(SetGenerations.current(stored, "songs_by_tag", tag)).as("the generation after the stalled move was taken over")
+        assertThat(SetGenerations.current(stored, "songs_by_tag", tag))
+                .as("the generation after the stalled move was taken over")
                 .isGreaterThanOrEqualTo(1);
-        assertThat(given().queryParam("tag", tag).get("/songs").then().statusCode(200).extract().jsonPath()
-                .getList("items.song", String.class)).as("the tag's songs").containsExactly("Added during the move", "Kept");
+        assertThat(given().queryParam("tag", tag)
+                        .get("/songs")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("items.song", String.class))
+                .as("the tag's songs")
+                .containsExactly("Added during the move", "Kept");
     }
 
     /** Tags and untags songs {@code from} to {@code to}, then answers the tombstone cells one listing scans. */
@@ -116,17 +146,21 @@ class SongsByTagAgedTest {
         for (int i = from; i < to; i++) {
             String artist = String.format("a %04d", i);
             put(artist, "Album", "Song", List.of(tag)).then().statusCode(201);
-            given().header("Authorization", AUTH).delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", tag)
-                    .then().statusCode(204);
+            given().header("Authorization", AUTH)
+                    .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", tag)
+                    .then()
+                    .statusCode(204);
         }
         SetGenerations.settled(stored, "songs_by_tag", tag);
-        List<ReadTraces.Scan> scans = ReadTraces.during(stored,
+        List<ReadTraces.Scan> scans = ReadTraces.during(
+                stored,
                 () -> assertThat(listed(tag)).as("the tag after its churn").containsExactly(lasting));
         List<ReadTraces.Scan> list = ReadTraces.of(scans, "songs_by_tag");
         assertThat(list).as("traced reads of GET /songs?tag=").isNotEmpty();
         long cells = ReadTraces.tombstones(list);
-        System.out.printf("GET /songs?tag= after %d songs untagged: %d tombstone cells (generation %d)%n", to, cells,
-                SetGenerations.current(stored, "songs_by_tag", tag));
+        System.out.printf(
+                "GET /songs?tag= after %d songs untagged: %d tombstone cells (generation %d)%n",
+                to, cells, SetGenerations.current(stored, "songs_by_tag", tag));
         return cells;
     }
 
@@ -139,7 +173,8 @@ class SongsByTagAgedTest {
             if (cursor != null) {
                 request.queryParam("cursor", cursor);
             }
-            JsonPath page = request.get("/songs").then().statusCode(200).extract().jsonPath();
+            JsonPath page =
+                    request.get("/songs").then().statusCode(200).extract().jsonPath();
             List<String> artists = page.getList("items.artist");
             List<String> songs = page.getList("items.song");
             for (int i = 0; i < songs.size(); i++) {

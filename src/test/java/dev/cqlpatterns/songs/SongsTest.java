@@ -35,8 +35,11 @@ class SongsTest {
     }
 
     static Response put(String artist, String album, String song, List<String> tags) {
-        return given().header("Authorization", AUTH).contentType(ContentType.JSON).body(Map.of("tags", tags))
-                .when().put("/songs/{a}/{b}/{s}", artist, album, song);
+        return given().header("Authorization", AUTH)
+                .contentType(ContentType.JSON)
+                .body(Map.of("tags", tags))
+                .when()
+                .put("/songs/{a}/{b}/{s}", artist, album, song);
     }
 
     static Response byTag(String tag, Integer limit, String cursor) {
@@ -60,16 +63,28 @@ class SongsTest {
         String jazz = unique("jazz-");
         String modal = unique("modal-");
         put(artist, "Kind of Blue", "So What", List.of(" " + jazz.toUpperCase() + " ", modal, jazz))
-                .then().statusCode(201).body("tags", equalTo(List.of(jazz, modal)));
+                .then()
+                .statusCode(201)
+                .body("tags", equalTo(List.of(jazz, modal)));
         put(artist, "Kind of Blue", "So What", List.of(jazz, modal)).then().statusCode(200);
 
-        given().when().get("/songs/{a}/{b}/{s}", artist, "Kind of Blue", "So What")
-                .then().statusCode(200).header("X-Partitions-Read", "1")
-                .body("artist", equalTo(artist)).body("song", equalTo("So What")).body("tags", equalTo(List.of(jazz, modal)));
+        given().when()
+                .get("/songs/{a}/{b}/{s}", artist, "Kind of Blue", "So What")
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "1")
+                .body("artist", equalTo(artist))
+                .body("song", equalTo("So What"))
+                .body("tags", equalTo(List.of(jazz, modal)));
         // The tag's generation, then its partition of that generation (cql/049_partition_generations.cql).
-        byTag(jazz.toUpperCase(), null, null).then().statusCode(200).header("X-Partitions-Read", "2")
-                .body("items", hasSize(1)).body("items[0].artist", equalTo(artist))
-                .body("items[0].album", equalTo("Kind of Blue")).body("next", nullValue());
+        byTag(jazz.toUpperCase(), null, null)
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "2")
+                .body("items", hasSize(1))
+                .body("items[0].artist", equalTo(artist))
+                .body("items[0].album", equalTo("Kind of Blue"))
+                .body("next", nullValue());
     }
 
     @Test
@@ -84,12 +99,22 @@ class SongsTest {
         assertThat(songsTagged(b)).containsExactly("Song");
         assertThat(songsTagged(c)).containsExactly("Song");
 
-        given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", a)
-                .then().statusCode(200).body("tags", equalTo(List.of(a, b, c)));
-        given().header("Authorization", AUTH).when().delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", b)
-                .then().statusCode(204);
-        given().header("Authorization", AUTH).when().delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", b)
-                .then().statusCode(204);
+        given().header("Authorization", AUTH)
+                .when()
+                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", a)
+                .then()
+                .statusCode(200)
+                .body("tags", equalTo(List.of(a, b, c)));
+        given().header("Authorization", AUTH)
+                .when()
+                .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", b)
+                .then()
+                .statusCode(204);
+        given().header("Authorization", AUTH)
+                .when()
+                .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", b)
+                .then()
+                .statusCode(204);
         given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().body("tags", equalTo(List.of(a, c)));
         assertThat(songsTagged(a)).containsExactly("Song");
         assertThat(songsTagged(b)).isEmpty();
@@ -101,18 +126,26 @@ class SongsTest {
     @Test
     void should_stay_in_step_under_concurrent_replacements() {
         String artist = unique("Racer ");
-        List<String> tags = IntStream.range(0, 4).mapToObj(i -> unique("t" + i + "-")).toList();
+        List<String> tags =
+                IntStream.range(0, 4).mapToObj(i -> unique("t" + i + "-")).toList();
         put(artist, "Album", "Song", tags).then().statusCode(201);
         for (int round = 0; round < 4; round++) {
-            List<List<String>> sets = List.of(List.of(tags.get(0), tags.get(1)), List.of(tags.get(2), tags.get(3)),
-                    List.of(tags.get(round % 4)));
-            List<Integer> statuses = Concurrently.run(sets, set -> put(artist, "Album", "Song", set).statusCode());
+            List<List<String>> sets = List.of(
+                    List.of(tags.get(0), tags.get(1)), List.of(tags.get(2), tags.get(3)), List.of(tags.get(round % 4)));
+            List<Integer> statuses = Concurrently.run(
+                    sets, set -> put(artist, "Album", "Song", set).statusCode());
             assertThat(statuses).containsOnly(200);
-            List<String> finalTags = given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song")
-                    .then().statusCode(200).extract().jsonPath().getList("tags");
+            List<String> finalTags = given().when()
+                    .get("/songs/{a}/{b}/{s}", artist, "Album", "Song")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath()
+                    .getList("tags");
             assertThat(sets).contains(finalTags);
             for (String tag : tags) {
-                assertThat(songsTagged(tag)).as("songs tagged %s after round %d", tag, round)
+                assertThat(songsTagged(tag))
+                        .as("songs tagged %s after round %d", tag, round)
                         .isEqualTo(finalTags.contains(tag) ? List.of("Song") : List.of());
             }
         }
@@ -138,43 +171,90 @@ class SongsTest {
         assertThat(pages).isEqualTo(3);
         String next = byTag(tag, 2, null).jsonPath().getString("next");
         byTag("other-" + tag, 2, next).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        byTag(tag, 2, "garbage").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        byTag(tag, 2, "garbage")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
     }
 
     @Test
     void should_refuse_empty_tags_and_too_many() {
         String artist = unique("Artist ");
-        put(artist, "Album", "Song", List.of("ok", "")).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        put(artist, "Album", "Song", List.of("ok", ""))
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("tags[1]"));
         put(artist, "Album", "Song", List.of("  ")).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        put(artist, "Album", "Song", List.of("x".repeat(51))).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH).contentType(ContentType.JSON).body(Map.of())
-                .when().put("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        byTag("", null, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("tag"));
+        put(artist, "Album", "Song", List.of("x".repeat(51)))
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", AUTH)
+                .contentType(ContentType.JSON)
+                .body(Map.of())
+                .when()
+                .put("/songs/{a}/{b}/{s}", artist, "Album", "Song")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        byTag("", null, null)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("tag"));
         given().when().get("/songs").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
 
         List<String> many = IntStream.range(0, 33).mapToObj(i -> "tag" + i).toList();
         put(artist, "Album", "Song", many).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
         put(artist, "Album", "Song", many.subList(0, 32)).then().statusCode(201);
-        given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", " ")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "one-more")
-                .then().statusCode(409).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "tag7")
-                .then().statusCode(200);
+        given().header("Authorization", AUTH)
+                .when()
+                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", " ")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", AUTH)
+                .when()
+                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "one-more")
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", AUTH)
+                .when()
+                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "tag7")
+                .then()
+                .statusCode(200);
     }
 
     @Test
     void should_answer_404_for_unknown_songs_and_401_without_a_token() {
         String artist = unique("Nobody ");
-        given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH).when().put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock")
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH).when().delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock")
-                .then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().contentType(ContentType.JSON).body(Map.of("tags", List.of("rock")))
-                .when().put("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+        given().when()
+                .get("/songs/{a}/{b}/{s}", artist, "Album", "Song")
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", AUTH)
+                .when()
+                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock")
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", AUTH)
+                .when()
+                .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock")
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        given().contentType(ContentType.JSON)
+                .body(Map.of("tags", List.of("rock")))
+                .when()
+                .put("/songs/{a}/{b}/{s}", artist, "Album", "Song")
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE);
         given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(404);
     }
 }

@@ -32,10 +32,15 @@ class TagGenerationSizesTest {
     public static class Sizes implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("cql-patterns.generations.removals", String.valueOf(MOST),
-                    "cql-patterns.generations.removals-min", String.valueOf(FEWEST),
-                    "cql-patterns.generations.members-per-removal", "4",
-                    "cql-patterns.generations.drop-delay", "PT1S");
+            return Map.of(
+                    "cql-patterns.generations.removals",
+                    String.valueOf(MOST),
+                    "cql-patterns.generations.removals-min",
+                    String.valueOf(FEWEST),
+                    "cql-patterns.generations.members-per-removal",
+                    "4",
+                    "cql-patterns.generations.drop-delay",
+                    "PT1S");
         }
     }
 
@@ -61,10 +66,14 @@ class TagGenerationSizesTest {
         tagged(tag, members);
 
         churn(tag, MOST);
-        assertThat(state(tag)).as("generation and size after %d removals in generation 0", MOST).containsExactly(1, members);
+        assertThat(state(tag))
+                .as("generation and size after %d removals in generation 0", MOST)
+                .containsExactly(1, members);
 
         churn(tag, removals - 1);
-        assertThat(state(tag).get(0)).as("generation after %d more (%d members)", removals - 1, members).isEqualTo(1);
+        assertThat(state(tag).get(0))
+                .as("generation after %d more (%d members)", removals - 1, members)
+                .isEqualTo(1);
         churn(tag, 1);
         assertThat(state(tag)).as("generation and size after %d more", removals).containsExactly(2, members);
     }
@@ -72,7 +81,9 @@ class TagGenerationSizesTest {
     /** Tags {@code count} songs with {@code tag}, to stay. */
     private static void tagged(String tag, int count) {
         for (int i = 0; i < count; i++) {
-            put(String.format("%s kept %03d", tag, i), "Album", "Song", List.of(tag)).then().statusCode(201);
+            put(String.format("%s kept %03d", tag, i), "Album", "Song", List.of(tag))
+                    .then()
+                    .statusCode(201);
         }
     }
 
@@ -81,16 +92,23 @@ class TagGenerationSizesTest {
         for (int i = 0; i < removals; i++) {
             String artist = unique(tag + " churned ");
             put(artist, "Album", "Song", List.of(tag)).then().statusCode(201);
-            given().header("Authorization", AUTH).delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", tag)
-                    .then().statusCode(204);
+            given().header("Authorization", AUTH)
+                    .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", tag)
+                    .then()
+                    .statusCode(204);
         }
         SetGenerations.settled(stored, "songs_by_tag", tag);
     }
 
     /** The tag's current generation and the size its last move recorded. */
     private List<Integer> state(String tag) {
-        Row row = stored.execute("SELECT current, live FROM partition_generations WHERE set_name = 'songs_by_tag' AND set_key = ?",
-                tag).stream().findFirst().orElseThrow();
+        Row row = stored
+                .execute(
+                        "SELECT current, live FROM partition_generations WHERE set_name = 'songs_by_tag' AND set_key = ?",
+                        tag)
+                .stream()
+                .findFirst()
+                .orElseThrow();
         return List.of(row.getInt("current"), row.isNull("live") ? -1 : row.getInt("live"));
     }
 }

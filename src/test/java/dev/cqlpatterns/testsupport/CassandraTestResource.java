@@ -57,22 +57,29 @@ public class CassandraTestResource implements QuarkusTestResourceLifecycleManage
     private static Map<String, String> connect() {
         String contactPoints = System.getenv("CQL_CONTACT_POINTS");
         if (contactPoints != null && !contactPoints.isBlank()) {
-            return Map.of("quarkus.cassandra.contact-points", contactPoints,
-                    "quarkus.cassandra.local-datacenter", envOr("CQL_LOCAL_DATACENTER", "datacenter1"));
+            return Map.of(
+                    "quarkus.cassandra.contact-points",
+                    contactPoints,
+                    "quarkus.cassandra.local-datacenter",
+                    envOr("CQL_LOCAL_DATACENTER", "datacenter1"));
         }
         if (dockerAnswers()) {
             container = new CassandraContainer(envOr("CQL_TEST_IMAGE", "cassandra:5.0"));
             container.start();
             Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
             InetSocketAddress at = container.getContactPoint();
-            return Map.of("quarkus.cassandra.contact-points", at.getHostString() + ":" + at.getPort(),
-                    "quarkus.cassandra.local-datacenter", container.getLocalDatacenter());
+            return Map.of(
+                    "quarkus.cassandra.contact-points",
+                    at.getHostString() + ":" + at.getPort(),
+                    "quarkus.cassandra.local-datacenter",
+                    container.getLocalDatacenter());
         }
         return startLocalNode();
     }
 
     private static boolean dockerAnswers() {
-        boolean maybe = System.getenv("DOCKER_HOST") != null || Files.exists(Path.of("/var/run/docker.sock"))
+        boolean maybe = System.getenv("DOCKER_HOST") != null
+                || Files.exists(Path.of("/var/run/docker.sock"))
                 || Files.exists(Path.of(System.getProperty("user.home"), ".docker/run/docker.sock"));
         try {
             return maybe && DockerClientFactory.instance().isDockerAvailable();
@@ -109,13 +116,16 @@ public class CassandraTestResource implements QuarkusTestResourceLifecycleManage
         boolean running = localNode("status") == 0;
         if (!running) {
             if (localNode("start", "--wipe") != 0) {
-                throw new IllegalStateException("bin/cassandra-local could not start the test node; see "
-                        + env.get("CASSANDRA_DIR") + "/logs");
+                throw new IllegalStateException(
+                        "bin/cassandra-local could not start the test node; see " + env.get("CASSANDRA_DIR") + "/logs");
             }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> localNode("stop")));
         }
-        return Map.of("quarkus.cassandra.contact-points", "127.0.0.1:" + env.get("CASSANDRA_NATIVE_PORT"),
-                "quarkus.cassandra.local-datacenter", "datacenter1");
+        return Map.of(
+                "quarkus.cassandra.contact-points",
+                "127.0.0.1:" + env.get("CASSANDRA_NATIVE_PORT"),
+                "quarkus.cassandra.local-datacenter",
+                "datacenter1");
     }
 
     /** Runs bin/cassandra-local with the test node's environment; returns its exit code. */

@@ -28,8 +28,11 @@ public class ConditionalWriteFaults extends ConditionalWrites {
      * after committing when {@code committed}, else without being sent.
      */
     public void injectUnknownOutcome(String table, boolean committed, int times) {
-        faults.put(table, new Fault(committed ? Fault.Kind.UNKNOWN_COMMITTED : Fault.Kind.UNKNOWN_NOT_SENT,
-                new AtomicInteger(times)));
+        faults.put(
+                table,
+                new Fault(
+                        committed ? Fault.Kind.UNKNOWN_COMMITTED : Fault.Kind.UNKNOWN_NOT_SENT,
+                        new AtomicInteger(times)));
     }
 
     /**
@@ -58,8 +61,8 @@ public class ConditionalWriteFaults extends ConditionalWrites {
         if (fault == null || fault.remaining().getAndDecrement() <= 0) {
             return write;
         }
-        Uni<AsyncResultSet> unknown = Uni.createFrom().failure(() -> new CASWriteUnknownException(
-                null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 1));
+        Uni<AsyncResultSet> unknown = Uni.createFrom()
+                .failure(() -> new CASWriteUnknownException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 1));
         return switch (fault.kind()) {
             case UNKNOWN_NOT_SENT -> unknown;
             case UNKNOWN_COMMITTED -> write.chain(rs -> unknown);
@@ -69,7 +72,9 @@ public class ConditionalWriteFaults extends ConditionalWrites {
 
     private record Fault(Kind kind, AtomicInteger remaining) {
         enum Kind {
-            UNKNOWN_NOT_SENT, UNKNOWN_COMMITTED, COMMITTED_NOT_APPLIED
+            UNKNOWN_NOT_SENT,
+            UNKNOWN_COMMITTED,
+            COMMITTED_NOT_APPLIED
         }
     }
 }

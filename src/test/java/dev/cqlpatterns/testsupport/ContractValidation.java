@@ -4,8 +4,8 @@ import com.atlassian.oai.validator.OpenApiInteractionValidator;
 import com.atlassian.oai.validator.restassured.OpenApiValidationFilter;
 import com.atlassian.oai.validator.whitelist.StatusType;
 import com.atlassian.oai.validator.whitelist.ValidationErrorsWhitelist;
-import com.atlassian.oai.validator.whitelist.rule.WhitelistRules;
 import com.atlassian.oai.validator.whitelist.rule.WhitelistRule;
+import com.atlassian.oai.validator.whitelist.rule.WhitelistRules;
 import io.restassured.RestAssured;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -55,16 +55,20 @@ public class ContractValidation implements BeforeAllCallback {
      * The contract with no exemption: what the contract says, as strictly as the validator can read it.
      */
     public static OpenApiInteractionValidator strictValidator() {
-        return OpenApiInteractionValidator
-                .createForSpecificationUrl(CassandraTestResource.root().resolve("openapi.yaml").toUri().toString())
+        return OpenApiInteractionValidator.createForSpecificationUrl(CassandraTestResource.root()
+                        .resolve("openapi.yaml")
+                        .toUri()
+                        .toString())
                 .withBasePathOverride("/")
                 .build();
     }
 
     /** The validator every test's calls go through. */
     public static OpenApiInteractionValidator validator() {
-        return OpenApiInteractionValidator
-                .createForSpecificationUrl(CassandraTestResource.root().resolve("openapi.yaml").toUri().toString())
+        return OpenApiInteractionValidator.createForSpecificationUrl(CassandraTestResource.root()
+                        .resolve("openapi.yaml")
+                        .toUri()
+                        .toString())
                 .withBasePathOverride("/")
                 .withWhitelist(ValidationErrorsWhitelist.create()
                         .withRule("Quarkus management routes are not part of the API", requestPath("^/q/.*"))
@@ -73,7 +77,8 @@ public class ContractValidation implements BeforeAllCallback {
                         // Tests of bad input send requests the contract forbids on purpose; what
                         // matters is that the answer is a 4xx the contract describes, which is
                         // still validated.
-                        .withRule("Deliberately invalid requests to routes of the contract, answered with a 4xx",
+                        .withRule(
+                                "Deliberately invalid requests to routes of the contract, answered with a 4xx",
                                 invalidRequestAnsweredWith4xx()))
                 .build();
     }
@@ -93,6 +98,7 @@ public class ContractValidation implements BeforeAllCallback {
 
     private static WhitelistRule requestPath(String regex) {
         Pattern pattern = Pattern.compile(regex);
-        return (message, operation, request, response) -> request != null && pattern.matcher(request.getPath()).find();
+        return (message, operation, request, response) ->
+                request != null && pattern.matcher(request.getPath()).find();
     }
 }

@@ -12,7 +12,10 @@ public class FewRemovalsProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("cql-patterns.generations.removals", String.valueOf(REMOVALS),
-                "cql-patterns.generations.drop-delay", "PT1S");
+        return Map.of(
+                "cql-patterns.generations.removals",
+                String.valueOf(REMOVALS),
+                "cql-patterns.generations.drop-delay",
+                "PT1S");
     }
 }

@@ -24,16 +24,21 @@ public class KeyClaims {
 
     /** Writes the claim of a first attempt that stopped after claiming its key, before any other write. */
     public void leftBy(String operation, String caller, String key, Object request, Object plan) {
-        rows.execute("INSERT INTO idempotency_keys (key_hash, fingerprint, plan, expires_at) VALUES (?, ?, ?, ?) "
-                + "USING TTL 3600", ByteBuffer.wrap(IdempotencyKeys.rowKey(operation, caller, key)),
+        rows.execute(
+                "INSERT INTO idempotency_keys (key_hash, fingerprint, plan, expires_at) VALUES (?, ?, ?, ?) "
+                        + "USING TTL 3600",
+                ByteBuffer.wrap(IdempotencyKeys.rowKey(operation, caller, key)),
                 ByteBuffer.wrap(keys.fingerprint(operation, caller, key, request)),
-                ByteBuffer.wrap(keys.sealedPlan(operation, caller, key, plan)), Instant.now().plusSeconds(3600));
+                ByteBuffer.wrap(keys.sealedPlan(operation, caller, key, plan)),
+                Instant.now().plusSeconds(3600));
     }
 
     /** The stored row of a key, if any. */
     public Optional<Row> row(String operation, String caller, String key) {
-        List<Row> found = rows.execute("SELECT key_hash, fingerprint, plan, expires_at, completed FROM idempotency_keys "
-                + "WHERE key_hash = ?", ByteBuffer.wrap(IdempotencyKeys.rowKey(operation, caller, key)));
+        List<Row> found = rows.execute(
+                "SELECT key_hash, fingerprint, plan, expires_at, completed FROM idempotency_keys "
+                        + "WHERE key_hash = ?",
+                ByteBuffer.wrap(IdempotencyKeys.rowKey(operation, caller, key)));
         return found.stream().findFirst();
     }
 }

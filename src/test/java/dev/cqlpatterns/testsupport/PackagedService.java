@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 public final class PackagedService {
     public static final Path ROOT = CassandraTestResource.root();
     public static final Path JAR = ROOT.resolve("target/quarkus-app/quarkus-run.jar");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Map<String, String> env;
 
@@ -34,8 +35,7 @@ public final class PackagedService {
         this.env = Map.copyOf(all);
     }
 
-    public record Command(int exitCode, String output) {
-    }
+    public record Command(int exitCode, String output) {}
 
     /** Runs the jar's command line {@code args} to its end (at most two minutes). */
     public Command command(String... args) throws IOException, InterruptedException {
@@ -56,7 +56,8 @@ public final class PackagedService {
     /** Starts {@code jar} serving HTTP on {@code port}, its output in {@code log}, with {@code overrides}. */
     public Process serve(Path jar, int port, Path log, Map<String, String> overrides) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(java(), "-jar", jar.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         pb.environment().putAll(env);
         pb.environment().put("PORT", Integer.toString(port));
         pb.environment().putAll(overrides);
@@ -87,8 +88,11 @@ public final class PackagedService {
     }
 
     public static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     public static String java() {

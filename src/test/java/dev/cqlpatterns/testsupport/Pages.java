@@ -12,8 +12,7 @@ import java.util.function.Function;
 /** Follows a list's cursors from its first page to its last, as a client does. */
 public final class Pages {
 
-    private Pages() {
-    }
+    private Pages() {}
 
     /**
      * Every page of a list (200s only), in order, at most {@code max}: {@code get} sends the
@@ -27,7 +26,8 @@ public final class Pages {
             if (cursor != null) {
                 request.queryParam("cursor", cursor);
             }
-            ExtractableResponse<Response> page = get.apply(request).then().statusCode(200).extract();
+            ExtractableResponse<Response> page =
+                    get.apply(request).then().statusCode(200).extract();
             pages.add(page);
             cursor = page.jsonPath().getString("next");
         } while (cursor != null && pages.size() < max);

@@ -41,11 +41,10 @@ public class ProbeResource {
     @Inject
     Cursors cursors;
 
-    public record Echo(@NotBlank @Size(max = 10) String text, @Min(1) Integer n) {
-    }
+    public record Echo(
+            @NotBlank @Size(max = 10) String text, @Min(1) Integer n) {}
 
-    public record Position(String last) {
-    }
+    public record Position(String last) {}
 
     @POST
     @Path("/echo")
@@ -65,14 +64,18 @@ public class ProbeResource {
     @Path("/cursor")
     public Uni<Map<String, Object>> cursor(@QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
         int size = cursors.limit(limit);
-        String last = cursors.decode("probe", cursor, Position.class).map(Position::last).orElse("start");
-        return Uni.createFrom().item(Map.of("last", last, "limit", size, "next", cursors.encode("probe", new Position(last + "+"))));
+        String last = cursors.decode("probe", cursor, Position.class)
+                .map(Position::last)
+                .orElse("start");
+        return Uni.createFrom()
+                .item(Map.of("last", last, "limit", size, "next", cursors.encode("probe", new Position(last + "+"))));
     }
 
     @GET
     @Path("/read")
     public Uni<Map<String, Object>> read() {
-        return cql.read(LEASE, "nobody").chain(first -> cql.read(LEASE, "nobody-either"))
+        return cql.read(LEASE, "nobody")
+                .chain(first -> cql.read(LEASE, "nobody-either"))
                 .map(rs -> Map.of("rows", Cql.rows(rs).size()));
     }
 

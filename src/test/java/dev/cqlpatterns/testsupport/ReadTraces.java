@@ -32,15 +32,14 @@ public final class ReadTraces {
     private static final Duration SETTLE = Duration.ofSeconds(20);
 
     /** One traced statement: its CQL, and what its reads scanned on the replicas. */
-    public record Scan(String query, long liveRows, long tombstoneCells) {
-    }
+    public record Scan(String query, long liveRows, long tombstoneCells) {}
 
-    private ReadTraces() {
-    }
+    private ReadTraces() {}
 
     /** The statements {@code action} made the node run, with what each read scanned. */
     public static List<Scan> during(StoredRows stored, Runnable action) {
-        Assumptions.assumeTrue(CassandraTestResource.usesLocalNode(), "reads traces of the project's local test node only");
+        Assumptions.assumeTrue(
+                CassandraTestResource.usesLocalNode(), "reads traces of the project's local test node only");
         Instant from = Instant.now().minusMillis(50);
         traceProbability(1.0);
         try {
@@ -83,7 +82,8 @@ public final class ReadTraces {
     /** The traced sessions that started between {@code from} and {@code to}; null while one has not ended. */
     private static List<Scan> read(StoredRows stored, Instant from, Instant to) {
         List<Scan> scans = new ArrayList<>();
-        for (Row session : stored.execute("SELECT session_id, started_at, duration, parameters FROM system_traces.sessions")) {
+        for (Row session :
+                stored.execute("SELECT session_id, started_at, duration, parameters FROM system_traces.sessions")) {
             Instant started = session.getInstant("started_at");
             if (started == null || started.isBefore(from) || started.isAfter(to)) {
                 continue;
@@ -91,7 +91,8 @@ public final class ReadTraces {
             if (session.isNull("duration")) {
                 return null;
             }
-            String query = session.getMap("parameters", String.class, String.class).getOrDefault("query", "");
+            String query =
+                    session.getMap("parameters", String.class, String.class).getOrDefault("query", "");
             UUID id = session.getUuid("session_id");
             long live = 0;
             long tombstones = 0;
@@ -112,10 +113,14 @@ public final class ReadTraces {
         String port = CassandraTestResource.localNodeEnv().get("CASSANDRA_JMX_PORT");
         // Straight from the RMI registry: the JMX service URL would go through JNDI, which Quarkus turns off.
         try (JMXConnector jmx = new RMIConnector(
-                (RMIServer) LocateRegistry.getRegistry("127.0.0.1", Integer.parseInt(port)).lookup("jmxrmi"), null)) {
+                (RMIServer) LocateRegistry.getRegistry("127.0.0.1", Integer.parseInt(port))
+                        .lookup("jmxrmi"),
+                null)) {
             jmx.connect();
-            jmx.getMBeanServerConnection().setAttribute(new ObjectName("org.apache.cassandra.db:type=StorageService"),
-                    new Attribute("TraceProbability", probability));
+            jmx.getMBeanServerConnection()
+                    .setAttribute(
+                            new ObjectName("org.apache.cassandra.db:type=StorageService"),
+                            new Attribute("TraceProbability", probability));
         } catch (Exception e) {
             throw new IllegalStateException("cannot set the test node's trace probability over JMX on port " + port, e);
         }

@@ -21,8 +21,7 @@ public class RecordedSpans implements SpanProcessor {
     private final Deque<SpanData> spans = new ArrayDeque<>();
 
     @Override
-    public void onStart(Context parent, ReadWriteSpan span) {
-    }
+    public void onStart(Context parent, ReadWriteSpan span) {}
 
     @Override
     public boolean isStartRequired() {

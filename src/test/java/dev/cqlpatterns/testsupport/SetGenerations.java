@@ -11,8 +11,7 @@ public final class SetGenerations {
     /** Removals a read may meet beyond a generation's budget: those counted while the move that ends them runs. */
     public static final int DURING_A_MOVE = 10;
 
-    private SetGenerations() {
-    }
+    private SetGenerations() {}
 
     /** The generation readers of the set read now (0 for a set that never moved). */
     public static int current(StoredRows stored, String set, String key) {
@@ -29,14 +28,19 @@ public final class SetGenerations {
             if (row == null || row.isNull("next")) {
                 return;
             }
-            assertThat(Instant.now()).as("a move of %s %s still running", set, key).isBefore(deadline);
+            assertThat(Instant.now())
+                    .as("a move of %s %s still running", set, key)
+                    .isBefore(deadline);
             pause(100);
         }
     }
 
     private static Row state(StoredRows stored, String set, String key) {
-        return stored.execute("SELECT current, next FROM partition_generations WHERE set_name = ? AND set_key = ?", set, key)
-                .stream().findFirst().orElse(null);
+        return stored
+                .execute("SELECT current, next FROM partition_generations WHERE set_name = ? AND set_key = ?", set, key)
+                .stream()
+                .findFirst()
+                .orElse(null);
     }
 
     private static void pause(long millis) {

@@ -26,13 +26,20 @@ public class StoredRows {
     /** Runs one statement on the service's keyspace (table names unqualified). */
     public List<Row> execute(String cql, Object... values) {
         return session.execute(SimpleStatement.newInstance(cql, values)
-                .setKeyspace(CqlIdentifier.fromInternal(settings.keyspace()))).all();
+                        .setKeyspace(CqlIdentifier.fromInternal(settings.keyspace())))
+                .all();
     }
 
     /** The column names of one of the service's tables. */
     public List<String> columns(String table) {
-        return session.execute(SimpleStatement.newInstance("SELECT column_name FROM system_schema.columns "
-                + "WHERE keyspace_name = ? AND table_name = ?", settings.keyspace(), table)).all().stream()
-                .map(row -> row.getString("column_name")).toList();
+        return session
+                .execute(SimpleStatement.newInstance(
+                        "SELECT column_name FROM system_schema.columns " + "WHERE keyspace_name = ? AND table_name = ?",
+                        settings.keyspace(),
+                        table))
+                .all()
+                .stream()
+                .map(row -> row.getString("column_name"))
+                .toList();
     }
 }

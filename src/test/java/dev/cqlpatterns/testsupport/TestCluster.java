@@ -19,7 +19,10 @@ public final class TestCluster {
         this.size = size;
         this.firstHost = Integer.parseInt(CassandraTestResource.envOr("CQL_TEST_CLUSTER_HOST", "21"));
         this.env = Map.of(
-                "CASSANDRA_CLUSTER_DIR", CassandraTestResource.root().resolve(".cassandra/test-cluster").toString(),
+                "CASSANDRA_CLUSTER_DIR",
+                        CassandraTestResource.root()
+                                .resolve(".cassandra/test-cluster")
+                                .toString(),
                 "CASSANDRA_CLUSTER_HOST", Integer.toString(firstHost),
                 "CASSANDRA_CLUSTER_JMX", CassandraTestResource.envOr("CQL_TEST_CLUSTER_JMX", "17300"),
                 "CASSANDRA_HEAP", CassandraTestResource.envOr("CQL_TEST_CLUSTER_HEAP", "384M"));
@@ -40,7 +43,8 @@ public final class TestCluster {
     }
 
     public String contactPoints() {
-        return IntStream.range(0, size).mapToObj(i -> "127.0.0." + (firstHost + i) + ":9042")
+        return IntStream.range(0, size)
+                .mapToObj(i -> "127.0.0." + (firstHost + i) + ":9042")
                 .collect(Collectors.joining(","));
     }
 

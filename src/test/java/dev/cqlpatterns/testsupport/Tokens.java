@@ -19,8 +19,7 @@ public final class Tokens {
     private static final KeyPair KEYS = generate();
     private static Path publicKeyFile;
 
-    private Tokens() {
-    }
+    private Tokens() {}
 
     /** A valid token whose subject is {@code username}. */
     public static String bearer(String username) {
@@ -39,7 +38,8 @@ public final class Tokens {
                 Files.createDirectories(dir);
                 publicKeyFile = dir.resolve("publicKey.pem");
                 String pem = "-----BEGIN PUBLIC KEY-----\n"
-                        + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(KEYS.getPublic().getEncoded())
+                        + Base64.getMimeEncoder(64, "\n".getBytes())
+                                .encodeToString(KEYS.getPublic().getEncoded())
                         + "\n-----END PUBLIC KEY-----\n";
                 Files.writeString(publicKeyFile, pem);
             } catch (IOException e) {

@@ -36,7 +36,10 @@ class LeftEmailClaimTest {
         String name = unique("left");
         create(name, name + "@example.com", 30).then().statusCode(201);
         changeEmail(name, name, name + "@example.org").then().statusCode(200);
-        rows.execute("INSERT INTO users_by_email (email, username, age, version) VALUES (?, ?, 30, 0)", name + "@example.com", name);
+        rows.execute(
+                "INSERT INTO users_by_email (email, username, age, version) VALUES (?, ?, 30, 0)",
+                name + "@example.com",
+                name);
         rows.execute("UPDATE users_by_username SET previous_email = ? WHERE username = ?", name + "@example.com", name);
         return name;
     }
@@ -48,7 +51,8 @@ class LeftEmailClaimTest {
     }
 
     private String previousEmail(String username) {
-        return rows.execute("SELECT previous_email FROM users_by_username WHERE username = ?", username).get(0)
+        return rows.execute("SELECT previous_email FROM users_by_username WHERE username = ?", username)
+                .get(0)
                 .getString("previous_email");
     }
 
@@ -57,11 +61,19 @@ class LeftEmailClaimTest {
         String name = movedLeavingTheOldClaim();
         // Meanwhile the left claim answers nobody, not even the user it names.
         byEmail(name, name + "@example.com").then().statusCode(404);
-        byEmail(name, name + "@example.org").then().statusCode(200).body("username", equalTo(name))
+        byEmail(name, name + "@example.org")
+                .then()
+                .statusCode(200)
+                .body("username", equalTo(name))
                 .header("X-Partitions-Read", "2");
 
-        changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
-        assertThat(claim(name + "@example.com")).as("the old claim, released by the retry").isNull();
+        changeEmail(name, name, name + "@example.org")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(name + "@example.org"));
+        assertThat(claim(name + "@example.com"))
+                .as("the old claim, released by the retry")
+                .isNull();
         assertThat(previousEmail(name)).isNull();
         byEmail(name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
         String other = unique("next");
@@ -78,7 +90,10 @@ class LeftEmailClaimTest {
         byUsername(name, name).then().statusCode(200).body("email", equalTo(name + "@example.org"));
 
         String second = movedLeavingTheOldClaim();
-        changeEmail(other, other, second + "@example.com").then().statusCode(200).body("email", equalTo(second + "@example.com"));
+        changeEmail(other, other, second + "@example.com")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(second + "@example.com"));
         byEmail(other, second + "@example.com").then().statusCode(200).body("username", equalTo(other));
         // The address other left is free again.
         create(unique("third"), name + "@example.com", null).then().statusCode(201);
@@ -92,14 +107,20 @@ class LeftEmailClaimTest {
         rows.execute("UPDATE users_by_email SET version = 1 WHERE email = ?", name + "@example.com");
         String other = unique("early");
         create(other, name + "@example.com", null).then().statusCode(409);
-        changeEmail(name, name, name + "@example.com").then().statusCode(200).body("email", equalTo(name + "@example.com"));
+        changeEmail(name, name, name + "@example.com")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(name + "@example.com"));
         byEmail(name, name + "@example.com").then().statusCode(200).body("username", equalTo(name));
     }
 
     @Test
     void should_move_back_to_an_email_left_behind_and_release_the_one_it_leaves() {
         String name = movedLeavingTheOldClaim();
-        changeEmail(name, name, name + "@example.com").then().statusCode(200).body("email", equalTo(name + "@example.com"));
+        changeEmail(name, name, name + "@example.com")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(name + "@example.com"));
         byEmail(name, name + "@example.com").then().statusCode(200).body("username", equalTo(name));
         assertThat(claim(name + "@example.com").getLong("version")).isEqualTo(2);
         assertThat(claim(name + "@example.org")).isNull();
@@ -110,7 +131,10 @@ class LeftEmailClaimTest {
     @Test
     void should_release_an_email_left_behind_when_the_user_moves_on() {
         String name = movedLeavingTheOldClaim();
-        changeEmail(name, name, name + "@example.net").then().statusCode(200).body("email", equalTo(name + "@example.net"));
+        changeEmail(name, name, name + "@example.net")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(name + "@example.net"));
         assertThat(claim(name + "@example.com")).as("left by the failed move").isNull();
         assertThat(claim(name + "@example.org")).as("left by this move").isNull();
         assertThat(previousEmail(name)).isNull();

@@ -40,7 +40,9 @@ class SignUpRaceTest {
             }
             assertConsistent(name, email, failures);
         }
-        assertThat(failures).as("double submits that were not both answered with the user").isEmpty();
+        assertThat(failures)
+                .as("double submits that were not both answered with the user")
+                .isEmpty();
     }
 
     @Test
@@ -49,7 +51,8 @@ class SignUpRaceTest {
         for (int pair = 0; pair < PAIRS; pair++) {
             String name = unique("two");
             List<String> emails = List.of(name + "-a@example.com", name + "-b@example.com");
-            List<Integer> statuses = Concurrently.run(IntStream.range(0, 2).boxed().toList(),
+            List<Integer> statuses = Concurrently.run(
+                    IntStream.range(0, 2).boxed().toList(),
                     i -> create(name, emails.get(i), null).statusCode());
             if (!statuses.containsAll(List.of(201, 409)) || statuses.size() != 2) {
                 failures.add(name + " answered " + statuses);

@@ -51,7 +51,9 @@ class SignUpUnknownOutcomeTest {
         String name = unique("unk");
         faults.injectUnknownOutcome(table, committed, 1);
         create(name, name + "@example.com", 30).then().statusCode(201).body("username", equalTo(name));
-        assertThat(faults.delivered(table)).as("the fault on " + table + " happened").isTrue();
+        assertThat(faults.delivered(table))
+                .as("the fault on " + table + " happened")
+                .isTrue();
         assertHolds(name, name + "@example.com");
     }
 
@@ -59,12 +61,19 @@ class SignUpUnknownOutcomeTest {
     void should_let_the_same_callers_retry_finish_a_half_done_sign_up() {
         // What a 503 between the two claims used to leave: the username claimed, no email row.
         String name = unique("half");
-        rows.execute("INSERT INTO users_by_username (username, email, age, version) VALUES (?, ?, ?, 0)",
-                name, name + "@example.com", 41);
+        rows.execute(
+                "INSERT INTO users_by_username (username, email, age, version) VALUES (?, ?, ?, 0)",
+                name,
+                name + "@example.com",
+                41);
         byEmail(name, name + "@example.com").then().statusCode(404);
 
-        create(name, name + "@example.com", 41).then().statusCode(200).body("username", equalTo(name))
-                .body("email", equalTo(name + "@example.com")).body("age", equalTo(41));
+        create(name, name + "@example.com", 41)
+                .then()
+                .statusCode(200)
+                .body("username", equalTo(name))
+                .body("email", equalTo(name + "@example.com"))
+                .body("age", equalTo(41));
         assertHolds(name, name + "@example.com");
         // Another sign-up of that name is still refused.
         create(name, unique("other") + "@example.com", 41).then().statusCode(409);
@@ -75,7 +84,10 @@ class SignUpUnknownOutcomeTest {
     void should_answer_a_repeated_sign_up_with_the_user() {
         String name = unique("again");
         create(name, name + "@example.com", 20).then().statusCode(201);
-        create(name, name.toUpperCase() + "@Example.com", 20).then().statusCode(200).body("username", equalTo(name))
+        create(name, name.toUpperCase() + "@Example.com", 20)
+                .then()
+                .statusCode(200)
+                .body("username", equalTo(name))
                 .body("email", equalTo(name + "@example.com"));
         assertHolds(name, name + "@example.com");
     }
@@ -85,8 +97,13 @@ class SignUpUnknownOutcomeTest {
         String name = unique("mov");
         create(name, name + "@example.com", null).then().statusCode(201);
         faults.injectUnknownOutcome(UserStore.USERS, true, 1);
-        changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
-        assertThat(faults.delivered(UserStore.USERS)).as("the fault on " + UserStore.USERS + " happened").isTrue();
+        changeEmail(name, name, name + "@example.org")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(name + "@example.org"));
+        assertThat(faults.delivered(UserStore.USERS))
+                .as("the fault on " + UserStore.USERS + " happened")
+                .isTrue();
         assertHolds(name, name + "@example.org");
         byEmail(name, name + "@example.com").then().statusCode(404);
     }
@@ -102,7 +119,9 @@ class SignUpUnknownOutcomeTest {
         String name = unique("own");
         faults.injectOwnWriteNotApplied(table, 1);
         create(name, name + "@example.com", 31).then().statusCode(201).body("username", equalTo(name));
-        assertThat(faults.delivered(table)).as("the fault on " + table + " happened").isTrue();
+        assertThat(faults.delivered(table))
+                .as("the fault on " + table + " happened")
+                .isTrue();
         assertHolds(name, name + "@example.com");
         create(name, name + "@example.com", 31).then().statusCode(200);
     }
@@ -112,12 +131,22 @@ class SignUpUnknownOutcomeTest {
         String name = unique("ownmov");
         create(name, name + "@example.com", null).then().statusCode(201);
         faults.injectOwnWriteNotApplied(UserStore.EMAILS, 1);
-        changeEmail(name, name, name + "@example.org").then().statusCode(200).body("email", equalTo(name + "@example.org"));
-        assertThat(faults.delivered(UserStore.EMAILS)).as("the fault on " + UserStore.EMAILS + " happened").isTrue();
+        changeEmail(name, name, name + "@example.org")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(name + "@example.org"));
+        assertThat(faults.delivered(UserStore.EMAILS))
+                .as("the fault on " + UserStore.EMAILS + " happened")
+                .isTrue();
         assertHolds(name, name + "@example.org");
         faults.injectOwnWriteNotApplied(UserStore.USERS, 1);
-        changeEmail(name, name, name + "@example.net").then().statusCode(200).body("email", equalTo(name + "@example.net"));
-        assertThat(faults.delivered(UserStore.USERS)).as("the fault on " + UserStore.USERS + " happened").isTrue();
+        changeEmail(name, name, name + "@example.net")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(name + "@example.net"));
+        assertThat(faults.delivered(UserStore.USERS))
+                .as("the fault on " + UserStore.USERS + " happened")
+                .isTrue();
         assertHolds(name, name + "@example.net");
         byEmail(name, name + "@example.com").then().statusCode(404);
         byEmail(name, name + "@example.org").then().statusCode(404);

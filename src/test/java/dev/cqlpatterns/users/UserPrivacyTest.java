@@ -37,14 +37,25 @@ class UserPrivacyTest {
     void should_hide_email_age_and_addresses_from_other_users() {
         String olivia = unique("olivia");
         create(olivia, olivia + "@example.com", 29).then().statusCode(201);
-        setAddress(olivia, olivia, "residential", address("1 Main Street", "Springfield", 12345)).then().statusCode(200);
+        setAddress(olivia, olivia, "residential", address("1 Main Street", "Springfield", 12345))
+                .then()
+                .statusCode(200);
 
-        Map<String, Object> seenByOthers = byUsername("mallory", olivia).then().statusCode(200)
-                .header("X-Partitions-Read", "1").extract().jsonPath().getMap("");
+        Map<String, Object> seenByOthers = byUsername("mallory", olivia)
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "1")
+                .extract()
+                .jsonPath()
+                .getMap("");
         assertThat(seenByOthers).containsOnly(Map.entry("username", olivia));
 
-        byUsername(olivia, olivia).then().statusCode(200).header("X-Partitions-Read", "1")
-                .body("email", equalTo(olivia + "@example.com")).body("age", equalTo(29))
+        byUsername(olivia, olivia)
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "1")
+                .body("email", equalTo(olivia + "@example.com"))
+                .body("age", equalTo(29))
                 .body("addresses.residential.city", equalTo("Springfield"));
     }
 
@@ -53,35 +64,62 @@ class UserPrivacyTest {
         String pia = unique("pia");
         create(pia, pia + "@example.com", 52).then().statusCode(201);
 
-        byEmail(pia, pia.toUpperCase() + "@Example.com").then().statusCode(200).header("X-Partitions-Read", "2")
-                .body("username", equalTo(pia)).body("age", equalTo(52));
+        byEmail(pia, pia.toUpperCase() + "@Example.com")
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "2")
+                .body("username", equalTo(pia))
+                .body("age", equalTo(52));
 
         // Someone else's email and an email nobody holds get the same answer, at the same cost.
         Response taken = byEmail("mallory", pia + "@example.com");
         Response free = byEmail("mallory", unique("free") + "@example.com");
         for (Response answer : new Response[] {taken, free}) {
-            answer.then().statusCode(404).contentType(Problem.MEDIA_TYPE).header("X-Partitions-Read", "1")
+            answer.then()
+                    .statusCode(404)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .header("X-Partitions-Read", "1")
                     .body("type", equalTo("urn:cql-patterns:problem:not-found"))
-                    .body("$", not(hasKey("username"))).body("$", not(hasKey("age")));
+                    .body("$", not(hasKey("username")))
+                    .body("$", not(hasKey("age")));
         }
         assertThat(taken.jsonPath().getString("detail").replace(pia, "x"))
                 .isEqualTo(free.jsonPath().getString("detail").replaceAll("free[0-9a-f]{8}", "x"));
-        assertThat(taken.jsonPath().getString("title")).isEqualTo(free.jsonPath().getString("title"));
+        assertThat(taken.jsonPath().getString("title"))
+                .isEqualTo(free.jsonPath().getString("title"));
     }
 
     @Test
     void should_let_nobody_else_change_a_user_and_keep_it_as_it_was() {
         String quentin = unique("quentin");
         create(quentin, quentin + "@example.com", 40).then().statusCode(201);
-        setAddress(quentin, quentin, "home", address("2 Side Street", "Springfield", 1)).then().statusCode(200);
+        setAddress(quentin, quentin, "home", address("2 Side Street", "Springfield", 1))
+                .then()
+                .statusCode(200);
 
-        UsersTest.changeEmail("mallory", quentin, unique("taken") + "@example.com").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        setAddress("mallory", quentin, "home", address("1 Evil Way", "X", 1)).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        UsersTest.changeEmail("mallory", quentin, unique("taken") + "@example.com")
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE);
+        setAddress("mallory", quentin, "home", address("1 Evil Way", "X", 1))
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE);
         given().header("Authorization", Tokens.bearer("mallory"))
-                .when().delete("/users/{u}/addresses/{k}", quentin, "home").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+                .when()
+                .delete("/users/{u}/addresses/{k}", quentin, "home")
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE);
 
-        byUsername(quentin, quentin).then().statusCode(200).body("email", equalTo(quentin + "@example.com"))
+        byUsername(quentin, quentin)
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(quentin + "@example.com"))
                 .body("addresses.home.street", equalTo("2 Side Street"));
-        byEmail(quentin, quentin + "@example.com").then().statusCode(200).body("addresses.home.street", equalTo("2 Side Street"));
+        byEmail(quentin, quentin + "@example.com")
+                .then()
+                .statusCode(200)
+                .body("addresses.home.street", equalTo("2 Side Street"));
     }
 }

@@ -33,20 +33,30 @@ class UsersTest {
     }
 
     static Response create(String username, String email, Integer age) {
-        return given().header("Authorization", Tokens.bearer(username)).contentType(ContentType.JSON)
-                .body(age == null ? Map.of("username", username, "email", email)
-                        : Map.of("username", username, "email", email, "age", age))
-                .when().post("/users");
+        return given().header("Authorization", Tokens.bearer(username))
+                .contentType(ContentType.JSON)
+                .body(
+                        age == null
+                                ? Map.of("username", username, "email", email)
+                                : Map.of("username", username, "email", email, "age", age))
+                .when()
+                .post("/users");
     }
 
     static Response changeEmail(String caller, String username, String email) {
-        return given().header("Authorization", Tokens.bearer(caller)).contentType(ContentType.JSON)
-                .body(Map.of("email", email)).when().put("/users/{u}/email", username);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .contentType(ContentType.JSON)
+                .body(Map.of("email", email))
+                .when()
+                .put("/users/{u}/email", username);
     }
 
     /** GET /users?email= as {@code caller}: answers only the caller's own email. */
     static Response byEmail(String caller, String email) {
-        return given().header("Authorization", Tokens.bearer(caller)).queryParam("email", email).when().get("/users");
+        return given().header("Authorization", Tokens.bearer(caller))
+                .queryParam("email", email)
+                .when()
+                .get("/users");
     }
 
     /** GET /users/{username} as {@code caller}: private fields only when the caller is the user. */
@@ -55,15 +65,21 @@ class UsersTest {
     }
 
     static Response setAddress(String caller, String username, String kind, Map<String, Object> address) {
-        return given().header("Authorization", Tokens.bearer(caller)).contentType(ContentType.JSON).body(address)
-                .when().put("/users/{u}/addresses/{k}", username, kind);
+        return given().header("Authorization", Tokens.bearer(caller))
+                .contentType(ContentType.JSON)
+                .body(address)
+                .when()
+                .put("/users/{u}/addresses/{k}", username, kind);
     }
 
     @Test
     void should_refuse_an_email_that_lower_case_makes_too_long() {
         // 64 capital dotted I fit the local part's 64; lower case, each is two characters (i and a combining dot).
         String bob = unique("bob");
-        create(bob, "\u0130".repeat(64) + "@example.com", 30).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        create(bob, "\u0130".repeat(64) + "@example.com", 30)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("email"));
         byUsername(bob, bob).then().statusCode(404);
     }
@@ -72,57 +88,112 @@ class UsersTest {
     void should_create_a_user_and_find_it_by_username_and_by_email() {
         String alice = unique("alice");
         create(alice, alice.toUpperCase() + "@Example.COM", 34)
-                .then().statusCode(201).header("Location", equalTo("/users/" + alice))
+                .then()
+                .statusCode(201)
+                .header("Location", equalTo("/users/" + alice))
                 // two conditional writes (username, then email claim), each reading its partition
                 .header("X-Partitions-Read", "2")
-                .body("username", equalTo(alice)).body("email", equalTo(alice + "@example.com")).body("age", equalTo(34));
+                .body("username", equalTo(alice))
+                .body("email", equalTo(alice + "@example.com"))
+                .body("age", equalTo(34));
 
-        byUsername(alice, alice).then().statusCode(200).header("X-Partitions-Read", "1")
-                .body("email", equalTo(alice + "@example.com")).body("age", equalTo(34));
+        byUsername(alice, alice)
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "1")
+                .body("email", equalTo(alice + "@example.com"))
+                .body("age", equalTo(34));
         // the email's claim, then the user row it names (a claim may be left over by a failed move)
-        byEmail(alice, alice.toUpperCase() + "@EXAMPLE.com").then().statusCode(200).header("X-Partitions-Read", "2")
-                .body("username", equalTo(alice)).body("age", equalTo(34));
+        byEmail(alice, alice.toUpperCase() + "@EXAMPLE.com")
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "2")
+                .body("username", equalTo(alice))
+                .body("age", equalTo(34));
     }
 
     @Test
     void should_refuse_invalid_usernames_and_emails() {
-        for (String bad : List.of("ab", "Alice" + UUID.randomUUID().toString().substring(0, 4), "a b c", "x".repeat(33))) {
-            create(bad, "someone@example.com", null).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        for (String bad :
+                List.of("ab", "Alice" + UUID.randomUUID().toString().substring(0, 4), "a b c", "x".repeat(33))) {
+            create(bad, "someone@example.com", null)
+                    .then()
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
                     .body("errors[0].field", equalTo("username"));
         }
         String bob = unique("bob");
         for (String bad : List.of("not-an-email", "bob@", "@example.com", "bob@example", "b o b@example.com")) {
-            create(bob, bad, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("email"));
+            create(bob, bad, null)
+                    .then()
+                    .statusCode(400)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .body("errors[0].field", equalTo("email"));
         }
-        create(bob, bob + "@example.com", -1).then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("age"));
+        create(bob, bob + "@example.com", -1)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("age"));
         byEmail("reader", "not-an-email").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", Tokens.bearer("reader")).when().get("/users")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", Tokens.bearer("reader"))
+                .when()
+                .get("/users")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
         byUsername("reader", bob).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         // the same rule on every route that names a user, here and in the other features
-        byUsername("reader", "ab").then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("username"));
-        given().header("Authorization", Tokens.bearer("reader")).when().get("/messages?sender=A")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("sender"));
-        given().header("Authorization", Tokens.bearer("reader")).contentType("application/json")
-                .body(Map.of("members", List.of("x"))).when().post("/conversations")
-                .then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        byUsername("reader", "ab")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("username"));
+        given().header("Authorization", Tokens.bearer("reader"))
+                .when()
+                .get("/messages?sender=A")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("sender"));
+        given().header("Authorization", Tokens.bearer("reader"))
+                .contentType("application/json")
+                .body(Map.of("members", List.of("x")))
+                .when()
+                .post("/conversations")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_only_let_callers_create_themselves() {
         String carol = unique("carol");
-        given().header("Authorization", Tokens.bearer("someone-else")).contentType(ContentType.JSON)
+        given().header("Authorization", Tokens.bearer("someone-else"))
+                .contentType(ContentType.JSON)
                 .body(Map.of("username", carol, "email", carol + "@example.com"))
-                .when().post("/users").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        given().contentType(ContentType.JSON).body(Map.of("username", carol, "email", carol + "@example.com"))
-                .when().post("/users").then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+                .when()
+                .post("/users")
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE);
+        given().contentType(ContentType.JSON)
+                .body(Map.of("username", carol, "email", carol + "@example.com"))
+                .when()
+                .post("/users")
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE);
     }
 
     @Test
     void should_refuse_a_taken_username_or_email_and_leave_nothing_half_created() {
         String dave = unique("dave");
         create(dave, dave + "@example.com", null).then().statusCode(201);
-        create(dave, unique("other") + "@example.com", null).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        create(dave, unique("other") + "@example.com", null)
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE);
 
         String erin = unique("erin");
         create(erin, dave + "@EXAMPLE.com", null).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
@@ -137,7 +208,8 @@ class UsersTest {
         for (int round = 0; round < 3; round++) {
             String email = unique("shared") + "@example.com";
             List<String> names = List.of(unique("frank"), unique("grace"));
-            List<Integer> statuses = Concurrently.run(names, name -> create(name, email, null).statusCode());
+            List<Integer> statuses =
+                    Concurrently.run(names, name -> create(name, email, null).statusCode());
             assertThat(statuses).containsExactlyInAnyOrder(201, 409);
             String winner = names.get(statuses.indexOf(201));
             String loser = names.get(statuses.indexOf(409));
@@ -150,20 +222,32 @@ class UsersTest {
     void should_move_an_email_and_release_the_old_one() {
         String heidi = unique("heidi");
         create(heidi, heidi + "@example.com", 40).then().statusCode(201);
-        setAddress(heidi, heidi, "residential", address("1 Main Street", "Springfield", 12345)).then().statusCode(200);
+        setAddress(heidi, heidi, "residential", address("1 Main Street", "Springfield", 12345))
+                .then()
+                .statusCode(200);
 
-        changeEmail(heidi, heidi, heidi + "@Example.ORG").then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
+        changeEmail(heidi, heidi, heidi + "@Example.ORG")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(heidi + "@example.org"));
 
         byUsername(heidi, heidi).then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
-        byEmail(heidi, heidi + "@example.org").then().statusCode(200).header("X-Partitions-Read", "2")
-                .body("username", equalTo(heidi)).body("age", equalTo(40))
+        byEmail(heidi, heidi + "@example.org")
+                .then()
+                .statusCode(200)
+                .header("X-Partitions-Read", "2")
+                .body("username", equalTo(heidi))
+                .body("age", equalTo(40))
                 .body("addresses.residential.city", equalTo("Springfield"));
         byEmail(heidi, heidi + "@example.com").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         // The released address is free for someone else.
         String ivan = unique("ivan");
         create(ivan, heidi + "@example.com", null).then().statusCode(201);
         // Setting the same email again changes nothing.
-        changeEmail(heidi, heidi, heidi + "@example.org").then().statusCode(200).body("email", equalTo(heidi + "@example.org"));
+        changeEmail(heidi, heidi, heidi + "@example.org")
+                .then()
+                .statusCode(200)
+                .body("email", equalTo(heidi + "@example.org"));
         changeEmail(heidi, heidi, heidi + "@example.com").then().statusCode(409).contentType(Problem.MEDIA_TYPE);
         changeEmail(heidi, heidi, "nope").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
     }
@@ -174,7 +258,8 @@ class UsersTest {
             List<String> names = List.of(unique("judy"), unique("ken"));
             names.forEach(n -> create(n, n + "@example.com", null).then().statusCode(201));
             String target = unique("wanted") + "@example.com";
-            List<Integer> statuses = Concurrently.run(names, name -> changeEmail(name, name, target).statusCode());
+            List<Integer> statuses = Concurrently.run(
+                    names, name -> changeEmail(name, name, target).statusCode());
             assertThat(statuses).containsExactlyInAnyOrder(200, 409);
             String winner = names.get(statuses.indexOf(200));
             String loser = names.get(statuses.indexOf(409));
@@ -189,39 +274,72 @@ class UsersTest {
     void should_keep_addresses_in_a_map_and_in_step_with_the_email_copy() {
         String lena = unique("lena");
         create(lena, lena + "@example.com", null).then().statusCode(201);
-        setAddress(lena, lena, "residential", address("1 Main Street", "Springfield", 12345)).then().statusCode(200)
+        setAddress(lena, lena, "residential", address("1 Main Street", "Springfield", 12345))
+                .then()
+                .statusCode(200)
                 .body("addresses.residential.street", equalTo("1 Main Street"));
-        setAddress(lena, lena, "business", address("2 Work Road", "Shelbyville", 54321)).then().statusCode(200);
-        setAddress(lena, lena, "business", address("3 Office Park", "Shelbyville", 54322)).then().statusCode(200);
+        setAddress(lena, lena, "business", address("2 Work Road", "Shelbyville", 54321))
+                .then()
+                .statusCode(200);
+        setAddress(lena, lena, "business", address("3 Office Park", "Shelbyville", 54322))
+                .then()
+                .statusCode(200);
 
-        byUsername(lena, lena).then().statusCode(200)
+        byUsername(lena, lena)
+                .then()
+                .statusCode(200)
                 .body("addresses.residential.zip", equalTo(12345))
                 .body("addresses.business.street", equalTo("3 Office Park"));
-        byEmail(lena, lena + "@example.com").then().statusCode(200)
+        byEmail(lena, lena + "@example.com")
+                .then()
+                .statusCode(200)
                 .body("addresses.residential.city", equalTo("Springfield"))
                 .body("addresses.business.street", equalTo("3 Office Park"));
 
-        given().header("Authorization", Tokens.bearer(lena)).when().delete("/users/{u}/addresses/{k}", lena, "business")
-                .then().statusCode(204);
-        byUsername(lena, lena).then().body("addresses", not(hasKey("business"))).body("addresses", hasKey("residential"));
+        given().header("Authorization", Tokens.bearer(lena))
+                .when()
+                .delete("/users/{u}/addresses/{k}", lena, "business")
+                .then()
+                .statusCode(204);
+        byUsername(lena, lena)
+                .then()
+                .body("addresses", not(hasKey("business")))
+                .body("addresses", hasKey("residential"));
         byEmail(lena, lena + "@example.com").then().body("addresses", not(hasKey("business")));
-        given().header("Authorization", Tokens.bearer(lena)).when().delete("/users/{u}/addresses/{k}", lena, "business")
-                .then().statusCode(204);
+        given().header("Authorization", Tokens.bearer(lena))
+                .when()
+                .delete("/users/{u}/addresses/{k}", lena, "business")
+                .then()
+                .statusCode(204);
     }
 
     @Test
     void should_refuse_bad_addresses_and_too_many_of_them() {
         String mike = unique("mike");
         create(mike, mike + "@example.com", null).then().statusCode(201);
-        setAddress(mike, mike, "home", Map.of("street", "", "city", "X", "zip", 1)).then().statusCode(400)
-                .contentType(Problem.MEDIA_TYPE).body("errors[0].field", equalTo("street"));
-        setAddress(mike, mike, "home", Map.of("street", "1 A St", "city", "X")).then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        setAddress(mike, mike, "home", Map.of("street", "", "city", "X", "zip", 1))
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body("errors[0].field", equalTo("street"));
+        setAddress(mike, mike, "home", Map.of("street", "1 A St", "city", "X"))
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("zip"));
-        setAddress(mike, mike, "Not A Kind", address("1 A St", "X", 1)).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        setAddress(mike, mike, "Not A Kind", address("1 A St", "X", 1))
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE);
         for (int i = 0; i < 10; i++) {
-            setAddress(mike, mike, "kind" + i, address(i + " A St", "X", i)).then().statusCode(200);
+            setAddress(mike, mike, "kind" + i, address(i + " A St", "X", i))
+                    .then()
+                    .statusCode(200);
         }
-        setAddress(mike, mike, "one-too-many", address("1 A St", "X", 1)).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        setAddress(mike, mike, "one-too-many", address("1 A St", "X", 1))
+                .then()
+                .statusCode(409)
+                .contentType(Problem.MEDIA_TYPE);
         setAddress(mike, mike, "kind3", address("33 A St", "X", 3)).then().statusCode(200);
     }
 
@@ -229,11 +347,24 @@ class UsersTest {
     void should_forbid_changing_another_users_email_or_addresses() {
         String nina = unique("nina");
         create(nina, nina + "@example.com", null).then().statusCode(201);
-        changeEmail("mallory", nina, unique("stolen") + "@example.com").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        setAddress("mallory", nina, "residential", address("1 Evil Way", "X", 1)).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", Tokens.bearer("mallory")).when().delete("/users/{u}/addresses/{k}", nina, "residential")
-                .then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        byUsername(nina, nina).then().body("email", equalTo(nina + "@example.com")).body("addresses.residential", nullValue());
+        changeEmail("mallory", nina, unique("stolen") + "@example.com")
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE);
+        setAddress("mallory", nina, "residential", address("1 Evil Way", "X", 1))
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE);
+        given().header("Authorization", Tokens.bearer("mallory"))
+                .when()
+                .delete("/users/{u}/addresses/{k}", nina, "residential")
+                .then()
+                .statusCode(403)
+                .contentType(Problem.MEDIA_TYPE);
+        byUsername(nina, nina)
+                .then()
+                .body("email", equalTo(nina + "@example.com"))
+                .body("addresses.residential", nullValue());
     }
 
     @Test
@@ -241,8 +372,14 @@ class UsersTest {
         String nobody = unique("nobody");
         byUsername(nobody, nobody).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         byEmail(nobody, nobody + "@example.com").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        changeEmail(nobody, nobody, nobody + "@example.com").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        setAddress(nobody, nobody, "home", address("1 A St", "X", 1)).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        changeEmail(nobody, nobody, nobody + "@example.com")
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+        setAddress(nobody, nobody, "home", address("1 A St", "X", 1))
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
         // Nothing was claimed on the way.
         String olga = unique("olga");
         create(olga, nobody + "@example.com", null).then().statusCode(201);

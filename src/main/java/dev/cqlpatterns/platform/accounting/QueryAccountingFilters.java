@@ -37,11 +37,15 @@ public class QueryAccountingFilters {
         if (resource != null && resource.getResourceClass() != null) {
             String route = resource.getResourceClass().getSimpleName() + "." + resource.getMethodName();
             DistributionSummary.builder("cql.request.partitions.read")
-                    .description("Partitions read by one request").tag("route", route)
-                    .register(registry).record(stats.partitions());
+                    .description("Partitions read by one request")
+                    .tag("route", route)
+                    .register(registry)
+                    .record(stats.partitions());
             DistributionSummary.builder("cql.request.statements")
-                    .description("CQL statements run by one request").tag("route", route)
-                    .register(registry).record(stats.statements());
+                    .description("CQL statements run by one request")
+                    .tag("route", route)
+                    .register(registry)
+                    .record(stats.statements());
         }
     }
 }

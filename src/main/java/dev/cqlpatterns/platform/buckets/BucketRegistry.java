@@ -28,20 +28,21 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class BucketRegistry {
     private static final int REMEMBERED_MAX = 100_000;
-    private static final Query RECORD = Cql.idempotent(
-            "INSERT INTO time_buckets (series, entity, bucket) VALUES (?, ?, ?)");
-    private static final Query RECORD_EXPIRING = Cql.idempotent(
-            "INSERT INTO time_buckets (series, entity, bucket) VALUES (?, ?, ?) USING TTL ?");
+    private static final Query RECORD =
+            Cql.idempotent("INSERT INTO time_buckets (series, entity, bucket) VALUES (?, ?, ?)");
+    private static final Query RECORD_EXPIRING =
+            Cql.idempotent("INSERT INTO time_buckets (series, entity, bucket) VALUES (?, ?, ?) USING TTL ?");
     /** Kept past the data's own expiry, so a bucket is never unlisted while rows in it still live. */
     static final Duration EXPIRY_SLACK = Duration.ofHours(1);
+
     private static final Query OPEN = Cql.idempotent(
             "UPDATE time_buckets SET opened_at = ?, closed = false WHERE series = ? AND entity = ? AND bucket = ?");
-    private static final Query CLOSE = Cql.idempotent(
-            "UPDATE time_buckets SET closed = true WHERE series = ? AND entity = ? AND bucket = ?");
-    private static final Query DROP_OLDER = Cql.idempotent(
-            "DELETE FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ?");
-    private static final Query FORGET = Cql.idempotent(
-            "DELETE FROM time_buckets WHERE series = ? AND entity = ? AND bucket = ?");
+    private static final Query CLOSE =
+            Cql.idempotent("UPDATE time_buckets SET closed = true WHERE series = ? AND entity = ? AND bucket = ?");
+    private static final Query DROP_OLDER =
+            Cql.idempotent("DELETE FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ?");
+    private static final Query FORGET =
+            Cql.idempotent("DELETE FROM time_buckets WHERE series = ? AND entity = ? AND bucket = ?");
     private static final Query NEWEST_FIRST = Cql.idempotent(
             "SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
 
@@ -76,7 +77,9 @@ public class BucketRegistry {
      */
     public static int ttlSeconds(TimeSeries series, int bucket) {
         Instant start = series.granularity().start(bucket);
-        Instant retained = start.atZone(ZoneOffset.UTC).plus(series.retention().orElseThrow()).toInstant();
+        Instant retained = start.atZone(ZoneOffset.UTC)
+                .plus(series.retention().orElseThrow())
+                .toInstant();
         Duration retention = Duration.between(start, retained);
         Duration width = Duration.between(start, series.granularity().end(bucket));
         return Math.toIntExact(retention.plus(width).plus(EXPIRY_SLACK).getSeconds());

@@ -46,8 +46,8 @@ public class BucketRoller {
     public static final String JOB = "bucket-roller";
     private static final Query AROUND = Cql.idempotent("SELECT bucket, opened_at, closed FROM time_buckets "
             + "WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ?");
-    private static final Query ANY_OLDER = Cql.idempotent(
-            "SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ? LIMIT 1");
+    private static final Query ANY_OLDER =
+            Cql.idempotent("SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ? LIMIT 1");
 
     @Inject
     Instance<TimeSeries> allSeries;
@@ -86,27 +86,36 @@ public class BucketRoller {
      * own series; it ran when any series did.
      */
     public Uni<JobRunner.Outcome> tick(JobRunner runner, List<TimeSeries> series, Instant now) {
-        return Multi.createFrom().iterable(series)
-                .onItem().transformToUniAndConcatenate(s -> runner.run(JOB, JOB + "/" + s.name(),
-                        settings.every(), now, at -> roll(s, at)))
-                .collect().asList()
-                .map(outcomes -> new JobRunner.Outcome(outcomes.stream().anyMatch(JobRunner.Outcome::ran),
+        return Multi.createFrom()
+                .iterable(series)
+                .onItem()
+                .transformToUniAndConcatenate(
+                        s -> runner.run(JOB, JOB + "/" + s.name(), settings.every(), now, at -> roll(s, at)))
+                .collect()
+                .asList()
+                .map(outcomes -> new JobRunner.Outcome(
+                        outcomes.stream().anyMatch(JobRunner.Outcome::ran),
                         outcomes.stream().mapToInt(JobRunner.Outcome::items).sum()));
     }
 
     /** The global series of the service, by name (a name declared twice is rolled once). */
     public List<TimeSeries> globalSeries() {
         Map<String, TimeSeries> byName = new LinkedHashMap<>();
-        allSeries.stream().filter(s -> !s.perEntity()).sorted(Comparator.comparing(TimeSeries::name))
+        allSeries.stream()
+                .filter(s -> !s.perEntity())
+                .sorted(Comparator.comparing(TimeSeries::name))
                 .forEach(s -> byName.putIfAbsent(s.name(), s));
         return List.copyOf(byName.values());
     }
 
     /** Rolls each series at {@code now}; answers how many buckets were opened, closed or dropped. */
     public Uni<Integer> roll(List<TimeSeries> series, Instant now) {
-        return Multi.createFrom().iterable(series)
-                .onItem().transformToUniAndConcatenate(s -> roll(s, now))
-                .collect().with(Collectors.summingInt(Integer::intValue));
+        return Multi.createFrom()
+                .iterable(series)
+                .onItem()
+                .transformToUniAndConcatenate(s -> roll(s, now))
+                .collect()
+                .with(Collectors.summingInt(Integer::intValue));
     }
 
     Uni<Integer> roll(TimeSeries series, Instant now) {
@@ -114,30 +123,36 @@ public class BucketRoller {
         int current = g.key(now);
         int next = g.next(current);
         int previous = g.previous(current);
-        return cql.read(AROUND, series.name(), TimeSeries.GLOBAL, next, previous).chain(rs -> {
-            Map<Integer, State> known = new HashMap<>();
-            for (Row row : Cql.rows(rs)) {
-                known.put(row.getInt("bucket"), new State(row.getInstant("opened_at"),
-                        row.isNull("closed") ? null : row.getBoolean("closed")));
-            }
-            List<Uni<Void>> changes = new ArrayList<>();
-            if (!known.getOrDefault(current, new State(null, null)).opened()) {
-                changes.add(registry.open(series, TimeSeries.GLOBAL, current, now));
-            }
-            boolean nextIsNear = !now.isBefore(g.start(next).minus(settings.openAhead()));
-            if (nextIsNear && !known.getOrDefault(next, new State(null, null)).opened()) {
-                changes.add(registry.open(series, TimeSeries.GLOBAL, next, now));
-            }
-            State before = known.get(previous);
-            boolean previousIsDone = !now.isBefore(g.end(previous).plus(settings.closeAfter()));
-            if (before != null && previousIsDone && !Boolean.TRUE.equals(before.closed())) {
-                changes.add(registry.close(series, TimeSeries.GLOBAL, previous));
-            }
-            int count = changes.size();
-            Uni<Void> applied = changes.isEmpty() ? Uni.createFrom().voidItem()
-                    : Uni.join().all(changes).andFailFast().replaceWithVoid();
-            return applied.chain(() -> dropExpired(series, now)).map(dropped -> count + dropped);
-        });
+        return cql.read(AROUND, series.name(), TimeSeries.GLOBAL, next, previous)
+                .chain(rs -> {
+                    Map<Integer, State> known = new HashMap<>();
+                    for (Row row : Cql.rows(rs)) {
+                        known.put(
+                                row.getInt("bucket"),
+                                new State(
+                                        row.getInstant("opened_at"),
+                                        row.isNull("closed") ? null : row.getBoolean("closed")));
+                    }
+                    List<Uni<Void>> changes = new ArrayList<>();
+                    if (!known.getOrDefault(current, new State(null, null)).opened()) {
+                        changes.add(registry.open(series, TimeSeries.GLOBAL, current, now));
+                    }
+                    boolean nextIsNear = !now.isBefore(g.start(next).minus(settings.openAhead()));
+                    if (nextIsNear
+                            && !known.getOrDefault(next, new State(null, null)).opened()) {
+                        changes.add(registry.open(series, TimeSeries.GLOBAL, next, now));
+                    }
+                    State before = known.get(previous);
+                    boolean previousIsDone = !now.isBefore(g.end(previous).plus(settings.closeAfter()));
+                    if (before != null && previousIsDone && !Boolean.TRUE.equals(before.closed())) {
+                        changes.add(registry.close(series, TimeSeries.GLOBAL, previous));
+                    }
+                    int count = changes.size();
+                    Uni<Void> applied = changes.isEmpty()
+                            ? Uni.createFrom().voidItem()
+                            : Uni.join().all(changes).andFailFast().replaceWithVoid();
+                    return applied.chain(() -> dropExpired(series, now)).map(dropped -> count + dropped);
+                });
     }
 
     /** Drops the buckets older than the series' retention, if there are any: 1 when it did, else 0. */

@@ -40,8 +40,7 @@ public class BucketWalk {
      * A place in a series: in {@code bucket}, after the item keyed {@code after}; a null
      * {@code after} is the top (newest item) of the bucket.
      */
-    public record Mark<K>(int bucket, K after) {
-    }
+    public record Mark<K>(int bucket, K after) {}
 
     /**
      * What one read of one bucket gave: its items, newest first; the key of the last row it read
@@ -64,8 +63,7 @@ public class BucketWalk {
     }
 
     /** A page: its items, and where the next page starts (null on the last page). */
-    public record Walked<T, K>(List<T> items, Mark<K> next) {
-    }
+    public record Walked<T, K>(List<T> items, Mark<K> next) {}
 
     @Inject
     BucketRegistry registry;
@@ -83,8 +81,16 @@ public class BucketWalk {
      * (or {@code newest} without a cursor) down to {@code oldest}, {@code budget + 1} at most (one
      * partition read; the extra one is where a page cut by the budget resumes), then walks them.
      */
-    public <T, K> Uni<Walked<T, K>> page(TimeSeries series, String entity, int newest, int oldest, Mark<K> from,
-            int size, int budget, Function<? super T, K> keyOf, BucketRead<T, K> read) {
+    public <T, K> Uni<Walked<T, K>> page(
+            TimeSeries series,
+            String entity,
+            int newest,
+            int oldest,
+            Mark<K> from,
+            int size,
+            int budget,
+            Function<? super T, K> keyOf,
+            BucketRead<T, K> read) {
         int top = from != null ? from.bucket() : newest;
         return registry.newestFirst(series, entity, top, oldest, budget + 1)
                 .chain(buckets -> walk(buckets, from, size, budget, keyOf, read));
@@ -95,8 +101,13 @@ public class BucketWalk {
      * {@code from} is the cursor's mark or null; {@code size} the page size; {@code keyOf} gives
      * an item's key, which the cursor of a full page holds.
      */
-    public static <T, K> Uni<Walked<T, K>> walk(List<Integer> buckets, Mark<K> from, int size, int budget,
-            Function<? super T, K> keyOf, BucketRead<T, K> read) {
+    public static <T, K> Uni<Walked<T, K>> walk(
+            List<Integer> buckets,
+            Mark<K> from,
+            int size,
+            int budget,
+            Function<? super T, K> keyOf,
+            BucketRead<T, K> read) {
         if (size < 1 || budget < 1) {
             throw new IllegalArgumentException("size and budget must be positive");
         }
@@ -104,8 +115,7 @@ public class BucketWalk {
         return new Walk<>(buckets, size, budget, keyOf, read).step(0, start, 0);
     }
 
-    private record Placed<T>(int bucket, T item) {
-    }
+    private record Placed<T>(int bucket, T item) {}
 
     /** The state of one walk: what it has found so far. */
     private static final class Walk<T, K> {
@@ -143,7 +153,9 @@ public class BucketWalk {
                 if (chunk.exhausted()) {
                     return step(index + 1, null, reads + 1);
                 }
-                return step(index, Objects.requireNonNull(chunk.last(), "a bucket not exhausted names its last row"),
+                return step(
+                        index,
+                        Objects.requireNonNull(chunk.last(), "a bucket not exhausted names its last row"),
                         reads + 1);
             });
         }

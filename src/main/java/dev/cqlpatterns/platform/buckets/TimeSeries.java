@@ -29,7 +29,9 @@ public record TimeSeries(String name, Granularity granularity, Optional<Period> 
 
     /** The oldest bucket still within retention at {@code now}; Integer.MIN_VALUE without retention. */
     public int oldestKept(Instant now) {
-        return retention.map(r -> granularity.key(now.atZone(java.time.ZoneOffset.UTC).minus(r).toInstant()))
+        return retention
+                .map(r -> granularity.key(
+                        now.atZone(java.time.ZoneOffset.UTC).minus(r).toInstant()))
                 .orElse(Integer.MIN_VALUE);
     }
 }

@@ -32,20 +32,29 @@ public class CassandraReadiness implements AsyncHealthCheck {
         if (!cql.connected()) {
             return Uni.createFrom().item(down("not connected to Cassandra yet"));
         }
-        return cql.session().chain(session -> Uni.createFrom().completionStage(
-                        () -> session.executeAsync(PING.setTimeout(timeout)))
-                .map(rs -> {
-                    var row = rs.one();
-                    return HealthCheckResponse.named("cassandra").up()
-                            .withData("releaseVersion", row == null ? "unknown" : row.getString(0))
-                            .withData("connectedNodes", (long) session.getMetadata().getNodes().size())
-                            .build();
-                }))
-                .ifNoItem().after(timeout.plusMillis(500)).fail()
-                .onFailure().recoverWithItem(failure -> down("Cassandra did not answer"));
+        return cql.session()
+                .chain(session -> Uni.createFrom()
+                        .completionStage(() -> session.executeAsync(PING.setTimeout(timeout)))
+                        .map(rs -> {
+                            var row = rs.one();
+                            return HealthCheckResponse.named("cassandra")
+                                    .up()
+                                    .withData("releaseVersion", row == null ? "unknown" : row.getString(0))
+                                    .withData("connectedNodes", (long)
+                                            session.getMetadata().getNodes().size())
+                                    .build();
+                        }))
+                .ifNoItem()
+                .after(timeout.plusMillis(500))
+                .fail()
+                .onFailure()
+                .recoverWithItem(failure -> down("Cassandra did not answer"));
     }
 
     private static HealthCheckResponse down(String reason) {
-        return HealthCheckResponse.named("cassandra").down().withData("reason", reason).build();
+        return HealthCheckResponse.named("cassandra")
+                .down()
+                .withData("reason", reason)
+                .build();
     }
 }

@@ -60,7 +60,11 @@ public class CompareAndSet {
         final Supplier<Uni<Boolean>> ours;
         final Supplier<Uni<R>> applied;
 
-        private Step(Uni<R> done, String table, Uni<AsyncResultSet> write, Supplier<Uni<Boolean>> ours,
+        private Step(
+                Uni<R> done,
+                String table,
+                Uni<AsyncResultSet> write,
+                Supplier<Uni<Boolean>> ours,
                 Supplier<Uni<R>> applied) {
             this.done = done;
             this.table = table;
@@ -78,26 +82,28 @@ public class CompareAndSet {
          * A conditional write on {@code table}; {@code ours} reads at the serial level whether the state
          * that holds is the one this write proposed; {@code applied} follows once it is known to hold.
          */
-        public static <R> Step<R> write(String table, Uni<AsyncResultSet> write, Supplier<Uni<Boolean>> ours,
-                Supplier<Uni<R>> applied) {
+        public static <R> Step<R> write(
+                String table, Uni<AsyncResultSet> write, Supplier<Uni<Boolean>> ours, Supplier<Uni<R>> applied) {
             return new Step<>(null, table, write, ours, applied);
         }
     }
 
     /** The outcome of one conditional write: applied (or found to hold), and Cassandra's answer if any. */
-    public record Outcome(boolean applied, AsyncResultSet answer) {
-    }
+    public record Outcome(boolean applied, AsyncResultSet answer) {}
 
     /**
      * Runs the loop: {@code read} the state for each attempt, {@code decide} what to do with it;
      * {@code exhausted} is the 409 given after too many lost races.
      */
-    public <S, R> Uni<R> run(Function<Attempt, Uni<S>> read, Function<S, Step<R>> decide,
-            Supplier<ProblemException> exhausted) {
+    public <S, R> Uni<R> run(
+            Function<Attempt, Uni<S>> read, Function<S, Step<R>> decide, Supplier<ProblemException> exhausted) {
         return attempt(new Attempt(1, null), read, decide, exhausted);
     }
 
-    private <S, R> Uni<R> attempt(Attempt attempt, Function<Attempt, Uni<S>> read, Function<S, Step<R>> decide,
+    private <S, R> Uni<R> attempt(
+            Attempt attempt,
+            Function<Attempt, Uni<S>> read,
+            Function<S, Step<R>> decide,
             Supplier<ProblemException> exhausted) {
         return read.apply(attempt).chain(state -> {
             Step<R> step = decide.apply(state);
@@ -123,11 +129,14 @@ public class CompareAndSet {
      */
     public Uni<Outcome> conditional(String table, Uni<AsyncResultSet> write, Supplier<Uni<Boolean>> ours) {
         return writes.send(table, write)
-                .chain(rs -> rs.wasApplied() ? Uni.createFrom().item(new Outcome(true, rs))
+                .chain(rs -> rs.wasApplied()
+                        ? Uni.createFrom().item(new Outcome(true, rs))
                         // Perhaps our own proposal, finished by a later round before the condition was read.
                         : ours.get().map(held -> new Outcome(held, held ? null : rs)))
-                .onFailure(CompareAndSet::unknownOutcome).recoverWithUni(failure -> {
-                    LOG.debugf("Conditional write on %s ended with an unknown outcome (%s); reading it back",
+                .onFailure(CompareAndSet::unknownOutcome)
+                .recoverWithUni(failure -> {
+                    LOG.debugf(
+                            "Conditional write on %s ended with an unknown outcome (%s); reading it back",
                             table, failure.getMessage());
                     return ours.get().map(held -> new Outcome(held, null));
                 });
@@ -145,7 +154,8 @@ public class CompareAndSet {
             if (t instanceof WriteTimeoutException timeout) {
                 // On a conditional write every write timeout is uncertain: CAS (Paxos rounds) or the
                 // commit (SIMPLE at the write's level) after the proposal was accepted.
-                return timeout.getWriteType() == DefaultWriteType.CAS || timeout.getWriteType() == DefaultWriteType.SIMPLE;
+                return timeout.getWriteType() == DefaultWriteType.CAS
+                        || timeout.getWriteType() == DefaultWriteType.SIMPLE;
             }
             if (t instanceof ReadTimeoutException timeout) {
                 return timeout.getConsistencyLevel().isSerial();

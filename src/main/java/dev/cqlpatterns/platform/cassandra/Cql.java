@@ -34,8 +34,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -144,8 +144,10 @@ public class Cql {
         }
         Duration wait = settings.sessionWait();
         return resume(sessionStage)
-                .ifNoItem().after(wait).failWith(() -> new DriverTimeoutException(
-                        "No connection to Cassandra within " + wait + " of the request"))
+                .ifNoItem()
+                .after(wait)
+                .failWith(() ->
+                        new DriverTimeoutException("No connection to Cassandra within " + wait + " of the request"))
                 .invoke(s -> connected = s);
     }
 
@@ -183,8 +185,11 @@ public class Cql {
 
     /** A read whose statement is adjusted first, e.g. page size and paging state. */
     public Uni<AsyncResultSet> read(Query query, UnaryOperator<BoundStatementBuilder> adjust, Object... values) {
-        return prepared(query).chain(ps -> execute(
-                adjust.apply(ps.boundStatementBuilder(values).setIdempotence(true)).build(), query.reads));
+        return prepared(query)
+                .chain(ps -> execute(
+                        adjust.apply(ps.boundStatementBuilder(values).setIdempotence(true))
+                                .build(),
+                        query.reads));
     }
 
     /** Runs a write; a conditional one reads the partition it writes (see {@link Query#readsOf}). */
@@ -198,8 +203,9 @@ public class Cql {
     }
 
     private Uni<AsyncResultSet> execute(Statement<?> statement, int partitions) {
-        return session().chain(session -> call(cqlOf(statement), statement.isIdempotent(), partitions,
-                () -> session.executeAsync(statement)));
+        return session()
+                .chain(session -> call(
+                        cqlOf(statement), statement.isIdempotent(), partitions, () -> session.executeAsync(statement)));
     }
 
     /**
@@ -261,9 +267,11 @@ public class Cql {
         String operation = names.operation();
         String table = names.table();
         String keyspace = keyspace().asInternal();
-        String name = operation == null ? "CQL " + keyspace
+        String name = operation == null
+                ? "CQL " + keyspace
                 : operation + " " + (table == null ? keyspace : keyspace + "." + table);
-        var builder = tracer.spanBuilder(name).setSpanKind(SpanKind.CLIENT)
+        var builder = tracer.spanBuilder(name)
+                .setSpanKind(SpanKind.CLIENT)
                 .setAttribute("db.system", "cassandra")
                 .setAttribute("db.system.name", "cassandra")
                 .setAttribute("db.namespace", keyspace)
@@ -385,10 +393,13 @@ public class Cql {
     private CompletionStage<PreparedStatement> prepare(CqlSession session, String text, int attempts) {
         return session.prepareAsync(new BoundedPrepare(text, settings.prepareTimeout()))
                 .exceptionallyCompose(failure -> {
-                    Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                            ? failure.getCause() : failure;
+                    Throwable cause =
+                            failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                                    ? failure.getCause()
+                                    : failure;
                     boolean again = cause instanceof DriverTimeoutException || cause instanceof AllNodesFailedException;
-                    return again && attempts > 1 ? prepare(session, text, attempts - 1)
+                    return again && attempts > 1
+                            ? prepare(session, text, attempts - 1)
                             : CompletableFuture.failedStage(failure);
                 });
     }
@@ -419,7 +430,9 @@ public class Cql {
      * as unprepared (an ERROR in its log and a round trip to prepare it again).
      */
     static String qualified(String cql, CqlIdentifier keyspace) {
-        return UNQUALIFIED_TABLE.matcher(cql).replaceAll("$1 " + Matcher.quoteReplacement(keyspace.asCql(true)) + ".$2");
+        return UNQUALIFIED_TABLE
+                .matcher(cql)
+                .replaceAll("$1 " + Matcher.quoteReplacement(keyspace.asCql(true)) + ".$2");
     }
 
     private static <T> Uni<T> onCallersContext(Uni<T> uni) {

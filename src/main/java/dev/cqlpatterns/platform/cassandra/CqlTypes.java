@@ -18,6 +18,5 @@ public final class CqlTypes {
     public static final GenericType<Map<String, Instant>> MAP_OF_TEXT_TO_TIMESTAMP =
             GenericType.mapOf(String.class, Instant.class);
 
-    private CqlTypes() {
-    }
+    private CqlTypes() {}
 }

@@ -18,6 +18,7 @@ public final class Query {
     final String profile;
     /** Partitions one execution reads; derived from the text unless declared by {@link #reads(int)}. */
     final int reads;
+
     volatile CompletionStage<PreparedStatement> prepared;
     /** The prepared statement once preparing succeeded: the fast path, no future per execution. */
     volatile PreparedStatement ready;

@@ -33,8 +33,10 @@ public class RefusedReads {
     }
 
     private static Counter counter(MeterRegistry meters, String reason) {
-        return Counter.builder("cql.reads.refused").tag("reason", reason)
-                .description("Reads Cassandra refused for what they would scan (tombstones, size): a defect of the service")
+        return Counter.builder("cql.reads.refused")
+                .tag("reason", reason)
+                .description(
+                        "Reads Cassandra refused for what they would scan (tombstones, size): a defect of the service")
                 .register(meters);
     }
 
@@ -45,14 +47,17 @@ public class RefusedReads {
     /** Logs and counts {@code failure} if it is a refused read; {@code cql} names it when the failure does not. */
     void record(String cql, Throwable failure) {
         Problems.refusedRead(failure).ifPresent(reason -> {
-            LOG.errorf("Cassandra refused a read for the %s it would scan, and will refuse it again on every "
-                    + "retry until the dead rows are purged; the table's design is at fault: %s", reason, statement(cql, failure));
+            LOG.errorf(
+                    "Cassandra refused a read for the %s it would scan, and will refuse it again on every "
+                            + "retry until the dead rows are purged; the table's design is at fault: %s",
+                    reason, statement(cql, failure));
             counters.get(reason).increment();
         });
     }
 
     private static String statement(String cql, Throwable failure) {
-        return Problems.readFailure(failure).map(ReadFailureException::getExecutionInfo)
+        return Problems.readFailure(failure)
+                .map(ReadFailureException::getExecutionInfo)
                 .filter(info -> info != null && info.getRequest() instanceof Statement<?>)
                 .map(info -> Cql.cqlOf((Statement<?>) info.getRequest()))
                 .orElse(cql == null ? "(statement text not known)" : cql);

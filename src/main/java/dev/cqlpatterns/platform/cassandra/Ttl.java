@@ -5,8 +5,7 @@ import java.time.Instant;
 
 /** CQL TTLs ({@code USING TTL ?}): whole seconds, from 1 to {@link Integer#MAX_VALUE}; 0 is none. */
 public final class Ttl {
-    private Ttl() {
-    }
+    private Ttl() {}
 
     /**
      * The TTL of a row that must live until {@code at}: the seconds from {@code now}, rounded up so the

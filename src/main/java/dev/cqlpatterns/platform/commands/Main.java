@@ -60,13 +60,15 @@ public class Main implements QuarkusApplication {
     }
 
     private int job(String name) {
-        Optional<ClusterJob> job = jobs.stream().filter(j -> j.name().equals(name)).findFirst();
+        Optional<ClusterJob> job =
+                jobs.stream().filter(j -> j.name().equals(name)).findFirst();
         if (job.isEmpty()) {
             LOG.errorf("No job %s in this artifact; it has: %s", name, names());
             return 2;
         }
         JobRunner.Outcome outcome = job.get().tick(clock.instant()).await().atMost(JOB_DEADLINE);
-        LOG.infof("%s: %s", name, outcome.ran() ? "ran, " + outcome.items() + " items" : "another replica had this tick");
+        LOG.infof(
+                "%s: %s", name, outcome.ran() ? "ran, " + outcome.items() + " items" : "another replica had this tick");
         return 0;
     }
 

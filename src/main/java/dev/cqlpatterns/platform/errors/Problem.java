@@ -10,13 +10,7 @@ import java.util.List;
  * error report.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Problem(
-        String type,
-        String title,
-        int status,
-        String detail,
-        List<FieldError> errors,
-        String traceId) {
+public record Problem(String type, String title, int status, String detail, List<FieldError> errors, String traceId) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
     /** The longest title, detail and field message, in code points; the contract says the same. */
@@ -43,9 +37,7 @@ public record Problem(
         return new Problem(type, title, status, detail, errors, traceId);
     }
 
-    public record FieldError(
-            String field,
-            String message) {
+    public record FieldError(String field, String message) {
         public FieldError {
             field = shown(field, FIELD_MAX);
             message = shown(message, TEXT_MAX);

@@ -23,7 +23,11 @@ public class ProblemException extends RuntimeException {
 
     /** A 400 that names the field or parameter at fault. */
     public static ProblemException invalid(String field, String message) {
-        return new ProblemException(400, "validation", "Invalid request", field + ": " + message,
+        return new ProblemException(
+                400,
+                "validation",
+                "Invalid request",
+                field + ": " + message,
                 List.of(new Problem.FieldError(field, message)));
     }
 

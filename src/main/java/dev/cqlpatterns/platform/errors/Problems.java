@@ -17,6 +17,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.cqlpatterns.platform.observability.Traces;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.NotAllowedException;
@@ -27,13 +28,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.ConfigProvider;
-import dev.cqlpatterns.platform.observability.Traces;
 import org.jboss.logging.Logger;
 
 /**
@@ -46,8 +46,7 @@ public final class Problems {
     private static final String TYPE_PREFIX = "urn:cql-patterns:problem:";
     private static final Pattern DUPLICATE_FIELD = Pattern.compile("Duplicate field '(.{1,200})'");
 
-    private Problems() {
-    }
+    private Problems() {}
 
     public static String type(String slug) {
         return TYPE_PREFIX + slug;
@@ -67,13 +66,19 @@ public final class Problems {
         if (t instanceof InvalidFormatException ife) {
             return field(jsonPath(ife), "has the wrong type or format");
         }
-        if (t instanceof MismatchedInputException mie && String.valueOf(mie.getOriginalMessage()).startsWith("Trailing token")) {
-            return problem(400, "malformed-json", "Malformed JSON", "The request body must be exactly one JSON document");
+        if (t instanceof MismatchedInputException mie
+                && String.valueOf(mie.getOriginalMessage()).startsWith("Trailing token")) {
+            return problem(
+                    400, "malformed-json", "Malformed JSON", "The request body must be exactly one JSON document");
         }
         if (t instanceof MismatchedInputException mie) {
             String path = jsonPath(mie);
             return path.isEmpty()
-                    ? problem(400, "malformed-json", "Malformed JSON", "The request body is not the JSON this route expects")
+                    ? problem(
+                            400,
+                            "malformed-json",
+                            "Malformed JSON",
+                            "The request body is not the JSON this route expects")
                     : field(path, "has the wrong type");
         }
         if (t instanceof JsonParseException jpe) {
@@ -81,17 +86,26 @@ public final class Problems {
             if (duplicate.matches()) {
                 return field(duplicate.group(1), "appears more than once");
             }
-            return problem(400, "malformed-json", "Malformed JSON", "The request body is not valid JSON (line "
-                    + jpe.getLocation().getLineNr() + ", column " + jpe.getLocation().getColumnNr() + ")");
+            return problem(
+                    400,
+                    "malformed-json",
+                    "Malformed JSON",
+                    "The request body is not valid JSON (line "
+                            + jpe.getLocation().getLineNr() + ", column "
+                            + jpe.getLocation().getColumnNr() + ")");
         }
         if (t instanceof JsonProcessingException) {
             return problem(400, "malformed-json", "Malformed JSON", "The request body is not valid JSON");
         }
         if (t instanceof io.quarkus.security.UnauthorizedException
                 || t instanceof io.quarkus.security.AuthenticationFailedException) {
-            return Response.fromResponse(problem(401, "unauthorized", "Unauthorized",
-                    "This route needs a valid bearer token (Authorization: Bearer <JWT>)"))
-                    .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build();
+            return Response.fromResponse(problem(
+                            401,
+                            "unauthorized",
+                            "Unauthorized",
+                            "This route needs a valid bearer token (Authorization: Bearer <JWT>)"))
+                    .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
+                    .build();
         }
         if (t instanceof io.quarkus.security.ForbiddenException) {
             return problem(403, "forbidden", "Forbidden", "The caller may not do this");
@@ -105,23 +119,33 @@ public final class Problems {
             }
             if ((status == 404 || status == 400) && cause != null && !(cause instanceof WebApplicationException)) {
                 // JAX-RS answers 404 when a query or path parameter does not convert; it is bad input.
-                return problem(400, "validation", "Invalid request",
+                return problem(
+                        400,
+                        "validation",
+                        "Invalid request",
                         "A path, query or header parameter has the wrong format; see the API description for its type");
             }
             return fromStatus(wae);
         }
         if (refusedRead(t).isPresent()) {
             // Logged at ERROR with its statement and counted where it ran (platform.cassandra.RefusedReads).
-            return problem(500, "read-refused", "Read refused by the database",
+            return problem(
+                    500,
+                    "read-refused",
+                    "Read refused by the database",
                     "The database refused this read because of the dead rows or data it would have to scan. "
                             + "This is a defect of the service, not an outage: it has been logged, and retrying will not help");
         }
         if (isUnavailable(t)) {
             LOG.debugf(t, "Cassandra unavailable");
             LOG.warnf("Cassandra unavailable: %s", t.getMessage());
-            return Response.fromResponse(problem(503, "cassandra-unavailable", "Service unavailable",
-                    "The database is unreachable or too slow right now; retry later"))
-                    .header(HttpHeaders.RETRY_AFTER, retryAfterSeconds()).build();
+            return Response.fromResponse(problem(
+                            503,
+                            "cassandra-unavailable",
+                            "Service unavailable",
+                            "The database is unreachable or too slow right now; retry later"))
+                    .header(HttpHeaders.RETRY_AFTER, retryAfterSeconds())
+                    .build();
         }
         LOG.error("Unexpected failure", t);
         return problem(500, "internal-error", "Internal error", "Something unexpected went wrong; it has been logged");
@@ -136,8 +160,11 @@ public final class Problems {
      * local_read_size_fail_threshold (reason 4). The same read fails again on every retry.
      */
     public static Optional<String> refusedRead(Throwable failure) {
-        return readFailure(failure).flatMap(refused -> refused.getReasonMap().values().stream()
-                .map(REFUSED_READ_REASONS::get).filter(java.util.Objects::nonNull).findFirst());
+        return readFailure(failure)
+                .flatMap(refused -> refused.getReasonMap().values().stream()
+                        .map(REFUSED_READ_REASONS::get)
+                        .filter(java.util.Objects::nonNull)
+                        .findFirst());
     }
 
     /** The read failure {@code failure} is or was caused by, if any. */
@@ -151,12 +178,18 @@ public final class Problems {
     }
 
     static boolean isUnavailable(Throwable t) {
-        return t instanceof AllNodesFailedException || t instanceof DriverTimeoutException
-                || t instanceof QueryConsistencyException || t instanceof UnavailableException
-                || t instanceof ClosedConnectionException || t instanceof BusyConnectionException
-                || t instanceof HeartbeatException || t instanceof OverloadedException
-                || t instanceof CASWriteUnknownException || t instanceof ReadFailureException
-                || t instanceof WriteFailureException || t instanceof TruncateException;
+        return t instanceof AllNodesFailedException
+                || t instanceof DriverTimeoutException
+                || t instanceof QueryConsistencyException
+                || t instanceof UnavailableException
+                || t instanceof ClosedConnectionException
+                || t instanceof BusyConnectionException
+                || t instanceof HeartbeatException
+                || t instanceof OverloadedException
+                || t instanceof CASWriteUnknownException
+                || t instanceof ReadFailureException
+                || t instanceof WriteFailureException
+                || t instanceof TruncateException;
     }
 
     public static Response problem(int status, String slug, String title, String detail) {
@@ -183,7 +216,11 @@ public final class Problems {
     }
 
     private static Problem plainField(String field, String message) {
-        return new Problem(type("validation"), "Invalid request", 400, field + ": " + message,
+        return new Problem(
+                type("validation"),
+                "Invalid request",
+                400,
+                field + ": " + message,
                 List.of(new Problem.FieldError(field, message)));
     }
 
@@ -192,7 +229,10 @@ public final class Problems {
     }
 
     private static Response build(Problem problem) {
-        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(traced(problem)).build();
+        return Response.status(problem.status())
+                .type(Problem.MEDIA_TYPE)
+                .entity(traced(problem))
+                .build();
     }
 
     private static Response validation(ConstraintViolationException cve) {
@@ -217,29 +257,35 @@ public final class Problems {
     private static String jsonPath(MismatchedInputException e) {
         return e.getPath().stream()
                 .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                .collect(Collectors.joining(".")).replace(".[", "[");
+                .collect(Collectors.joining("."))
+                .replace(".[", "[");
     }
 
     private static Response fromStatus(WebApplicationException wae) {
         int status = wae.getResponse().getStatus();
         Response base = switch (status) {
             case 404 -> problem(404, "not-found", "Not found", "No such resource");
-            case 405 -> problem(405, "method-not-allowed", "Method not allowed", "This route does not take that method");
+            case 405 ->
+                problem(405, "method-not-allowed", "Method not allowed", "This route does not take that method");
             case 406 -> problem(406, "not-acceptable", "Not acceptable", "This route answers application/json only");
-            case 413 -> problem(413, "payload-too-large", "Payload too large", "The request body is over the size limit");
-            case 415 -> problem(415, "unsupported-media-type", "Unsupported media type",
-                    "Send the body as application/json");
+            case 413 ->
+                problem(413, "payload-too-large", "Payload too large", "The request body is over the size limit");
+            case 415 ->
+                problem(415, "unsupported-media-type", "Unsupported media type", "Send the body as application/json");
             case 401 -> problem(401, "unauthorized", "Unauthorized", "This route needs a valid bearer token");
             case 403 -> problem(403, "forbidden", "Forbidden", "The caller may not do this");
-            default -> status >= 500
-                    ? problem(status, "internal-error", "Internal error", "Something unexpected went wrong")
-                    : problem(status, "bad-request", "Bad request", "The request cannot be served as sent");
+            default ->
+                status >= 500
+                        ? problem(status, "internal-error", "Internal error", "Something unexpected went wrong")
+                        : problem(status, "bad-request", "Bad request", "The request cannot be served as sent");
         };
         if (status >= 500) {
             LOG.error("Server error", wae);
         }
         if (wae instanceof NotAllowedException && wae.getResponse().getHeaderString(HttpHeaders.ALLOW) != null) {
-            return Response.fromResponse(base).header(HttpHeaders.ALLOW, wae.getResponse().getHeaderString(HttpHeaders.ALLOW)).build();
+            return Response.fromResponse(base)
+                    .header(HttpHeaders.ALLOW, wae.getResponse().getHeaderString(HttpHeaders.ALLOW))
+                    .build();
         }
         return base;
     }
@@ -254,6 +300,8 @@ public final class Problems {
     }
 
     private static String retryAfterSeconds() {
-        return ConfigProvider.getConfig().getOptionalValue("cql-patterns.http.retry-after", String.class).orElse("5");
+        return ConfigProvider.getConfig()
+                .getOptionalValue("cql-patterns.http.retry-after", String.class)
+                .orElse("5");
     }
 }

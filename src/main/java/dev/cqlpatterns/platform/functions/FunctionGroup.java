@@ -32,8 +32,7 @@ public enum FunctionGroup {
         public static final String SONGS = "cql-patterns.functions.songs";
         public static final String POSTS = "cql-patterns.functions.posts";
 
-        private Property() {
-        }
+        private Property() {}
     }
 
     private final String id;

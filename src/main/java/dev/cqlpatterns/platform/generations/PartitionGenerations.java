@@ -52,8 +52,8 @@ public class PartitionGenerations {
             "UPDATE partition_removals SET removals = removals + 1 WHERE set_name = ? AND set_key = ? AND generation = ?");
     private static final Query REMOVALS = Cql.idempotent(
             "SELECT removals FROM partition_removals WHERE set_name = ? AND set_key = ? AND generation = ?");
-    private static final Query FORGET = Cql.idempotent(
-            "DELETE FROM partition_removals WHERE set_name = ? AND set_key = ? AND generation = ?");
+    private static final Query FORGET =
+            Cql.idempotent("DELETE FROM partition_removals WHERE set_name = ? AND set_key = ? AND generation = ?");
 
     @Inject
     Cql cql;
@@ -91,25 +91,40 @@ public class PartitionGenerations {
         return reach(set, key, removal, write, new TreeSet<>(), 1);
     }
 
-    private <K> Uni<Void> reach(GenerationalSet<K> set, K key, boolean removal, IntFunction<Uni<?>> write,
-            Set<Integer> reached, int round) {
+    private <K> Uni<Void> reach(
+            GenerationalSet<K> set,
+            K key,
+            boolean removal,
+            IntFunction<Uni<?>> write,
+            Set<Integer> reached,
+            int round) {
         return state(set, key).chain(state -> {
-            List<Integer> missing = state.written().stream().filter(g -> !reached.contains(g)).sorted().toList();
+            List<Integer> missing = state.written().stream()
+                    .filter(g -> !reached.contains(g))
+                    .sorted()
+                    .toList();
             if (missing.isEmpty()) {
                 return Uni.createFrom().voidItem();
             }
             if (round > ROUNDS) {
                 // Answered 503 with Retry-After, as a timeout: the change is idempotent and a retry finishes it.
-                return Uni.createFrom().failure(new DriverTimeoutException(
-                        "The set " + set.name() + " " + set.key(key) + " moved to a new generation " + ROUNDS + " times during one change"));
+                return Uni.createFrom()
+                        .failure(new DriverTimeoutException("The set " + set.name() + " " + set.key(key)
+                                + " moved to a new generation " + ROUNDS + " times during one change"));
             }
             List<Uni<Void>> writes = new ArrayList<>();
             for (int generation : missing) {
                 Uni<Void> written = write.apply(generation).replaceWithVoid();
-                writes.add(removal ? written.chain(() -> count(set, key, generation, settings.removalsBefore(state.live()))) : written);
+                writes.add(
+                        removal
+                                ? written.chain(
+                                        () -> count(set, key, generation, settings.removalsBefore(state.live())))
+                                : written);
             }
             reached.addAll(missing);
-            return Uni.join().all(writes).andFailFast()
+            return Uni.join()
+                    .all(writes)
+                    .andFailFast()
                     .chain(() -> reach(set, key, removal, write, reached, round + 1));
         });
     }
@@ -122,7 +137,10 @@ public class PartitionGenerations {
     }
 
     private static State state(Row row) {
-        return new State(row.getInt("current"), row.isNull("next") ? null : row.getInt("next"), row.getInstant("moving_since"),
+        return new State(
+                row.getInt("current"),
+                row.isNull("next") ? null : row.getInt("next"),
+                row.getInstant("moving_since"),
                 row.isNull("live") ? null : row.getInt("live"));
     }
 
@@ -136,14 +154,23 @@ public class PartitionGenerations {
                 .invoke(rs -> {
                     Row row = rs.one();
                     if (settings.moves() && row != null && row.getLong("removals") >= moveAt) {
-                        move(set, key, generation).runSubscriptionOn(Infrastructure.getDefaultExecutor()).subscribe().with(
-                                moved -> { },
-                                failure -> LOG.warnf(failure, "Moving %s %s past generation %d stopped; the next removal or "
-                                        + "a later move finishes it", set.name(), set.key(key), generation));
+                        move(set, key, generation)
+                                .runSubscriptionOn(Infrastructure.getDefaultExecutor())
+                                .subscribe()
+                                .with(
+                                        moved -> {},
+                                        failure -> LOG.warnf(
+                                                failure,
+                                                "Moving %s %s past generation %d stopped; the next removal or "
+                                                        + "a later move finishes it",
+                                                set.name(),
+                                                set.key(key),
+                                                generation));
                     }
                 })
                 .replaceWithVoid()
-                .onFailure().recoverWithUni(failure -> {
+                .onFailure()
+                .recoverWithUni(failure -> {
                     LOG.warnf("A removal from %s %s was not counted: %s", set.name(), set.key(key), failure.toString());
                     return Uni.createFrom().voidItem();
                 });
@@ -161,15 +188,26 @@ public class PartitionGenerations {
             }
             int next = generation + 1;
             return set.copy(key, generation, next)
-                    .chain(live -> cql.write(FLIP, next, (int) Math.min(live, Integer.MAX_VALUE), set.name(), set.key(key),
-                            generation, next))
+                    .chain(live -> cql.write(
+                            FLIP,
+                            next,
+                            (int) Math.min(live, Integer.MAX_VALUE),
+                            set.name(),
+                            set.key(key),
+                            generation,
+                            next))
                     .chain(rs -> {
-                        boolean flipped = rs.wasApplied() || Objects.equals(rs.one().getObject("current"), next);
+                        boolean flipped =
+                                rs.wasApplied() || Objects.equals(rs.one().getObject("current"), next);
                         if (!flipped) {
                             return Uni.createFrom().voidItem();
                         }
                         LOG.infof("Moved %s %s to generation %d", set.name(), set.key(key), next);
-                        return Uni.createFrom().voidItem().onItem().delayIt().by(settings.dropDelay())
+                        return Uni.createFrom()
+                                .voidItem()
+                                .onItem()
+                                .delayIt()
+                                .by(settings.dropDelay())
                                 .chain(() -> set.drop(key, generation))
                                 .chain(() -> cql.write(FORGET, set.name(), set.key(key), generation))
                                 .replaceWithVoid();
@@ -181,29 +219,34 @@ public class PartitionGenerations {
     private <K> Uni<Boolean> claim(GenerationalSet<K> set, K key, int generation) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         int next = generation + 1;
-        return cql.read(STATE, b -> b.setConsistencyLevel(cql.serial()), set.name(), set.key(key)).chain(rs -> {
-            Row row = rs.one();
-            State state = row == null ? State.NEVER_MOVED : state(row);
-            if (state.current() != generation) {
-                return Uni.createFrom().item(false);
-            }
-            Uni<AsyncResultSet> write;
-            if (row == null) {
-                write = cql.write(FIRST_CLAIM, set.name(), set.key(key), now);
-            } else if (state.next() == null) {
-                write = cql.write(CLAIM, next, now, set.name(), set.key(key), generation);
-            } else if (state.movingSince() != null && state.movingSince().isBefore(now.minus(settings.staleMove()))) {
-                write = cql.write(TAKE_OVER, now, set.name(), set.key(key), generation, next, state.movingSince());
-            } else {
-                return Uni.createFrom().item(false);
-            }
-            // Not applied: ours all the same when the row holds our claim (the same write, sent twice).
-            return write.map(answer -> answer.wasApplied() || ours(answer.one(), next, now));
-        });
+        return cql.read(STATE, b -> b.setConsistencyLevel(cql.serial()), set.name(), set.key(key))
+                .chain(rs -> {
+                    Row row = rs.one();
+                    State state = row == null ? State.NEVER_MOVED : state(row);
+                    if (state.current() != generation) {
+                        return Uni.createFrom().item(false);
+                    }
+                    Uni<AsyncResultSet> write;
+                    if (row == null) {
+                        write = cql.write(FIRST_CLAIM, set.name(), set.key(key), now);
+                    } else if (state.next() == null) {
+                        write = cql.write(CLAIM, next, now, set.name(), set.key(key), generation);
+                    } else if (state.movingSince() != null
+                            && state.movingSince().isBefore(now.minus(settings.staleMove()))) {
+                        write = cql.write(
+                                TAKE_OVER, now, set.name(), set.key(key), generation, next, state.movingSince());
+                    } else {
+                        return Uni.createFrom().item(false);
+                    }
+                    // Not applied: ours all the same when the row holds our claim (the same write, sent twice).
+                    return write.map(answer -> answer.wasApplied() || ours(answer.one(), next, now));
+                });
     }
 
     private static boolean ours(Row answer, int next, Instant claimed) {
-        return answer != null && !answer.isNull("next") && answer.getInt("next") == next
+        return answer != null
+                && !answer.isNull("next")
+                && answer.getInt("next") == next
                 && claimed.equals(answer.getInstant("moving_since"));
     }
 
@@ -211,20 +254,25 @@ public class PartitionGenerations {
      * Runs {@code action} on every row {@code read} returns, a page at a time, each page's actions at once;
      * answers the number of rows.
      */
-    public static Uni<Long> forEachRow(Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read,
-            Function<Row, Uni<?>> action) {
+    public static Uni<Long> forEachRow(
+            Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read, Function<Row, Uni<?>> action) {
         return forEachRow(read, action, null, 0);
     }
 
-    private static Uni<Long> forEachRow(Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read,
-            Function<Row, Uni<?>> action, ByteBuffer page, long before) {
+    private static Uni<Long> forEachRow(
+            Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read,
+            Function<Row, Uni<?>> action,
+            ByteBuffer page,
+            long before) {
         return read.apply(b -> b.setPageSize(COPY_PAGE).setPagingState(page)).chain(rs -> {
             List<Uni<Void>> done = new ArrayList<>();
             for (Row row : rs.currentPage()) {
                 done.add(action.apply(row).replaceWithVoid());
             }
             long rows = before + done.size();
-            Uni<Long> all = done.isEmpty() ? Uni.createFrom().item(rows) : Uni.join().all(done).andFailFast().replaceWith(rows);
+            Uni<Long> all = done.isEmpty()
+                    ? Uni.createFrom().item(rows)
+                    : Uni.join().all(done).andFailFast().replaceWith(rows);
             ByteBuffer more = rs.hasMorePages() ? rs.getExecutionInfo().getPagingState() : null;
             return more == null ? all : all.chain(() -> forEachRow(read, action, more, rows));
         });

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  */
 @Provider
 public class AsciiParams implements ParamConverterProvider {
-    private static final Pattern UUID_TEXT = Pattern.compile(
-            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?[0-9]{1,19}");
 
     private static final ParamConverter<UUID> UUIDS = converter(UUID_TEXT, UUID::fromString, UUID::toString);
@@ -38,8 +38,8 @@ public class AsciiParams implements ParamConverterProvider {
         return null;
     }
 
-    private static <T> ParamConverter<T> converter(Pattern text, java.util.function.Function<String, T> parse,
-            java.util.function.Function<T, String> format) {
+    private static <T> ParamConverter<T> converter(
+            Pattern text, java.util.function.Function<String, T> parse, java.util.function.Function<T, String> format) {
         return new ParamConverter<>() {
             @Override
             public T fromString(String value) {

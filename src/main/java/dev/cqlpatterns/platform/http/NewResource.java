@@ -12,10 +12,10 @@ public final class NewResource {
     /** The end of a Location's pattern in the contract when the last segment is a UUID. */
     public static final String UUID_PATH = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
 
-    private NewResource() {
-    }
+    private NewResource() {}
 
     public static <T> RestResponse.ResponseBuilder<T> at(String path) {
-        return RestResponse.ResponseBuilder.<T>create(RestResponse.Status.CREATED).header(HttpHeaders.LOCATION, path);
+        return RestResponse.ResponseBuilder.<T>create(RestResponse.Status.CREATED)
+                .header(HttpHeaders.LOCATION, path);
     }
 }

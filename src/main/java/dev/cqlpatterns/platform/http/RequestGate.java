@@ -60,7 +60,11 @@ public class RequestGate {
             String length = request.getHeader("Content-Length");
             if (length != null && declaredLength(length) > max) {
                 rc.response().putHeader("Connection", "close");
-                refuse(rc, 413, "payload-too-large", "Payload too large",
+                refuse(
+                        rc,
+                        413,
+                        "payload-too-large",
+                        "Payload too large",
                         "The request body is over the limit of " + max + " bytes");
             } else if (request.authority() == null) {
                 refuse(rc, 400, "validation", "Invalid request", "The request has no Host header");
@@ -70,19 +74,36 @@ public class RequestGate {
                 refuse(rc, 400, "validation", "Invalid request", "The URL's percent-escapes are not valid UTF-8");
             } else if (request.path().startsWith("/q/")) {
                 rc.next();
-            } else if (!originMayPass(request.getHeader("Origin"), request.authority().toString())) {
+            } else if (!originMayPass(
+                    request.getHeader("Origin"), request.authority().toString())) {
                 // Quarkus's CORS filter would answer a bare 403 without a body.
-                refuse(rc, 403, "origin-not-allowed", "Origin not allowed",
+                refuse(
+                        rc,
+                        403,
+                        "origin-not-allowed",
+                        "Origin not allowed",
                         "Browsers may call this API from its own origin and from those CORS_ORIGINS lists only");
             } else if (hasBody(request) && isBlank(request.getHeader("Content-Type"))) {
-                refuse(rc, 415, "unsupported-media-type", "Unsupported media type",
+                refuse(
+                        rc,
+                        415,
+                        "unsupported-media-type",
+                        "Unsupported media type",
                         "The body has no Content-Type; send it as application/json");
             } else {
                 switch (acceptance(String.join(",", request.headers().getAll("Accept")))) {
-                    case MALFORMED -> refuseField(rc, "Accept",
-                            "is not a list of media ranges such as application/json (RFC 9110, 12.5.1)");
-                    case NO_JSON -> refuse(rc, 406, "not-acceptable", "Not acceptable",
-                            "This API answers application/json and application/problem+json only");
+                    case MALFORMED ->
+                        refuseField(
+                                rc,
+                                "Accept",
+                                "is not a list of media ranges such as application/json (RFC 9110, 12.5.1)");
+                    case NO_JSON ->
+                        refuse(
+                                rc,
+                                406,
+                                "not-acceptable",
+                                "Not acceptable",
+                                "This API answers application/json and application/problem+json only");
                     case JSON -> rc.next();
                 }
             }
@@ -95,7 +116,12 @@ public class RequestGate {
             if (rc.response().headWritten()) {
                 rc.response().end();
             } else if (status == 500) {
-                refuse(rc, 500, "internal-error", "Internal error", "Something unexpected went wrong; it has been logged");
+                refuse(
+                        rc,
+                        500,
+                        "internal-error",
+                        "Internal error",
+                        "Something unexpected went wrong; it has been logged");
             } else if (rc.request().authority() == null) {
                 refuse(rc, 400, "validation", "Invalid request", "The request has no Host header");
             } else {
@@ -114,7 +140,10 @@ public class RequestGate {
     }
 
     private static void answer(RoutingContext rc, Problem problem) {
-        named(rc).setStatusCode(problem.status()).putHeader("Content-Type", Problem.MEDIA_TYPE).end(Json.encode(problem));
+        named(rc)
+                .setStatusCode(problem.status())
+                .putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .end(Json.encode(problem));
     }
 
     /**
@@ -123,7 +152,8 @@ public class RequestGate {
      */
     private static io.vertx.core.http.HttpServerResponse named(RoutingContext rc) {
         if (rc.response().headers().get(RequestIds.HEADER) == null) {
-            rc.response().putHeader(RequestIds.HEADER, RequestIds.of(rc.request().getHeader(RequestIds.HEADER)));
+            rc.response()
+                    .putHeader(RequestIds.HEADER, RequestIds.of(rc.request().getHeader(RequestIds.HEADER)));
         }
         return rc.response();
     }
@@ -143,8 +173,14 @@ public class RequestGate {
         }
         for (String allowed : corsOrigins.orElse(List.of())) {
             String entry = allowed.trim();
-            if (entry.equals("*") || entry.equals(origin) || (entry.length() > 2 && entry.startsWith("/") && entry.endsWith("/")
-                    && Pattern.compile(entry.substring(1, entry.length() - 1)).matcher(origin).matches())) {
+            if (entry.equals("*")
+                    || entry.equals(origin)
+                    || (entry.length() > 2
+                            && entry.startsWith("/")
+                            && entry.endsWith("/")
+                            && Pattern.compile(entry.substring(1, entry.length() - 1))
+                                    .matcher(origin)
+                                    .matches())) {
                 return true;
             }
         }
@@ -153,7 +189,9 @@ public class RequestGate {
 
     /** Absent, or exactly one key of 1 to 200 visible ASCII characters (empty was taken as absent). */
     private static boolean validIdempotencyKey(List<String> values) {
-        return values.isEmpty() || (values.size() == 1 && IDEMPOTENCY_KEY_VALUE.matcher(values.get(0)).matches());
+        return values.isEmpty()
+                || (values.size() == 1
+                        && IDEMPOTENCY_KEY_VALUE.matcher(values.get(0)).matches());
     }
 
     private static boolean hasBody(HttpServerRequest request) {
@@ -167,14 +205,17 @@ public class RequestGate {
 
     /** What an Accept header says of this API's media types. */
     enum Acceptance {
-        JSON, NO_JSON, MALFORMED
+        JSON,
+        NO_JSON,
+        MALFORMED
     }
 
     private static final String TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
     private static final String QUOTED = "\"(?:[\\t \\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\\t \\x21-\\x7E])*\"";
     /** RFC 9110 12.5.1: type "/" subtype, then parameters (empty ones allowed: "a/b;;"). */
-    private static final Pattern MEDIA_RANGE = Pattern.compile("(" + TOKEN + ")/(" + TOKEN + ")((?:[ \\t]*;[ \\t]*(?:"
-            + TOKEN + "=(?:" + TOKEN + "|" + QUOTED + "))?)*)");
+    private static final Pattern MEDIA_RANGE = Pattern.compile(
+            "(" + TOKEN + ")/(" + TOKEN + ")((?:[ \\t]*;[ \\t]*(?:" + TOKEN + "=(?:" + TOKEN + "|" + QUOTED + "))?)*)");
+
     private static final Pattern PARAMETER = Pattern.compile("(" + TOKEN + ")=(" + TOKEN + "|" + QUOTED + ")");
     private static final Pattern QVALUE = Pattern.compile("0(\\.[0-9]{0,3})?|1(\\.0{0,3})?");
     /** A comma outside quoted strings: where one element of the list ends. */
@@ -209,8 +250,11 @@ public class RequestGate {
                 }
             }
             String type = (m.group(1) + "/" + m.group(2)).toLowerCase(Locale.ROOT);
-            json |= !refused && (type.equals("*/*") || type.equals("application/*") || type.equals("application/json")
-                    || type.equals(Problem.MEDIA_TYPE));
+            json |= !refused
+                    && (type.equals("*/*")
+                            || type.equals("application/*")
+                            || type.equals("application/json")
+                            || type.equals(Problem.MEDIA_TYPE));
         }
         if (!any) {
             // Absent or blank admits anything; a list of nothing but commas says nothing a server can use.

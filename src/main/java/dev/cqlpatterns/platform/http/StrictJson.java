@@ -47,7 +47,8 @@ public class StrictJson implements ObjectMapperCustomizer {
         mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         mapper.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
         mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-        mapper.registerModule(new SimpleModule("strict-strings").addDeserializer(String.class, new WellFormedStrings()));
+        mapper.registerModule(
+                new SimpleModule("strict-strings").addDeserializer(String.class, new WellFormedStrings()));
     }
 
     /** Strings whose UTF-16 is well formed: every surrogate in a pair. */
@@ -66,7 +67,9 @@ public class StrictJson implements ObjectMapperCustomizer {
     public static boolean isWellFormed(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
                 return false;

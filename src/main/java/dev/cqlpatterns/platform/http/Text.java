@@ -17,13 +17,15 @@ public final class Text {
     public static final String CONTROL_CHARS = "\\x00-\\x1F\\x7F-\\x9F";
     /** One character of a one-line text field. */
     public static final String SINGLE_LINE_CHAR = "[^" + CONTROL_CHARS + "]";
+
     public static final String SINGLE_LINE = "^" + SINGLE_LINE_CHAR + "*$";
     public static final String SINGLE_LINE_MESSAGE = "must not contain control characters";
     /** One character of free text: no control character but tab, line feed and carriage return. */
     public static final String FREE_TEXT_CHAR = "[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F]";
+
     public static final String FREE_TEXT = "^" + FREE_TEXT_CHAR + "*$";
-    public static final String FREE_TEXT_MESSAGE = "must not contain control characters other than tab, line feed "
-            + "and carriage return";
+    public static final String FREE_TEXT_MESSAGE =
+            "must not contain control characters other than tab, line feed " + "and carriage return";
     /** The white space of {@link Character#isWhitespace} that is no control character, as a class body. */
     private static final String PRINTABLE_WHITESPACE =
             "\\x20\\u1680\\u2000-\\u2006\\u2008-\\u200A\\u2028\\u2029\\u205F\\u3000";
@@ -40,8 +42,8 @@ public final class Text {
      * and one that is no white space, before which only white space. Linear: no backtracking however
      * long the value.
      */
-    public static final String SINGLE_LINE_NOT_BLANK = "^[" + PRINTABLE_WHITESPACE + "]*[^" + CONTROL_CHARS
-            + PRINTABLE_WHITESPACE + "]" + SINGLE_LINE_CHAR + "*$";
+    public static final String SINGLE_LINE_NOT_BLANK =
+            "^[" + PRINTABLE_WHITESPACE + "]*[^" + CONTROL_CHARS + PRINTABLE_WHITESPACE + "]" + SINGLE_LINE_CHAR + "*$";
 
     /**
      * The contract's pattern of free text that is also {@code @NotBlank}: no control character but tab,
@@ -50,8 +52,7 @@ public final class Text {
     public static final String FREE_TEXT_NOT_BLANK = "^[\\t\\n\\r" + PRINTABLE_WHITESPACE + "]*[^" + CONTROL_CHARS
             + PRINTABLE_WHITESPACE + "]" + FREE_TEXT_CHAR + "*$";
 
-    private Text() {
-    }
+    private Text() {}
 
     /**
      * The length of {@code value} as the contract counts it: in code points, as JSON Schema's

@@ -19,8 +19,8 @@ public class Utf8Bodies implements ReaderInterceptor {
     public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
         byte[] body = context.getInputStream().readAllBytes();
         if (!Utf8.isWellFormed(body)) {
-            throw new ProblemException(400, "malformed-json", "Malformed JSON",
-                    "The request body is not well-formed UTF-8", null);
+            throw new ProblemException(
+                    400, "malformed-json", "Malformed JSON", "The request body is not well-formed UTF-8", null);
         }
         context.setInputStream(new ByteArrayInputStream(body));
         return context.proceed();

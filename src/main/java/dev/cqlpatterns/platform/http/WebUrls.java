@@ -18,8 +18,7 @@ public final class WebUrls {
     public static final String PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://(?:[^@/?#" + NOT_URL_CHARS + "]*@)?"
             + "(?:[A-Za-z0-9][A-Za-z0-9.-]*|\\[[0-9A-Fa-f:.]+\\])(?::[0-9]*)?(?:[/?#][^" + NOT_URL_CHARS + "]*)?$";
 
-    private WebUrls() {
-    }
+    private WebUrls() {}
 
     public static boolean isWebUrl(String url) {
         if (url == null) {
@@ -28,8 +27,10 @@ public final class WebUrls {
         try {
             URI uri = new URI(url);
             String scheme = uri.getScheme();
-            return scheme != null && (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                    && uri.getHost() != null && !uri.getHost().isEmpty();
+            return scheme != null
+                    && (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                    && uri.getHost() != null
+                    && !uri.getHost().isEmpty();
         } catch (URISyntaxException e) {
             return false;
         }

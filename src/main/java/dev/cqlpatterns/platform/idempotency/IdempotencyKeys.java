@@ -59,10 +59,10 @@ public class IdempotencyKeys {
 
     private static final Query CLAIM = Cql.conditional("INSERT INTO idempotency_keys (key_hash, fingerprint, plan, "
             + "expires_at) VALUES (?, ?, ?, ?) IF NOT EXISTS USING TTL ?");
-    private static final Query READ = Cql.idempotent(
-            "SELECT fingerprint, plan, expires_at, completed FROM idempotency_keys WHERE key_hash = ?");
-    private static final Query COMPLETE = Cql.idempotent(
-            "UPDATE idempotency_keys USING TTL ? SET completed = true WHERE key_hash = ?");
+    private static final Query READ =
+            Cql.idempotent("SELECT fingerprint, plan, expires_at, completed FROM idempotency_keys WHERE key_hash = ?");
+    private static final Query COMPLETE =
+            Cql.idempotent("UPDATE idempotency_keys USING TTL ? SET completed = true WHERE key_hash = ?");
     private static final int IV_BYTES = 12;
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -107,8 +107,14 @@ public class IdempotencyKeys {
      * @param writes    the create's writes for a plan, all idempotent; its second argument is true
      *                  when the plan is an earlier attempt's (which may have written some or all)
      */
-    public <P> Uni<Done<P>> run(String operation, String caller, String key, Object request, Class<P> type,
-            Supplier<P> plan, BiFunction<P, Boolean, Uni<Void>> writes) {
+    public <P> Uni<Done<P>> run(
+            String operation,
+            String caller,
+            String key,
+            Object request,
+            Class<P> type,
+            Supplier<P> plan,
+            BiFunction<P, Boolean, Uni<Void>> writes) {
         if (key == null) {
             P planned = plan.get();
             return writes.apply(planned, false).map(ignored -> new Done<>(planned, false));
@@ -123,8 +129,8 @@ public class IdempotencyKeys {
                 return finish(keys, planned, false, expiresAt, writes);
             }
             if (!MessageDigest.isEqual(fingerprint, bytes(found, "fingerprint"))) {
-                throw ProblemException.conflict(HEADER + " " + key + " was used before for a different request to "
-                        + operation);
+                throw ProblemException.conflict(
+                        HEADER + " " + key + " was used before for a different request to " + operation);
             }
             byte[] stored = bytes(found, "plan");
             // Our own claim, seen through a SERIAL read after an unknown outcome: not a replay.
@@ -138,8 +144,8 @@ public class IdempotencyKeys {
         });
     }
 
-    private <P> Uni<Done<P>> finish(Keys keys, P plan, boolean replayed, Instant expiresAt,
-            BiFunction<P, Boolean, Uni<Void>> writes) {
+    private <P> Uni<Done<P>> finish(
+            Keys keys, P plan, boolean replayed, Instant expiresAt, BiFunction<P, Boolean, Uni<Void>> writes) {
         return writes.apply(plan, replayed)
                 .chain(() -> cql.write(COMPLETE, secondsUntil(expiresAt), ByteBuffer.wrap(keys.rowKey())))
                 .map(ignored -> new Done<>(plan, replayed));
@@ -154,12 +160,20 @@ public class IdempotencyKeys {
     private Uni<Row> claim(Keys keys, byte[] fingerprint, byte[] sealed, Instant expiresAt, boolean firstTry) {
         ByteBuffer rowKey = ByteBuffer.wrap(keys.rowKey());
         AtomicReference<Row> held = new AtomicReference<>();
-        return cas.conditional(TABLE, cql.write(CLAIM, rowKey, ByteBuffer.wrap(fingerprint), ByteBuffer.wrap(sealed),
-                        expiresAt, secondsUntil(expiresAt)),
-                () -> cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), rowKey).map(rs -> {
-                    held.set(rs.one());
-                    return held.get() != null && Arrays.equals(bytes(held.get(), "plan"), sealed);
-                }))
+        return cas.conditional(
+                        TABLE,
+                        cql.write(
+                                CLAIM,
+                                rowKey,
+                                ByteBuffer.wrap(fingerprint),
+                                ByteBuffer.wrap(sealed),
+                                expiresAt,
+                                secondsUntil(expiresAt)),
+                        () -> cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), rowKey)
+                                .map(rs -> {
+                                    held.set(rs.one());
+                                    return held.get() != null && Arrays.equals(bytes(held.get(), "plan"), sealed);
+                                }))
                 .chain(outcome -> {
                     if (outcome.applied()) {
                         return Uni.createFrom().nullItem();
@@ -169,8 +183,11 @@ public class IdempotencyKeys {
                         return Uni.createFrom().item(holder);
                     }
                     // Not claimed, and a SERIAL read settled any round in flight: claim again, once.
-                    return firstTry ? claim(keys, fingerprint, sealed, expiresAt, false)
-                            : Uni.createFrom().failure(new DriverTimeoutException("An Idempotency-Key claim stayed unknown twice"));
+                    return firstTry
+                            ? claim(keys, fingerprint, sealed, expiresAt, false)
+                            : Uni.createFrom()
+                                    .failure(new DriverTimeoutException(
+                                            "An Idempotency-Key claim stayed unknown twice"));
                 });
     }
 
@@ -241,7 +258,9 @@ public class IdempotencyKeys {
         byte[] open(byte[] sealed) {
             try {
                 Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-                cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(sealKey, "AES"),
+                cipher.init(
+                        Cipher.DECRYPT_MODE,
+                        new SecretKeySpec(sealKey, "AES"),
                         new GCMParameterSpec(128, sealed, 0, IV_BYTES));
                 cipher.updateAAD(rowKey);
                 return cipher.doFinal(sealed, IV_BYTES, sealed.length - IV_BYTES);

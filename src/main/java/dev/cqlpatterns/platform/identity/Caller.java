@@ -28,7 +28,8 @@ public class Caller {
             throw new UnauthorizedException();
         }
         // A correctly signed token for no valid user: nobody, not a 500 and not a new author.
-        return usernameOf(identity).orElseThrow(() -> new UnauthorizedException("The token's subject is not a username"));
+        return usernameOf(identity)
+                .orElseThrow(() -> new UnauthorizedException("The token's subject is not a username"));
     }
 
     /** The username an identity stands for: a verified token's subject that is a username, or none. */

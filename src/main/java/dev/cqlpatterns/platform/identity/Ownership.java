@@ -10,8 +10,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
  */
 public final class Ownership {
 
-    private Ownership() {
-    }
+    private Ownership() {}
 
     /**
      * Passes when {@code caller} may change {@code what}, owned by {@code owner} (null: nobody yet,

@@ -16,20 +16,17 @@ public final class Usernames {
      */
     public static final String ANSWERED = "^[a-z0-9_.-]{1,64}$";
 
-    private Usernames() {
-    }
+    private Usernames() {}
 
     /** The contract's schema of one username, for lists of them ({@code @Schema(type = ARRAY, implementation = Username.class)}). */
     @Schema(name = "Username", type = SchemaType.STRING, pattern = PATTERN, maxLength = 32, examples = "alice")
     public static final class Username {
-        private Username() {
-        }
+        private Username() {}
     }
 
     /** The contract's schema of a username in an answer ({@link #ANSWERED}). */
     @Schema(name = "AnsweredUsername", type = SchemaType.STRING, pattern = ANSWERED, maxLength = 64, examples = "alice")
     public static final class Answered {
-        private Answered() {
-        }
+        private Answered() {}
     }
 }

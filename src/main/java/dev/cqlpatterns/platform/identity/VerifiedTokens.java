@@ -41,11 +41,11 @@ public class VerifiedTokens extends JWTCallerPrincipalFactory {
     private final Cache<String, Verified> verified;
 
     /** A principal that passed every check, and until when (epoch milliseconds) it may stand for its token. */
-    record Verified(JWTCallerPrincipal principal, long until) {
-    }
+    record Verified(JWTCallerPrincipal principal, long until) {}
 
     @Inject
-    VerifiedTokens(Clock clock,
+    VerifiedTokens(
+            Clock clock,
             @ConfigProperty(name = "cql-patterns.identity.verified-tokens.max-entries") int maxEntries,
             @ConfigProperty(name = "cql-patterns.identity.verified-tokens.reuse") Duration reuse) {
         this(new DefaultJWTCallerPrincipalFactory(), clock, maxEntries, reuse);
@@ -56,7 +56,10 @@ public class VerifiedTokens extends JWTCallerPrincipalFactory {
         this.clock = clock;
         this.reuse = reuse;
         // Entries leave after the reuse period at the latest; parse refuses one whose token expired sooner.
-        this.verified = Caffeine.newBuilder().maximumSize(maxEntries).expireAfterWrite(reuse).build();
+        this.verified = Caffeine.newBuilder()
+                .maximumSize(maxEntries)
+                .expireAfterWrite(reuse)
+                .build();
     }
 
     @Override

@@ -42,7 +42,8 @@ public class RateLimits {
     private static final String STANDING = RateLimits.class.getName();
 
     /** Where a caller stands in one budget after a charge. */
-    record Standing(String budget, long limit, long remaining, long resetSeconds, long retryAfterSeconds, boolean allowed) {
+    record Standing(
+            String budget, long limit, long remaining, long resetSeconds, long retryAfterSeconds, boolean allowed) {
 
         /** The share left: the budget closest to running out is the one a client should see. */
         double left() {
@@ -71,15 +72,18 @@ public class RateLimits {
         boolean read = "GET".equals(method) || "HEAD".equals(method);
         Method route = resource.getResourceMethod();
         long bodyBytes = route != null && route.isAnnotationPresent(ChargesBodyBytes.class) ? bodyBytes(request) : 0;
-        String address = http.remoteAddress() == null ? "unknown" : http.remoteAddress().host();
-        return identities.getDeferredIdentity()
+        String address =
+                http.remoteAddress() == null ? "unknown" : http.remoteAddress().host();
+        return identities
+                .getDeferredIdentity()
                 .map(Caller::usernameOf)
                 // An invalid token is answered 401 by the route's security check; until then it is anonymous.
-                .onFailure().recoverWithItem(Optional.empty())
+                .onFailure()
+                .recoverWithItem(Optional.empty())
                 .map(user -> user.map(u -> "user:" + u).orElse("address:" + address))
                 .map(caller -> {
-                    Standing standing = read ? take(caller, "reads", settings.reads(), 1)
-                            : takeWrite(caller, bodyBytes);
+                    Standing standing =
+                            read ? take(caller, "reads", settings.reads(), 1) : takeWrite(caller, bodyBytes);
                     request.setProperty(STANDING, standing);
                     return standing.allowed() ? null : refused(standing);
                 });
@@ -105,7 +109,8 @@ public class RateLimits {
         }
         Standing writes = take(caller, "writes", settings.writes(), 1);
         if (!writes.allowed()) {
-            bucket(caller, "body-bytes", settings.bodyBytes()).addTokens(Math.min(bodyBytes, settings.bodyBytes().capacity()));
+            bucket(caller, "body-bytes", settings.bodyBytes())
+                    .addTokens(Math.min(bodyBytes, settings.bodyBytes().capacity()));
             return writes;
         }
         return writes.left() <= bytes.left() ? writes : bytes;
@@ -113,15 +118,27 @@ public class RateLimits {
 
     private Standing take(String caller, String name, RateLimitSettings.Budget budget, long tokens) {
         // A body larger than the whole budget costs the whole budget, not a wait that never ends.
-        ConsumptionProbe probe = bucket(caller, name, budget).tryConsumeAndReturnRemaining(Math.min(tokens, budget.capacity()));
-        return new Standing(name, budget.capacity(), probe.getRemainingTokens(), seconds(probe.getNanosToWaitForReset()),
-                Math.max(1, seconds(probe.getNanosToWaitForRefill())), probe.isConsumed());
+        ConsumptionProbe probe =
+                bucket(caller, name, budget).tryConsumeAndReturnRemaining(Math.min(tokens, budget.capacity()));
+        return new Standing(
+                name,
+                budget.capacity(),
+                probe.getRemainingTokens(),
+                seconds(probe.getNanosToWaitForReset()),
+                Math.max(1, seconds(probe.getNanosToWaitForRefill())),
+                probe.isConsumed());
     }
 
     private BucketProxy bucket(String caller, String name, RateLimitSettings.Budget budget) {
-        return tokenBuckets.proxies().builder().build(name + "|" + caller, () -> BucketConfiguration.builder()
-                .addLimit(limit -> limit.capacity(budget.capacity()).refillGreedy(budget.capacity(), budget.period()))
-                .build());
+        return tokenBuckets
+                .proxies()
+                .builder()
+                .build(
+                        name + "|" + caller,
+                        () -> BucketConfiguration.builder()
+                                .addLimit(limit -> limit.capacity(budget.capacity())
+                                        .refillGreedy(budget.capacity(), budget.period()))
+                                .build());
     }
 
     /** The declared length; a body without one (chunked) is charged the largest body the service takes. */
@@ -135,9 +152,12 @@ public class RateLimits {
     }
 
     private static Response refused(Standing standing) {
-        return Response.fromResponse(Problems.problem(429, "rate-limited", "Too many requests",
-                        "Over this caller's " + standing.budget() + " budget of " + standing.limit()
-                                + "; retry after " + standing.retryAfterSeconds() + " seconds"))
+        return Response.fromResponse(Problems.problem(
+                        429,
+                        "rate-limited",
+                        "Too many requests",
+                        "Over this caller's " + standing.budget() + " budget of " + standing.limit() + "; retry after "
+                                + standing.retryAfterSeconds() + " seconds"))
                 .header(HttpHeaders.RETRY_AFTER, standing.retryAfterSeconds())
                 .header(LIMIT, standing.limit())
                 .header(REMAINING, standing.remaining())

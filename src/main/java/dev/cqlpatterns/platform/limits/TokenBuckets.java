@@ -18,8 +18,8 @@ public class TokenBuckets {
 
     @Inject
     public TokenBuckets(RateLimitSettings settings) {
-        this.proxies = new CaffeineProxyManager<>(Caffeine.newBuilder().maximumSize(settings.maxCallers()),
-                Duration.ofHours(1));
+        this.proxies = new CaffeineProxyManager<>(
+                Caffeine.newBuilder().maximumSize(settings.maxCallers()), Duration.ofHours(1));
     }
 
     ProxyManager<String> proxies() {

@@ -14,6 +14,5 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  */
 @RegisterForReflection(targets = {Problem.class, Problem.FieldError.class})
 public final class NativeReflection {
-    private NativeReflection() {
-    }
+    private NativeReflection() {}
 }

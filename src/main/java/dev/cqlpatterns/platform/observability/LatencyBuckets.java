@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 public class LatencyBuckets {
     static final String HTTP_SERVER_REQUESTS = "http.server.requests";
     static final Duration[] BOUNDS = Stream.of(5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000)
-            .map(Duration::ofMillis).toArray(Duration[]::new);
+            .map(Duration::ofMillis)
+            .toArray(Duration[]::new);
 
     @Produces
     @Singleton
@@ -28,7 +29,10 @@ public class LatencyBuckets {
                 if (!HTTP_SERVER_REQUESTS.equals(id.getName())) {
                     return config;
                 }
-                return DistributionStatisticConfig.builder().serviceLevelObjectives(nanos).build().merge(config);
+                return DistributionStatisticConfig.builder()
+                        .serviceLevelObjectives(nanos)
+                        .build()
+                        .merge(config);
             }
         };
     }

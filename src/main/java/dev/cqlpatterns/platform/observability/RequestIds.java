@@ -18,10 +18,12 @@ public class RequestIds {
 
     void register(@Observes Filters filters) {
         // Before every other filter, so even a request refused early (rate limit, auth) carries it.
-        filters.register(rc -> {
-            rc.response().putHeader(HEADER, of(rc.request().getHeader(HEADER)));
-            rc.next();
-        }, 1000);
+        filters.register(
+                rc -> {
+                    rc.response().putHeader(HEADER, of(rc.request().getHeader(HEADER)));
+                    rc.next();
+                },
+                1000);
     }
 
     /** The id of a request that sent {@code given} as its X-Request-Id (null when it sent none). */

@@ -9,8 +9,7 @@ import io.opentelemetry.api.trace.SpanContext;
  * ({@code traceId}), in the access log and in every problem+json answer.
  */
 public final class Traces {
-    private Traces() {
-    }
+    private Traces() {}
 
     /** The current trace id (32 hex digits), or null when there is no trace (tracing off). */
     public static String currentTraceId() {

@@ -1,6 +1,10 @@
 package dev.cqlpatterns.platform.openapi;
 
+import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.observability.RequestIds;
 import dev.cqlpatterns.platform.paging.Cursors;
+import dev.cqlpatterns.platform.paging.PagingSettings;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,10 +26,6 @@ import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
-import dev.cqlpatterns.platform.errors.Problem;
-import dev.cqlpatterns.platform.http.Text;
-import dev.cqlpatterns.platform.observability.RequestIds;
-import dev.cqlpatterns.platform.paging.PagingSettings;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
@@ -54,10 +54,11 @@ public class ContractFilter implements OASFilter {
     private static final int INSTANT_MAX = 30;
     private static final int UUID_LENGTH = 36;
     /** An anchored pattern that is one character class repeated {n,m} times. */
-    private static final Pattern REPEATED_CLASS = Pattern.compile("\\^\\[(?:[^\\]\\\\]|\\\\.)+]\\{(\\d+)(?:,(\\d+))?}\\$");
+    private static final Pattern REPEATED_CLASS =
+            Pattern.compile("\\^\\[(?:[^\\]\\\\]|\\\\.)+]\\{(\\d+)(?:,(\\d+))?}\\$");
     /** IETF draft RateLimit header fields, as platform.limits.RateLimits sends them. */
-    private static final List<String> RATE_LIMIT_HEADERS = List.of("RateLimit-Limit", "RateLimit-Remaining",
-            "RateLimit-Reset");
+    private static final List<String> RATE_LIMIT_HEADERS =
+            List.of("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -66,52 +67,97 @@ public class ContractFilter implements OASFilter {
             components = OASFactory.createComponents();
             openAPI.setComponents(components);
         }
-        components.addSchema("FieldError", OASFactory.createSchema().type(List.of(Schema.SchemaType.OBJECT))
-                .required(List.of("field", "message"))
-                .addProperty("field", string("Field or parameter name", "content").maxLength(Problem.FIELD_MAX)
-                        .pattern(Text.SINGLE_LINE))
-                .addProperty("message", shown("What is wrong with it", "must not be blank")));
-        components.addSchema("Problem", OASFactory.createSchema().type(List.of(Schema.SchemaType.OBJECT))
-                .description("RFC 9457 problem detail, sent as application/problem+json")
-                .required(List.of("type", "title", "status"))
-                .addProperty("type", string("Stable identifier of the kind of problem", "urn:cql-patterns:problem:validation")
-                        .pattern("^urn:cql-patterns:problem:[a-z-]{1,40}$").maxLength(65))
-                .addProperty("title", shown("Short summary of the kind of problem", "Invalid request"))
-                .addProperty("status", OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)).format("int32")
-                        .description("HTTP status").examples(List.of(400)))
-                .addProperty("detail", shown("What is wrong with this request", "limit: must be between 1 and 500"))
-                .addProperty("errors", OASFactory.createSchema().type(List.of(Schema.SchemaType.ARRAY))
-                        .description("Fields that failed validation, when the problem is about fields")
-                        .items(OASFactory.createSchema().ref("#/components/schemas/FieldError")))
-                .addProperty("traceId", OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING))
-                        .pattern("^[0-9a-f]{32}$")
-                        .description("W3C trace id of this request (when the service traces): quote it when reporting "
-                                + "the problem, it finds the request's spans and log lines")
-                        .examples(List.of("4bf92f3577b34da6a3ce929d0e0e4736"))));
+        components.addSchema(
+                "FieldError",
+                OASFactory.createSchema()
+                        .type(List.of(Schema.SchemaType.OBJECT))
+                        .required(List.of("field", "message"))
+                        .addProperty(
+                                "field",
+                                string("Field or parameter name", "content")
+                                        .maxLength(Problem.FIELD_MAX)
+                                        .pattern(Text.SINGLE_LINE))
+                        .addProperty("message", shown("What is wrong with it", "must not be blank")));
+        components.addSchema(
+                "Problem",
+                OASFactory.createSchema()
+                        .type(List.of(Schema.SchemaType.OBJECT))
+                        .description("RFC 9457 problem detail, sent as application/problem+json")
+                        .required(List.of("type", "title", "status"))
+                        .addProperty(
+                                "type",
+                                string(
+                                                "Stable identifier of the kind of problem",
+                                                "urn:cql-patterns:problem:validation")
+                                        .pattern("^urn:cql-patterns:problem:[a-z-]{1,40}$")
+                                        .maxLength(65))
+                        .addProperty("title", shown("Short summary of the kind of problem", "Invalid request"))
+                        .addProperty(
+                                "status",
+                                OASFactory.createSchema()
+                                        .type(List.of(Schema.SchemaType.INTEGER))
+                                        .format("int32")
+                                        .description("HTTP status")
+                                        .examples(List.of(400)))
+                        .addProperty(
+                                "detail", shown("What is wrong with this request", "limit: must be between 1 and 500"))
+                        .addProperty(
+                                "errors",
+                                OASFactory.createSchema()
+                                        .type(List.of(Schema.SchemaType.ARRAY))
+                                        .description("Fields that failed validation, when the problem is about fields")
+                                        .items(OASFactory.createSchema().ref("#/components/schemas/FieldError")))
+                        .addProperty(
+                                "traceId",
+                                OASFactory.createSchema()
+                                        .type(List.of(Schema.SchemaType.STRING))
+                                        .pattern("^[0-9a-f]{32}$")
+                                        .description(
+                                                "W3C trace id of this request (when the service traces): quote it when reporting "
+                                                        + "the problem, it finds the request's spans and log lines")
+                                        .examples(List.of("4bf92f3577b34da6a3ce929d0e0e4736"))));
         components.addHeader("X-Partitions-Read", intHeader("Partitions of Cassandra this request read"));
         components.addHeader("X-Statements", intHeader("CQL statements this request ran"));
-        components.addHeader("Retry-After", intHeader("Seconds to wait before retrying").required(true));
-        components.addHeader(RequestIds.HEADER, OASFactory.createHeader().required(true)
-                .description("Names this request in the service's access log: the caller's own X-Request-Id when it is "
-                        + "1 to 64 of A-Z a-z 0-9 . _ : -, else the request's trace id or a random UUID")
-                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING)).pattern("^[A-Za-z0-9._:-]{1,64}$")
-                        .maxLength(64).examples(List.of("4bf92f3577b34da6a3ce929d0e0e4736"))));
-        components.addHeader(RATE_LIMIT_HEADERS.get(0), intHeader("Size of the caller's budget this answer reports "
-                + "(reads, writes or body bytes; per caller and replica)"));
+        components.addHeader(
+                "Retry-After", intHeader("Seconds to wait before retrying").required(true));
+        components.addHeader(
+                RequestIds.HEADER,
+                OASFactory.createHeader()
+                        .required(true)
+                        .description(
+                                "Names this request in the service's access log: the caller's own X-Request-Id when it is "
+                                        + "1 to 64 of A-Z a-z 0-9 . _ : -, else the request's trace id or a random UUID")
+                        .schema(OASFactory.createSchema()
+                                .type(List.of(Schema.SchemaType.STRING))
+                                .pattern("^[A-Za-z0-9._:-]{1,64}$")
+                                .maxLength(64)
+                                .examples(List.of("4bf92f3577b34da6a3ce929d0e0e4736"))));
+        components.addHeader(
+                RATE_LIMIT_HEADERS.get(0),
+                intHeader("Size of the caller's budget this answer reports "
+                        + "(reads, writes or body bytes; per caller and replica)"));
         components.addHeader(RATE_LIMIT_HEADERS.get(1), intHeader("What is left of that budget"));
         components.addHeader(RATE_LIMIT_HEADERS.get(2), intHeader("Seconds until that budget is full again"));
-        components.addHeader("WWW-Authenticate", OASFactory.createHeader().required(true)
-                .description("The authentication scheme the route wants: Bearer")
-                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING)).pattern("^Bearer\\b").maxLength(64)
-                        .examples(List.of("Bearer"))));
+        components.addHeader(
+                "WWW-Authenticate",
+                OASFactory.createHeader()
+                        .required(true)
+                        .description("The authentication scheme the route wants: Bearer")
+                        .schema(OASFactory.createSchema()
+                                .type(List.of(Schema.SchemaType.STRING))
+                                .pattern("^Bearer\\b")
+                                .maxLength(64)
+                                .examples(List.of("Bearer"))));
         addPagingParameters(components);
         boundBuiltInStrings(components);
 
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
-        openAPI.getPaths().getPathItems().forEach((path, item) -> item.getOperations().forEach((method, operation) ->
-                describe(path, method, operation)));
+        openAPI.getPaths()
+                .getPathItems()
+                .forEach((path, item) ->
+                        item.getOperations().forEach((method, operation) -> describe(path, method, operation)));
         requireWhatResponsesAlwaysSend(openAPI);
         everySchema(openAPI, ContractFilter::restrictString);
     }
@@ -202,25 +248,39 @@ public class ContractFilter implements OASFilter {
         if (components.getHeaders() != null) {
             components.getHeaders().values().forEach(header -> walk.accept(header.getSchema()));
         }
-        openAPI.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(operation -> {
-            if (operation.getParameters() != null) {
-                operation.getParameters().forEach(parameter -> walk.accept(parameter.getSchema()));
-            }
-            if (operation.getRequestBody() != null && operation.getRequestBody().getContent() != null
-                    && operation.getRequestBody().getContent().getMediaTypes() != null) {
-                operation.getRequestBody().getContent().getMediaTypes().values().forEach(media -> walk.accept(media.getSchema()));
-            }
-            if (operation.getResponses() != null && operation.getResponses().getAPIResponses() != null) {
-                operation.getResponses().getAPIResponses().values().forEach(response -> {
-                    if (response.getHeaders() != null) {
-                        response.getHeaders().values().forEach(header -> walk.accept(header.getSchema()));
+        openAPI.getPaths()
+                .getPathItems()
+                .values()
+                .forEach(item -> item.getOperations().values().forEach(operation -> {
+                    if (operation.getParameters() != null) {
+                        operation.getParameters().forEach(parameter -> walk.accept(parameter.getSchema()));
                     }
-                    if (response.getContent() != null && response.getContent().getMediaTypes() != null) {
-                        response.getContent().getMediaTypes().values().forEach(media -> walk.accept(media.getSchema()));
+                    if (operation.getRequestBody() != null
+                            && operation.getRequestBody().getContent() != null
+                            && operation.getRequestBody().getContent().getMediaTypes() != null) {
+                        operation
+                                .getRequestBody()
+                                .getContent()
+                                .getMediaTypes()
+                                .values()
+                                .forEach(media -> walk.accept(media.getSchema()));
                     }
-                });
-            }
-        }));
+                    if (operation.getResponses() != null
+                            && operation.getResponses().getAPIResponses() != null) {
+                        operation.getResponses().getAPIResponses().values().forEach(response -> {
+                            if (response.getHeaders() != null) {
+                                response.getHeaders().values().forEach(header -> walk.accept(header.getSchema()));
+                            }
+                            if (response.getContent() != null
+                                    && response.getContent().getMediaTypes() != null) {
+                                response.getContent()
+                                        .getMediaTypes()
+                                        .values()
+                                        .forEach(media -> walk.accept(media.getSchema()));
+                            }
+                        });
+                    }
+                }));
     }
 
     /**
@@ -236,31 +296,41 @@ public class ContractFilter implements OASFilter {
         }
         boolean nullsWritten = ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.jackson.serialization-inclusion", String.class)
-                .map(inclusion -> inclusion.equalsIgnoreCase("always")).orElse(true);
+                .map(inclusion -> inclusion.equalsIgnoreCase("always"))
+                .orElse(true);
         Set<Schema> reached = Collections.newSetFromMap(new IdentityHashMap<>());
-        openAPI.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(operation -> {
-            if (operation.getResponses() == null || operation.getResponses().getAPIResponses() == null) {
-                return;
-            }
-            operation.getResponses().getAPIResponses().values().forEach(response -> {
-                if (response.getContent() != null && response.getContent().getMediaTypes() != null) {
-                    response.getContent().getMediaTypes().values()
-                            .forEach(media -> reach(media.getSchema(), schemas, reached));
-                }
-            });
-        }));
+        openAPI.getPaths()
+                .getPathItems()
+                .values()
+                .forEach(item -> item.getOperations().values().forEach(operation -> {
+                    if (operation.getResponses() == null
+                            || operation.getResponses().getAPIResponses() == null) {
+                        return;
+                    }
+                    operation.getResponses().getAPIResponses().values().forEach(response -> {
+                        if (response.getContent() != null
+                                && response.getContent().getMediaTypes() != null) {
+                            response.getContent()
+                                    .getMediaTypes()
+                                    .values()
+                                    .forEach(media -> reach(media.getSchema(), schemas, reached));
+                        }
+                    });
+                }));
         reached.forEach(schema -> requireAll(schema, nullsWritten));
     }
 
     private static void requireAll(Schema schema, boolean nullsWritten) {
-        if (schema.getProperties() == null || schema.getProperties().isEmpty()
+        if (schema.getProperties() == null
+                || schema.getProperties().isEmpty()
                 || (schema.getRequired() != null && !schema.getRequired().isEmpty())) {
             return;
         }
         List<String> required = new ArrayList<>();
         schema.getProperties().forEach((property, propertySchema) -> {
             // MicroProfile OpenAPI 4 models nullable as a "null" type; SmallRye writes it as nullable: true in 3.0.
-            boolean nullable = propertySchema.getType() != null && propertySchema.getType().contains(Schema.SchemaType.NULL);
+            boolean nullable =
+                    propertySchema.getType() != null && propertySchema.getType().contains(Schema.SchemaType.NULL);
             if (nullsWritten || !nullable) {
                 required.add(property);
             }
@@ -303,17 +373,31 @@ public class ContractFilter implements OASFilter {
                 .orElse(Integer.parseInt(PagingSettings.MAX_LIMIT));
         int dflt = config.getOptionalValue("cql-patterns.paging.default-limit", Integer.class)
                 .orElse(Integer.parseInt(PagingSettings.DEFAULT_LIMIT));
-        components.addParameter(LIMIT, OASFactory.createParameter().name(LIMIT).in(Parameter.In.QUERY)
-                .description("Page size, 1 to " + max + " (default " + dflt + ")")
-                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)).format("int32")
-                        .minimum(BigDecimal.ONE).maximum(BigDecimal.valueOf(max)).defaultValue(dflt))
-                .example(dflt));
-        components.addParameter(CURSOR, OASFactory.createParameter().name(CURSOR).in(Parameter.In.QUERY)
-                .description("The next value of the previous page, unchanged; absent for the first page. Opaque and "
-                        + "signed: a cursor that was altered, or that belongs to another list, is answered with 400")
-                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING))
-                        .pattern("^(?:" + Cursors.PATTERN.substring(1, Cursors.PATTERN.length() - 1) + ")?$")
-                        .maxLength(Cursors.MAX_LENGTH)));
+        components.addParameter(
+                LIMIT,
+                OASFactory.createParameter()
+                        .name(LIMIT)
+                        .in(Parameter.In.QUERY)
+                        .description("Page size, 1 to " + max + " (default " + dflt + ")")
+                        .schema(OASFactory.createSchema()
+                                .type(List.of(Schema.SchemaType.INTEGER))
+                                .format("int32")
+                                .minimum(BigDecimal.ONE)
+                                .maximum(BigDecimal.valueOf(max))
+                                .defaultValue(dflt))
+                        .example(dflt));
+        components.addParameter(
+                CURSOR,
+                OASFactory.createParameter()
+                        .name(CURSOR)
+                        .in(Parameter.In.QUERY)
+                        .description(
+                                "The next value of the previous page, unchanged; absent for the first page. Opaque and "
+                                        + "signed: a cursor that was altered, or that belongs to another list, is answered with 400")
+                        .schema(OASFactory.createSchema()
+                                .type(List.of(Schema.SchemaType.STRING))
+                                .pattern("^(?:" + Cursors.PATTERN.substring(1, Cursors.PATTERN.length() - 1) + ")?$")
+                                .maxLength(Cursors.MAX_LENGTH)));
     }
 
     private static void referPagingParameters(Operation operation) {
@@ -324,8 +408,10 @@ public class ContractFilter implements OASFilter {
         for (Parameter parameter : operation.getParameters()) {
             boolean paging = parameter.getIn() == Parameter.In.QUERY
                     && (LIMIT.equals(parameter.getName()) || CURSOR.equals(parameter.getName()));
-            parameters.add(paging ? OASFactory.createParameter().ref("#/components/parameters/" + parameter.getName())
-                    : parameter);
+            parameters.add(
+                    paging
+                            ? OASFactory.createParameter().ref("#/components/parameters/" + parameter.getName())
+                            : parameter);
         }
         operation.setParameters(parameters);
     }
@@ -338,8 +424,10 @@ public class ContractFilter implements OASFilter {
             operation.setResponses(responses);
         }
         boolean hasInput = operation.getRequestBody() != null
-                || (operation.getParameters() != null && !operation.getParameters().isEmpty());
-        boolean secured = operation.getSecurity() != null && !operation.getSecurity().isEmpty();
+                || (operation.getParameters() != null
+                        && !operation.getParameters().isEmpty());
+        boolean secured =
+                operation.getSecurity() != null && !operation.getSecurity().isEmpty();
         if (!secured) {
             // Say explicitly that the route is public, rather than leaving it to a global default.
             operation.setSecurity(new java.util.ArrayList<>());
@@ -359,10 +447,14 @@ public class ContractFilter implements OASFilter {
             errors.put("415", "Request body is not application/json");
         }
         errors.put("406", "The Accept header excludes application/json");
-        errors.put("429", "Over the caller's rate limit (per token subject, or client address without a token): "
-                + "nothing was done; retry after Retry-After seconds");
-        errors.put("500", "Unexpected failure, or a read the database refused for the dead rows it would scan (type "
-                + "read-refused; retrying does not help): logged, no internals in the body");
+        errors.put(
+                "429",
+                "Over the caller's rate limit (per token subject, or client address without a token): "
+                        + "nothing was done; retry after Retry-After seconds");
+        errors.put(
+                "500",
+                "Unexpected failure, or a read the database refused for the dead rows it would scan (type "
+                        + "read-refused; retrying does not help): logged, no internals in the body");
         errors.put("503", "Cassandra unreachable or too slow; retry after Retry-After seconds");
         APIResponses target = responses;
         errors.forEach((code, description) -> {
@@ -373,8 +465,10 @@ public class ContractFilter implements OASFilter {
             }
             if (code.equals("401")) {
                 // RFC 9110 11.6.1: a 401 names the scheme it wants (Problems sends "Bearer").
-                target.getAPIResponse(code).addHeader("WWW-Authenticate",
-                        OASFactory.createHeader().ref("#/components/headers/WWW-Authenticate"));
+                target.getAPIResponse(code)
+                        .addHeader(
+                                "WWW-Authenticate",
+                                OASFactory.createHeader().ref("#/components/headers/WWW-Authenticate"));
             }
         });
         // Errors a feature declares (409, 403...) without a body are problems too.
@@ -383,9 +477,11 @@ public class ContractFilter implements OASFilter {
                 response.setContent(problem(response.getDescription(), false).getContent());
             }
             // Every answer says what it cost, errors included (a 404 may have read a partition).
-            response.addHeader("X-Partitions-Read", OASFactory.createHeader().ref("#/components/headers/X-Partitions-Read"));
+            response.addHeader(
+                    "X-Partitions-Read", OASFactory.createHeader().ref("#/components/headers/X-Partitions-Read"));
             response.addHeader("X-Statements", OASFactory.createHeader().ref("#/components/headers/X-Statements"));
-            response.addHeader(RequestIds.HEADER, OASFactory.createHeader().ref("#/components/headers/" + RequestIds.HEADER));
+            response.addHeader(
+                    RequestIds.HEADER, OASFactory.createHeader().ref("#/components/headers/" + RequestIds.HEADER));
             // Every route is rate limited, and every answer it gives says where the caller stands.
             RATE_LIMIT_HEADERS.forEach(header ->
                     response.addHeader(header, OASFactory.createHeader().ref("#/components/headers/" + header)));
@@ -393,9 +489,13 @@ public class ContractFilter implements OASFilter {
     }
 
     private static APIResponse problem(String description, boolean retryAfter) {
-        APIResponse response = OASFactory.createAPIResponse().description(description)
-                .content(OASFactory.createContent().addMediaType(PROBLEM_MEDIA,
-                        OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM_REF))));
+        APIResponse response = OASFactory.createAPIResponse()
+                .description(description)
+                .content(OASFactory.createContent()
+                        .addMediaType(
+                                PROBLEM_MEDIA,
+                                OASFactory.createMediaType()
+                                        .schema(OASFactory.createSchema().ref(PROBLEM_REF))));
         if (retryAfter) {
             response.addHeader("Retry-After", OASFactory.createHeader().ref("#/components/headers/Retry-After"));
         }
@@ -403,7 +503,9 @@ public class ContractFilter implements OASFilter {
     }
 
     private static Schema string(String description, String example) {
-        return OASFactory.createSchema().type(List.of(Schema.SchemaType.STRING)).description(description)
+        return OASFactory.createSchema()
+                .type(List.of(Schema.SchemaType.STRING))
+                .description(description)
                 .examples(List.of(example));
     }
 
@@ -413,7 +515,10 @@ public class ContractFilter implements OASFilter {
     }
 
     private static Header intHeader(String description) {
-        return OASFactory.createHeader().description(description)
-                .schema(OASFactory.createSchema().type(List.of(Schema.SchemaType.INTEGER)).format("int32"));
+        return OASFactory.createHeader()
+                .description(description)
+                .schema(OASFactory.createSchema()
+                        .type(List.of(Schema.SchemaType.INTEGER))
+                        .format("int32"));
     }
 }

@@ -35,6 +35,7 @@ public class Cursors {
     public static final int MAX_LENGTH = 2048;
     /** What a cursor looks like: the position's JSON and its 16-byte MAC, each as unpadded base64url. */
     public static final String PATTERN = "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{22}$";
+
     private static final int MAC_BYTES = 16;
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
@@ -52,7 +53,8 @@ public class Cursors {
 
     @PostConstruct
     void init() {
-        byte[] secret = settings.cursorSecret().filter(s -> !s.isBlank())
+        byte[] secret = settings.cursorSecret()
+                .filter(s -> !s.isBlank())
                 .map(s -> s.getBytes(StandardCharsets.UTF_8))
                 .orElseGet(() -> {
                     LOG.warn("cql-patterns.paging.cursor-secret is not set: cursors are signed with a random key "
@@ -99,7 +101,8 @@ public class Cursors {
         }
         int dot = cursor.indexOf('.');
         if (dot <= 0 || dot == cursor.length() - 1) {
-            throw ProblemException.badCursor("cursor is malformed; pass back the 'next' value of a previous page unchanged");
+            throw ProblemException.badCursor(
+                    "cursor is malformed; pass back the 'next' value of a previous page unchanged");
         }
         try {
             byte[] payload = DECODER.decode(cursor.substring(0, dot));
@@ -107,7 +110,8 @@ public class Cursors {
             if (!MessageDigest.isEqual(mac, mac(scope, payload))) {
                 throw ProblemException.badCursor("cursor does not belong to this list or was altered");
             }
-            T position = json.readerFor(type).with(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+            T position = json.readerFor(type)
+                    .with(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
                     .readValue(payload);
             // Signed is not sound: a leaked key or a bug can sign what no page wrote, and a null or a
             // malformed key column reaching Cassandra was a 500. Positions declare what they need.
@@ -116,7 +120,8 @@ public class Cursors {
             }
             return Optional.of(position);
         } catch (IllegalArgumentException | java.io.IOException e) {
-            throw ProblemException.badCursor("cursor is malformed; pass back the 'next' value of a previous page unchanged");
+            throw ProblemException.badCursor(
+                    "cursor is malformed; pass back the 'next' value of a previous page unchanged");
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.Optional;
 public interface PagingSettings {
     /** Defaults, also read by the contract (platform.openapi.ContractFilter), which is built without CDI. */
     String DEFAULT_LIMIT = "50";
+
     String MAX_LIMIT = "500";
 
     /** Page size when a list call gives no limit. */

@@ -14,8 +14,8 @@ import java.util.UUID;
  * across all replicas. Conditional writes are never retried automatically (not idempotent).
  */
 public class ClusterLease {
-    private static final Query CLAIM = Cql.query(
-            "INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?");
+    private static final Query CLAIM =
+            Cql.query("INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?");
     private static final Query RELEASE = Cql.query("DELETE FROM leases WHERE name = ? IF owner = ?");
 
     private final Cql cql;

@@ -22,7 +22,8 @@ public class InProcessTicks {
             return;
         }
         for (ClusterJob job : jobs) {
-            scheduler.newJob(job.name())
+            scheduler
+                    .newJob(job.name())
                     .setInterval(job.every().toString())
                     .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
                     .setSkipPredicate(Scheduled.ApplicationNotRunning.class)

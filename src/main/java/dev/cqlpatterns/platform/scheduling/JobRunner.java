@@ -43,8 +43,11 @@ public class JobRunner {
      * so the next tick runs as usual.
      */
     public static Uni<Void> scheduled(String job, Uni<?> tick) {
-        return tick.onFailure().invoke(failure -> LOG.warnf("%s failed: %s", job, failure.toString()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return tick.onFailure()
+                .invoke(failure -> LOG.warnf("%s failed: %s", job, failure.toString()))
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
     }
 
     /**
@@ -60,24 +63,32 @@ public class JobRunner {
      * {@code leaseName}: a job whose work is split (the roller's series) claims each part on its
      * own, so deployments that hold different parts never take each other's tick.
      */
-    public Uni<Outcome> run(String job, String leaseName, Duration interval, Instant now,
-            Function<Instant, Uni<Integer>> work) {
+    public Uni<Outcome> run(
+            String job, String leaseName, Duration interval, Instant now, Function<Instant, Uni<Integer>> work) {
         return lease.tryAcquireTick(leaseName, now, interval)
-                .onFailure().invoke(failure -> runs(job, "failed").increment())
+                .onFailure()
+                .invoke(failure -> runs(job, "failed").increment())
                 .chain(won -> {
                     if (!won) {
                         runs(job, "skipped").increment();
                         return Uni.createFrom().item(Outcome.skipped());
                     }
                     Timer.Sample sample = Timer.start(meters);
-                    return Uni.createFrom().deferred(() -> work.apply(now))
-                            .onItemOrFailure().invoke((items, failure) -> {
+                    return Uni.createFrom()
+                            .deferred(() -> work.apply(now))
+                            .onItemOrFailure()
+                            .invoke((items, failure) -> {
                                 sample.stop(Timer.builder("scheduler.job.duration")
-                                        .description("How long one run of a job took").tag("job", job).register(meters));
+                                        .description("How long one run of a job took")
+                                        .tag("job", job)
+                                        .register(meters));
                                 runs(job, failure == null ? "ran" : "failed").increment();
                                 if (failure == null) {
-                                    Counter.builder("scheduler.job.items").description("Items a job handled")
-                                            .tag("job", job).register(meters).increment(items);
+                                    Counter.builder("scheduler.job.items")
+                                            .description("Items a job handled")
+                                            .tag("job", job)
+                                            .register(meters)
+                                            .increment(items);
                                     LOG.debugf("%s ran at %s on %s: %d items", job, now, lease.owner(), items);
                                 }
                             })
@@ -86,7 +97,10 @@ public class JobRunner {
     }
 
     private Counter runs(String job, String outcome) {
-        return Counter.builder("scheduler.job.runs").description("Ticks of a job, by what this replica did")
-                .tag("job", job).tag("outcome", outcome).register(meters);
+        return Counter.builder("scheduler.job.runs")
+                .description("Ticks of a job, by what this replica did")
+                .tag("job", job)
+                .tag("outcome", outcome)
+                .register(meters);
     }
 }

@@ -2,11 +2,11 @@ package dev.cqlpatterns.platform.schema;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.metadata.Node;
-import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
 import io.quarkus.runtime.StartupEvent;
@@ -73,8 +73,7 @@ public class Migrations {
      * a changed statement is still refused; {@code fileChecksum} is what releases before that
      * recorded (the whole file), accepted once and then replaced.
      */
-    public record Migration(int version, String name, String checksum, String fileChecksum, List<String> statements) {
-    }
+    public record Migration(int version, String name, String checksum, String fileChecksum, List<String> statements) {}
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
         if (settings.migrations().atStartup()) {
@@ -93,7 +92,8 @@ public class Migrations {
     /** Brings {@code keyspace} up to date, from the baseline when it is fresh and {@code fromBaseline}. */
     public List<String> migrate(String keyspace, boolean fromBaseline) {
         if (!KEYSPACE_NAME.matcher(keyspace).matches()) {
-            throw new IllegalArgumentException("cql-patterns.cassandra.keyspace is not a valid keyspace name: " + keyspace);
+            throw new IllegalArgumentException(
+                    "cql-patterns.cassandra.keyspace is not a valid keyspace name: " + keyspace);
         }
         long began = System.nanoTime();
         coordinator = coordinator();
@@ -106,13 +106,15 @@ public class Migrations {
             List<String> done = new ArrayList<>();
             if (applied.isEmpty() && fromBaseline) {
                 Baseline baseline = baseline(migrations);
-                LOG.infof("Keyspace %s is new: applying cql/%s, the end state of %d files", keyspace, BASELINE,
-                        baseline.covers().size());
+                LOG.infof(
+                        "Keyspace %s is new: applying cql/%s, the end state of %d files",
+                        keyspace, BASELINE, baseline.covers().size());
                 // Types, then tables, then indexes: each group's statements are independent of each
                 // other, so they go at once, and the group ends when every node has them all.
                 baseline.statements().stream()
                         .collect(Collectors.groupingBy(Migrations::creationOrder, TreeMap::new, Collectors.toList()))
-                        .values().forEach(group -> schemaChanges(keyspace, group));
+                        .values()
+                        .forEach(group -> schemaChanges(keyspace, group));
                 for (Migration m : baseline.covers()) {
                     recordApplied(keyspace, m);
                     applied.put(m.version(), m.checksum());
@@ -124,7 +126,11 @@ public class Migrations {
                 String checksum = applied.get(m.version());
                 if (checksum != null) {
                     if (checksum.equals(m.fileChecksum()) && !checksum.equals(m.checksum())) {
-                        run(keyspace, "UPDATE schema_migrations SET checksum = ? WHERE version = ?", m.checksum(), m.version());
+                        run(
+                                keyspace,
+                                "UPDATE schema_migrations SET checksum = ? WHERE version = ?",
+                                m.checksum(),
+                                m.version());
                     } else if (!checksum.equals(m.checksum())) {
                         throw new IllegalStateException("A statement of cql/" + m.name() + " changed after it was "
                                 + "applied; migrations are immutable, add a new numbered file instead");
@@ -139,8 +145,12 @@ public class Migrations {
                 renewLease(keyspace, owner);
                 done.add(m.name());
             }
-            LOG.infof("Keyspace %s is at cql/%s: %d of %d files applied in %d ms", keyspace,
-                    migrations.get(migrations.size() - 1).name(), done.size(), migrations.size(),
+            LOG.infof(
+                    "Keyspace %s is at cql/%s: %d of %d files applied in %d ms",
+                    keyspace,
+                    migrations.get(migrations.size() - 1).name(),
+                    done.size(),
+                    migrations.size(),
                     (System.nanoTime() - began) / 1_000_000);
             return done;
         } finally {
@@ -149,14 +159,20 @@ public class Migrations {
     }
 
     private void bootstrap(String keyspace) {
-        session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + keyspace
-                + " WITH replication = " + replication()).setNode(coordinator).setTimeout(Duration.ofSeconds(30)));
+        session.execute(SimpleStatement.newInstance(
+                        "CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + replication())
+                .setNode(coordinator)
+                .setTimeout(Duration.ofSeconds(30)));
         awaitAgreement();
-        schemaChange(keyspace, "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
-                + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
+        schemaChange(
+                keyspace,
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
+                        + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
         // Also the table behind the scheduler's cluster-wide leases.
-        schemaChange(keyspace, "CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
-                + "WITH ID = " + fixedId(keyspace, "leases"));
+        schemaChange(
+                keyspace,
+                "CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
+                        + "WITH ID = " + fixedId(keyspace, "leases"));
     }
 
     /**
@@ -165,8 +181,13 @@ public class Migrations {
      * and one that does not know a table yet fails them.
      */
     private void recordApplied(String keyspace, Migration m) {
-        run(keyspace, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                m.version(), m.name(), m.checksum(), Instant.now());
+        run(
+                keyspace,
+                "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                m.version(),
+                m.name(),
+                m.checksum(),
+                Instant.now());
     }
 
     /** When a baseline statement may run: types (0) before the tables that use them (1), tables before their indexes (2). */
@@ -185,8 +206,10 @@ public class Migrations {
      */
     private void schemaChanges(String keyspace, List<String> cqls) {
         CompletableFuture.allOf(cqls.stream()
-                .map(cql -> session.executeAsync(statement(keyspace, cql)).toCompletableFuture())
-                .toArray(CompletableFuture[]::new)).join();
+                        .map(cql ->
+                                session.executeAsync(statement(keyspace, cql)).toCompletableFuture())
+                        .toArray(CompletableFuture[]::new))
+                .join();
         awaitAgreement();
     }
 
@@ -200,7 +223,8 @@ public class Migrations {
                     + "NetworkTopologyStrategy, not " + r.strategy());
         }
         if (r.datacenters().isEmpty()) {
-            throw new IllegalArgumentException("NetworkTopologyStrategy needs cql-patterns.cassandra.replication.datacenters");
+            throw new IllegalArgumentException(
+                    "NetworkTopologyStrategy needs cql-patterns.cassandra.replication.datacenters");
         }
         return r.datacenters().entrySet().stream()
                 .peek(e -> {
@@ -220,8 +244,13 @@ public class Migrations {
         long ttl = settings.migrations().leaseTtl().toSeconds();
         Instant deadline = Instant.now().plus(settings.migrations().waitAtMost());
         while (true) {
-            ResultSet rs = run(keyspace, "INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?",
-                    LEASE, owner, Instant.now(), (int) ttl);
+            ResultSet rs = run(
+                    keyspace,
+                    "INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?",
+                    LEASE,
+                    owner,
+                    Instant.now(),
+                    (int) ttl);
             if (rs.wasApplied()) {
                 return;
             }
@@ -235,8 +264,14 @@ public class Migrations {
     }
 
     private void renewLease(String keyspace, String owner) {
-        run(keyspace, "UPDATE leases USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?",
-                (int) settings.migrations().leaseTtl().toSeconds(), owner, Instant.now(), LEASE, owner);
+        run(
+                keyspace,
+                "UPDATE leases USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?",
+                (int) settings.migrations().leaseTtl().toSeconds(),
+                owner,
+                Instant.now(),
+                LEASE,
+                owner);
     }
 
     private Map<Integer, String> applied(String keyspace) {
@@ -260,12 +295,15 @@ public class Migrations {
 
     /** The node this run talks to: one that is up, in the local datacenter when one is configured; null to let the driver pick. */
     private Node coordinator() {
-        String localDc = session.getContext().getConfig().getDefaultProfile()
+        String localDc = session.getContext()
+                .getConfig()
+                .getDefaultProfile()
                 .getString(DefaultDriverOption.LOAD_BALANCING_LOCAL_DATACENTER, null);
         return session.getMetadata().getNodes().values().stream()
                 .filter(n -> n.getState() == NodeState.UP)
                 .filter(n -> localDc == null || localDc.equals(n.getDatacenter()))
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
     }
 
     /** Waits until every node that is up reports the coordinator's schema version (within the lease's TTL). */
@@ -279,7 +317,8 @@ public class Migrations {
             while (node.getState() == NodeState.UP && !version.equals(schemaVersion(node))) {
                 if (Instant.now().isAfter(deadline)) {
                     throw new IllegalStateException("node " + node.getEndPoint() + " has not reached schema version "
-                            + version + " of " + coordinator.getEndPoint() + " within " + settings.migrations().leaseTtl());
+                            + version + " of " + coordinator.getEndPoint() + " within "
+                            + settings.migrations().leaseTtl());
                 }
                 pause(100, "schema agreement");
             }
@@ -296,9 +335,12 @@ public class Migrations {
         }
     }
 
-        private UUID schemaVersion(Node node) {
-        return session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local").setNode(node)
-                .setTimeout(Duration.ofSeconds(10))).one().getUuid(0);
+    private UUID schemaVersion(Node node) {
+        return session.execute(SimpleStatement.newInstance("SELECT schema_version FROM system.local")
+                        .setNode(node)
+                        .setTimeout(Duration.ofSeconds(10)))
+                .one()
+                .getUuid(0);
     }
 
     /**
@@ -306,8 +348,7 @@ public class Migrations {
      * lines), so a new keyspace takes one statement per table, type and index instead of the whole
      * chain. platform.BaselineTest (a test) proves both give the same schema and writes it again.
      */
-    public record Baseline(List<Migration> covers, List<String> statements) {
-    }
+    public record Baseline(List<Migration> covers, List<String> statements) {}
 
     static final String BASELINE = "baseline/schema.cql";
     private static final Pattern COVERS = Pattern.compile("^-- covers: (\\S+)$", Pattern.MULTILINE);
@@ -321,7 +362,8 @@ public class Migrations {
         while (m.find()) {
             Migration covered = byName.get(m.group(1));
             if (covered == null) {
-                throw new IllegalStateException("cql/" + BASELINE + " covers " + m.group(1) + ", which cql/INDEX does not list");
+                throw new IllegalStateException(
+                        "cql/" + BASELINE + " covers " + m.group(1) + ", which cql/INDEX does not list");
             }
             covers.add(covered);
         }
@@ -332,7 +374,11 @@ public class Migrations {
     public static List<Migration> load() {
         List<Migration> migrations = new ArrayList<>();
         int previous = 0;
-        for (String name : read(INDEX).lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) {
+        for (String name : read(INDEX)
+                .lines()
+                .map(String::trim)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                .toList()) {
             Matcher m = FILE_NAME.matcher(name);
             if (!m.matches()) {
                 throw new IllegalStateException("cql/INDEX lists " + name + ", which is not named NNN_name.cql");
@@ -370,7 +416,9 @@ public class Migrations {
      */
     static String statementsChecksum(List<String> statements) {
         return sha256(statements.stream()
-                .map(st -> st.replaceAll("\\s+", " ").replaceAll(" ?([(),;=<>]) ?", "$1").strip())
+                .map(st -> st.replaceAll("\\s+", " ")
+                        .replaceAll(" ?([(),;=<>]) ?", "$1")
+                        .strip())
                 .collect(Collectors.joining(";\n")));
     }
 
@@ -387,8 +435,9 @@ public class Migrations {
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.replace("\r\n", "\n").getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(text.replace("\r\n", "\n").getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -1,8 +1,8 @@
 package dev.cqlpatterns.platform.time;
 
 import com.datastax.oss.driver.api.core.uuid.Uuids;
-import java.security.SecureRandom;
 import dev.cqlpatterns.platform.errors.ProblemException;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.UUID;
@@ -23,8 +23,7 @@ public final class TimeUuids {
     /** The latest instant a time slice may name, well inside what a timeuuid can hold. */
     public static final Instant LATEST = Instant.parse("4000-01-01T00:00:00Z");
 
-    private TimeUuids() {
-    }
+    private TimeUuids() {}
 
     /**
      * A time-slice bound from a query parameter: absent is {@code fallback}; not an ISO-8601

@@ -40,15 +40,17 @@ class BucketRollerTest {
     @Inject
     CassandraSettings settings;
 
-    record Bucket(Instant openedAt, Boolean closed) {
-    }
+    record Bucket(Instant openedAt, Boolean closed) {}
 
     private Map<Integer, Bucket> buckets(TimeSeries series) {
         Map<Integer, Bucket> buckets = new TreeMap<>();
-        for (Row row : session.execute(SimpleStatement.newInstance("SELECT bucket, opened_at, closed FROM "
-                + settings.keyspace() + ".time_buckets WHERE series = ? AND entity = ''", series.name()))) {
-            buckets.put(row.getInt("bucket"), new Bucket(row.getInstant("opened_at"),
-                    row.isNull("closed") ? null : row.getBoolean("closed")));
+        for (Row row : session.execute(SimpleStatement.newInstance(
+                "SELECT bucket, opened_at, closed FROM " + settings.keyspace()
+                        + ".time_buckets WHERE series = ? AND entity = ''",
+                series.name()))) {
+            buckets.put(
+                    row.getInt("bucket"),
+                    new Bucket(row.getInstant("opened_at"), row.isNull("closed") ? null : row.getBoolean("closed")));
         }
         return buckets;
     }
@@ -97,7 +99,9 @@ class BucketRollerTest {
     @Test
     void should_open_a_bucket_a_writer_listed_but_nobody_opened() {
         TimeSeries days = TimeSeries.global("written-" + UUID.randomUUID(), Granularity.DAY, Optional.empty());
-        registry.record(days, TimeSeries.GLOBAL, Instant.parse("2026-06-15T08:00:00Z")).await().atMost(WAIT);
+        registry.record(days, TimeSeries.GLOBAL, Instant.parse("2026-06-15T08:00:00Z"))
+                .await()
+                .atMost(WAIT);
         assertThat(buckets(days).get(20260615).openedAt()).isNull();
 
         assertThat(roll(days, "2026-06-15T12:00:00Z")).isEqualTo(1);
@@ -106,17 +110,26 @@ class BucketRollerTest {
 
     @Test
     void should_drop_buckets_older_than_the_retention() {
-        TimeSeries days = TimeSeries.global("kept-" + UUID.randomUUID(), Granularity.DAY, Optional.of(Period.ofDays(3)));
+        TimeSeries days =
+                TimeSeries.global("kept-" + UUID.randomUUID(), Granularity.DAY, Optional.of(Period.ofDays(3)));
         for (int day = 1; day <= 10; day++) {
             registry.record(days, TimeSeries.GLOBAL, Instant.parse(String.format("2026-01-%02dT12:00:00Z", day)))
-                    .await().atMost(WAIT);
+                    .await()
+                    .atMost(WAIT);
         }
 
         // open the 10th (listed by a writer), close the 9th, drop everything before the 7th
         assertThat(roll(days, "2026-01-10T12:00:00Z")).isEqualTo(3);
         assertThat(buckets(days)).containsOnlyKeys(20260107, 20260108, 20260109, 20260110);
-        assertThat(registry.newestFirst(days, TimeSeries.GLOBAL, 20260110, days.oldestKept(Instant.parse(
-                "2026-01-10T12:00:00Z")), 10).await().atMost(WAIT)).containsExactly(20260110, 20260109, 20260108, 20260107);
+        assertThat(registry.newestFirst(
+                                days,
+                                TimeSeries.GLOBAL,
+                                20260110,
+                                days.oldestKept(Instant.parse("2026-01-10T12:00:00Z")),
+                                10)
+                        .await()
+                        .atMost(WAIT))
+                .containsExactly(20260110, 20260109, 20260108, 20260107);
 
         // nothing left to drop: no new range tombstone
         assertThat(roll(days, "2026-01-10T13:00:00Z")).isZero();
@@ -124,8 +137,11 @@ class BucketRollerTest {
 
     @Test
     void should_roll_every_global_series_bean_and_leave_per_entity_ones() {
-        List<String> names = roller.globalSeries().stream().map(TimeSeries::name).toList();
-        assertThat(names).contains(PublicPasteList.SERIES, ClickstreamSeries.NAME, TestSeries.GLOBAL_NAME).doesNotContain(TestSeries.PER_ENTITY_NAME);
+        List<String> names =
+                roller.globalSeries().stream().map(TimeSeries::name).toList();
+        assertThat(names)
+                .contains(PublicPasteList.SERIES, ClickstreamSeries.NAME, TestSeries.GLOBAL_NAME)
+                .doesNotContain(TestSeries.PER_ENTITY_NAME);
         assertThat(roller.globalSeries()).noneMatch(TimeSeries::perEntity);
     }
 }

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.platform.buckets;
 
-import dev.cqlpatterns.platform.scheduling.JobRunner;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -8,6 +7,7 @@ import static org.hamcrest.Matchers.containsString;
 import dev.cqlpatterns.pastebin.PasteExpirySweeper;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.scheduling.ClusterLease;
+import dev.cqlpatterns.platform.scheduling.JobRunner;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.scheduler.Scheduler;
@@ -51,7 +51,10 @@ class TwoReplicasTest {
     Scheduler scheduler;
 
     private static double runs(MeterRegistry meters, String job, String outcome) {
-        var counter = meters.find("scheduler.job.runs").tag("job", job).tag("outcome", outcome).counter();
+        var counter = meters.find("scheduler.job.runs")
+                .tag("job", job)
+                .tag("outcome", outcome)
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
@@ -74,21 +77,40 @@ class TwoReplicasTest {
         for (int tick = 0; tick < ticks; tick++) {
             // the roller ticks every 5 minutes, the sweeper every minute: 5-minute steps are new ticks for both
             Instant now = first.plus(Duration.ofMinutes(5L * tick));
-            List<JobRunner.Outcome> outcomes = Uni.join().all(
-                    roller.tick(a, List.of(series), now),
-                    roller.tick(b, List.of(series), now),
-                    sweeper.tick(a, now),
-                    sweeper.tick(b, now)).andFailFast().await().atMost(WAIT);
-            assertThat(outcomes.subList(0, 2)).as("roller at %s", now).filteredOn(JobRunner.Outcome::ran).hasSize(1);
-            assertThat(outcomes.subList(2, 4)).as("sweeper at %s", now).filteredOn(JobRunner.Outcome::ran).hasSize(1);
+            List<JobRunner.Outcome> outcomes = Uni.join()
+                    .all(
+                            roller.tick(a, List.of(series), now),
+                            roller.tick(b, List.of(series), now),
+                            sweeper.tick(a, now),
+                            sweeper.tick(b, now))
+                    .andFailFast()
+                    .await()
+                    .atMost(WAIT);
+            assertThat(outcomes.subList(0, 2))
+                    .as("roller at %s", now)
+                    .filteredOn(JobRunner.Outcome::ran)
+                    .hasSize(1);
+            assertThat(outcomes.subList(2, 4))
+                    .as("sweeper at %s", now)
+                    .filteredOn(JobRunner.Outcome::ran)
+                    .hasSize(1);
 
             // a replica firing late in the same tick finds it taken
             Instant late = now.plusSeconds(30);
-            assertThat(roller.tick(a, List.of(series), late).await().atMost(WAIT).ran()).isFalse();
-            assertThat(roller.tick(b, List.of(series), late).await().atMost(WAIT).ran()).isFalse();
+            assertThat(roller.tick(a, List.of(series), late)
+                            .await()
+                            .atMost(WAIT)
+                            .ran())
+                    .isFalse();
+            assertThat(roller.tick(b, List.of(series), late)
+                            .await()
+                            .atMost(WAIT)
+                            .ran())
+                    .isFalse();
         }
 
-        assertThat(runs(metersA, BucketRoller.JOB, "ran") + runs(metersB, BucketRoller.JOB, "ran")).isEqualTo(ticks);
+        assertThat(runs(metersA, BucketRoller.JOB, "ran") + runs(metersB, BucketRoller.JOB, "ran"))
+                .isEqualTo(ticks);
         assertThat(runs(metersA, BucketRoller.JOB, "skipped") + runs(metersB, BucketRoller.JOB, "skipped"))
                 .isEqualTo(ticks + 2 * ticks);
         assertThat(runs(metersA, "paste-expiry-sweeper", "ran") + runs(metersB, "paste-expiry-sweeper", "ran"))
@@ -98,11 +120,15 @@ class TwoReplicasTest {
         // the roller's work happened once: the first tick opened the day, the others found it open
         double items = sum(metersA, metersB, "scheduler.job.items", BucketRoller.JOB);
         assertThat(items).isEqualTo(1);
-        assertThat(registry.newestFirst(series, TimeSeries.GLOBAL, 99_999_999, 0, 10).await().atMost(WAIT))
+        assertThat(registry.newestFirst(series, TimeSeries.GLOBAL, 99_999_999, 0, 10)
+                        .await()
+                        .atMost(WAIT))
                 .containsExactly(Granularity.DAY.key(first));
         double timed = 0;
         for (MeterRegistry meters : List.of(metersA, metersB)) {
-            var timer = meters.find("scheduler.job.duration").tag("job", BucketRoller.JOB).timer();
+            var timer = meters.find("scheduler.job.duration")
+                    .tag("job", BucketRoller.JOB)
+                    .timer();
             timed += timer == null ? 0 : timer.count();
         }
         assertThat(timed).isEqualTo(ticks);
@@ -123,8 +149,15 @@ class TwoReplicasTest {
         assertThat(scheduler.getScheduledJob("paste-expiry-sweeper")).isNotNull();
 
         TimeSeries series = TimeSeries.global("metrics-" + UUID.randomUUID(), Granularity.MONTH, Optional.empty());
-        assertThat(roller.tick(serviceRunner, List.of(series), farTick()).await().atMost(WAIT).ran()).isTrue();
-        given().when().get("/q/metrics").then().statusCode(200)
+        assertThat(roller.tick(serviceRunner, List.of(series), farTick())
+                        .await()
+                        .atMost(WAIT)
+                        .ran())
+                .isTrue();
+        given().when()
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
                 .body(containsString("scheduler_job_runs_total{job=\"bucket-roller\",outcome=\"ran\"}"))
                 .body(containsString("scheduler_job_duration_seconds_count{job=\"bucket-roller\"}"))
                 .body(containsString("scheduler_job_items_total{job=\"bucket-roller\"}"));

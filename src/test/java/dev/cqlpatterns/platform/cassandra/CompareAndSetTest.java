@@ -35,12 +35,12 @@ import org.junit.jupiter.api.Test;
 class CompareAndSetTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String TABLE = "users_by_username";
-    private static final Query CLAIM = Cql.query("INSERT INTO users_by_username (username, email, version) "
-            + "VALUES (?, ?, 0) IF NOT EXISTS");
-    private static final Query BUMP = Cql.query("UPDATE users_by_username SET email = ?, version = ? "
-            + "WHERE username = ? IF version = ?");
-    private static final Query CONDITIONAL_CLAIM = Cql.conditional("INSERT INTO users_by_username (username, email, "
-            + "version) VALUES (?, ?, 0) IF NOT EXISTS");
+    private static final Query CLAIM =
+            Cql.query("INSERT INTO users_by_username (username, email, version) " + "VALUES (?, ?, 0) IF NOT EXISTS");
+    private static final Query BUMP =
+            Cql.query("UPDATE users_by_username SET email = ?, version = ? " + "WHERE username = ? IF version = ?");
+    private static final Query CONDITIONAL_CLAIM = Cql.conditional(
+            "INSERT INTO users_by_username (username, email, " + "version) VALUES (?, ?, 0) IF NOT EXISTS");
     private static final Query READ = Cql.idempotent("SELECT email, version FROM users_by_username WHERE username = ?");
 
     @Inject
@@ -75,8 +75,9 @@ class CompareAndSetTest {
     /** Claims {@code user} for mine@example.com, the write ending "result is unknown". */
     private CompareAndSet.Outcome claimUnknown(String user, boolean committed) {
         faults.injectUnknownOutcome(TABLE, committed, 1);
-        return cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
-                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
+        return cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"), () -> holds(user, "mine@example.com"))
+                .await()
+                .atMost(WAIT);
     }
 
     @Test
@@ -94,13 +95,22 @@ class CompareAndSetTest {
         // The loop: the first claim never ran (unknown, then found not to hold), the second one lands.
         faults.injectUnknownOutcome(TABLE, false, 1);
         AtomicInteger reads = new AtomicInteger();
-        String result = cas.<Boolean, String>run(attempt -> {
-            reads.incrementAndGet();
-            return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), user).map(rs -> rs.one() != null);
-        }, exists -> exists ? CompareAndSet.Step.done(Uni.createFrom().item("taken"))
-                : CompareAndSet.Step.write(TABLE, cql.write(CLAIM, user, "mine@example.com"),
-                        () -> holds(user, "mine@example.com"), () -> Uni.createFrom().item("claimed")),
-                () -> ProblemException.conflict("busy")).await().atMost(WAIT);
+        String result = cas.<Boolean, String>run(
+                        attempt -> {
+                            reads.incrementAndGet();
+                            return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), user)
+                                    .map(rs -> rs.one() != null);
+                        },
+                        exists -> exists
+                                ? CompareAndSet.Step.done(Uni.createFrom().item("taken"))
+                                : CompareAndSet.Step.write(
+                                        TABLE,
+                                        cql.write(CLAIM, user, "mine@example.com"),
+                                        () -> holds(user, "mine@example.com"),
+                                        () -> Uni.createFrom().item("claimed")),
+                        () -> ProblemException.conflict("busy"))
+                .await()
+                .atMost(WAIT);
         assertThat(result).isEqualTo("claimed");
         assertThat(reads).hasValue(2);
     }
@@ -113,8 +123,10 @@ class CompareAndSetTest {
     void should_take_not_applied_with_our_own_values_as_applied() {
         String user = name();
         faults.injectOwnWriteNotApplied(TABLE, 1);
-        CompareAndSet.Outcome outcome = cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
-                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
+        CompareAndSet.Outcome outcome = cas.conditional(
+                        TABLE, cql.write(CLAIM, user, "mine@example.com"), () -> holds(user, "mine@example.com"))
+                .await()
+                .atMost(WAIT);
         assertThat(outcome.applied()).isTrue();
     }
 
@@ -122,8 +134,10 @@ class CompareAndSetTest {
     void should_take_not_applied_as_lost_with_the_answer_when_the_row_is_someone_elses() {
         String user = name();
         cql.write(CLAIM, user, "theirs@example.com").await().atMost(WAIT);
-        CompareAndSet.Outcome outcome = cas.conditional(TABLE, cql.write(CLAIM, user, "mine@example.com"),
-                () -> holds(user, "mine@example.com")).await().atMost(WAIT);
+        CompareAndSet.Outcome outcome = cas.conditional(
+                        TABLE, cql.write(CLAIM, user, "mine@example.com"), () -> holds(user, "mine@example.com"))
+                .await()
+                .atMost(WAIT);
         assertThat(outcome.applied()).isFalse();
         assertThat(outcome.answer().one().getString("email")).isEqualTo("theirs@example.com");
     }
@@ -136,9 +150,11 @@ class CompareAndSetTest {
     void should_take_not_applied_after_a_second_execution_of_our_own_write_as_applied() {
         String user = name();
         cql.write(CLAIM, user, "mine@example.com").await().atMost(WAIT);
-        Uni<AsyncResultSet> secondRun = cql.write(CLAIM, user, "mine@example.com").map(CompareAndSetTest::answeredBySecondExecution);
+        Uni<AsyncResultSet> secondRun =
+                cql.write(CLAIM, user, "mine@example.com").map(CompareAndSetTest::answeredBySecondExecution);
         CompareAndSet.Outcome outcome = cas.conditional(TABLE, secondRun, () -> holds(user, "mine@example.com"))
-                .await().atMost(WAIT);
+                .await()
+                .atMost(WAIT);
         assertThat(outcome.applied()).isTrue();
     }
 
@@ -146,9 +162,11 @@ class CompareAndSetTest {
     void should_take_not_applied_after_a_second_execution_as_lost_when_the_row_is_someone_elses() {
         String user = name();
         cql.write(CLAIM, user, "theirs@example.com").await().atMost(WAIT);
-        Uni<AsyncResultSet> secondRun = cql.write(CLAIM, user, "mine@example.com").map(CompareAndSetTest::answeredBySecondExecution);
+        Uni<AsyncResultSet> secondRun =
+                cql.write(CLAIM, user, "mine@example.com").map(CompareAndSetTest::answeredBySecondExecution);
         CompareAndSet.Outcome outcome = cas.conditional(TABLE, secondRun, () -> holds(user, "mine@example.com"))
-                .await().atMost(WAIT);
+                .await()
+                .atMost(WAIT);
         assertThat(outcome.applied()).isFalse();
         assertThat(outcome.answer().one().getString("email")).isEqualTo("theirs@example.com");
     }
@@ -158,7 +176,8 @@ class CompareAndSetTest {
         var context = cql.session().await().atMost(WAIT).getContext();
         var conditional = context.getSpeculativeExecutionPolicy(Cql.CONDITIONAL_PROFILE);
         var plain = context.getSpeculativeExecutionPolicy(DriverExecutionProfile.DEFAULT_NAME);
-        var statement = cql.bind(CONDITIONAL_CLAIM, name(), "x@example.com").await().atMost(WAIT);
+        var statement =
+                cql.bind(CONDITIONAL_CLAIM, name(), "x@example.com").await().atMost(WAIT);
         assertThat(statement.getExecutionProfileName()).isEqualTo(Cql.CONDITIONAL_PROFILE);
         assertThat(statement.isIdempotent()).isTrue();
         long conditionalDelay = conditional.nextExecution(null, null, statement, 1);
@@ -170,11 +189,15 @@ class CompareAndSetTest {
     /** The answer as the driver gives it when a speculative execution was started. */
     private static AsyncResultSet answeredBySecondExecution(AsyncResultSet answer) {
         ExecutionInfo info = answer.getExecutionInfo();
-        ExecutionInfo twice = (ExecutionInfo) Proxy.newProxyInstance(ExecutionInfo.class.getClassLoader(),
-                new Class<?>[] { ExecutionInfo.class }, (proxy, method, args) ->
+        ExecutionInfo twice = (ExecutionInfo) Proxy.newProxyInstance(
+                ExecutionInfo.class.getClassLoader(),
+                new Class<?>[] {ExecutionInfo.class},
+                (proxy, method, args) ->
                         method.getName().equals("getSpeculativeExecutionCount") ? 1 : invoke(method, info, args));
-        return (AsyncResultSet) Proxy.newProxyInstance(AsyncResultSet.class.getClassLoader(),
-                new Class<?>[] { AsyncResultSet.class }, (proxy, method, args) ->
+        return (AsyncResultSet) Proxy.newProxyInstance(
+                AsyncResultSet.class.getClassLoader(),
+                new Class<?>[] {AsyncResultSet.class},
+                (proxy, method, args) ->
                         method.getName().equals("getExecutionInfo") ? twice : invoke(method, answer, args));
     }
 
@@ -199,30 +222,42 @@ class CompareAndSetTest {
         cql.write(CLAIM, user, "a@example.com").await().atMost(WAIT);
         AtomicInteger writes = new AtomicInteger();
         // Every write expects a version that is never there: each attempt loses.
-        Uni<String> loop = cas.<Long, String>run(attempt -> Uni.createFrom().item(-1L),
+        Uni<String> loop = cas.<Long, String>run(
+                attempt -> Uni.createFrom().item(-1L),
                 expected -> {
                     writes.incrementAndGet();
-                    return CompareAndSet.Step.write(TABLE, cql.write(BUMP, "b@example.com", 1L, user, expected),
-                            () -> Uni.createFrom().item(false), () -> Uni.createFrom().item("applied"));
-                }, () -> ProblemException.conflict("busy"));
-        Assertions.assertThatThrownBy(() -> loop.await().atMost(WAIT)).isInstanceOf(ProblemException.class)
+                    return CompareAndSet.Step.write(
+                            TABLE,
+                            cql.write(BUMP, "b@example.com", 1L, user, expected),
+                            () -> Uni.createFrom().item(false),
+                            () -> Uni.createFrom().item("applied"));
+                },
+                () -> ProblemException.conflict("busy"));
+        Assertions.assertThatThrownBy(() -> loop.await().atMost(WAIT))
+                .isInstanceOf(ProblemException.class)
                 .hasMessageContaining("busy");
         assertThat(writes).hasValue(settings.casAttempts());
     }
 
     @Test
     void should_know_which_failures_leave_a_conditional_write_unknown() {
-        assertThat(CompareAndSet.unknownOutcome(new CASWriteUnknownException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2)))
+        assertThat(CompareAndSet.unknownOutcome(
+                        new CASWriteUnknownException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2)))
                 .isTrue();
-        assertThat(CompareAndSet.unknownOutcome(new WriteTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2,
-                DefaultWriteType.CAS))).isTrue();
-        assertThat(CompareAndSet.unknownOutcome(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2,
-                false))).isTrue();
+        assertThat(CompareAndSet.unknownOutcome(new WriteTimeoutException(
+                        null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2, DefaultWriteType.CAS)))
+                .isTrue();
+        assertThat(CompareAndSet.unknownOutcome(
+                        new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2, false)))
+                .isTrue();
         // Refused before anything was written: a plain failure (503), nothing to learn.
-        assertThat(CompareAndSet.unknownOutcome(new UnavailableException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1)))
+        assertThat(CompareAndSet.unknownOutcome(
+                        new UnavailableException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1)))
                 .isFalse();
-        assertThat(CompareAndSet.unknownOutcome(new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 0, 2,
-                false))).isFalse();
-        assertThat(CompareAndSet.unknownOutcome(ProblemException.conflict("taken"))).isFalse();
+        assertThat(CompareAndSet.unknownOutcome(
+                        new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 0, 2, false)))
+                .isFalse();
+        assertThat(CompareAndSet.unknownOutcome(ProblemException.conflict("taken")))
+                .isFalse();
     }
 }

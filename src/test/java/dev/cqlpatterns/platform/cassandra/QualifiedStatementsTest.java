@@ -29,19 +29,29 @@ class QualifiedStatementsTest {
 
     @Test
     void should_prepare_every_statement_with_its_keyspace_in_its_text() {
-        String id = given().contentType(ContentType.JSON).body(Map.of("title", "t", "body", "b", "private", false))
-                .when().post("/pastes").then().statusCode(201).extract().path("id");
+        String id = given().contentType(ContentType.JSON)
+                .body(Map.of("title", "t", "body", "b", "private", false))
+                .when()
+                .post("/pastes")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         given().when().get("/pastes/" + id).then().statusCode(200);
         given().when().get("/pastes").then().statusCode(200);
 
         CqlIdentifier keyspace = cql.keyspace();
-        Set<String> serverSide = stored.execute("SELECT query_string, logged_keyspace FROM system.prepared_statements")
-                .stream().filter(row -> row.isNull("logged_keyspace")).map(row -> row.getString("query_string"))
-                .collect(Collectors.toSet());
+        Set<String> serverSide =
+                stored.execute("SELECT query_string, logged_keyspace FROM system.prepared_statements").stream()
+                        .filter(row -> row.isNull("logged_keyspace"))
+                        .map(row -> row.getString("query_string"))
+                        .collect(Collectors.toSet());
         assertThat(cql.preparedCql()).isNotEmpty().allSatisfy(text -> {
             String qualified = Cql.qualified(text, keyspace);
             assertThat(qualified).contains(keyspace.asCql(true) + ".");
-            assertThat(serverSide).as("prepared on the server without a per-request keyspace").contains(qualified);
+            assertThat(serverSide)
+                    .as("prepared on the server without a per-request keyspace")
+                    .contains(qualified);
         });
     }
 
@@ -49,9 +59,12 @@ class QualifiedStatementsTest {
     void should_qualify_the_table_of_each_kind_of_statement_once() {
         CqlIdentifier ks = CqlIdentifier.fromInternal("ks");
         assertThat(Cql.qualified("SELECT a FROM t WHERE k = ?", ks)).isEqualTo("SELECT a FROM ks.t WHERE k = ?");
-        assertThat(Cql.qualified("INSERT INTO t (a) VALUES (?) IF NOT EXISTS", ks)).isEqualTo("INSERT INTO ks.t (a) VALUES (?) IF NOT EXISTS");
-        assertThat(Cql.qualified("UPDATE t USING TTL ? SET a = ? WHERE k = ?", ks)).isEqualTo("UPDATE ks.t USING TTL ? SET a = ? WHERE k = ?");
-        assertThat(Cql.qualified("DELETE seen[?] FROM t WHERE k = ?", ks)).isEqualTo("DELETE seen[?] FROM ks.t WHERE k = ?");
+        assertThat(Cql.qualified("INSERT INTO t (a) VALUES (?) IF NOT EXISTS", ks))
+                .isEqualTo("INSERT INTO ks.t (a) VALUES (?) IF NOT EXISTS");
+        assertThat(Cql.qualified("UPDATE t USING TTL ? SET a = ? WHERE k = ?", ks))
+                .isEqualTo("UPDATE ks.t USING TTL ? SET a = ? WHERE k = ?");
+        assertThat(Cql.qualified("DELETE seen[?] FROM t WHERE k = ?", ks))
+                .isEqualTo("DELETE seen[?] FROM ks.t WHERE k = ?");
         assertThat(Cql.qualified("select a from other.t", ks)).isEqualTo("select a from other.t");
     }
 }

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class RefusedReadsTest {
-    private static final Pattern REFUSED = Pattern.compile("cql_reads_refused_total\\{[^}]*reason=\"tombstones\"[^}]*\\} ([0-9.]+)");
+    private static final Pattern REFUSED =
+            Pattern.compile("cql_reads_refused_total\\{[^}]*reason=\"tombstones\"[^}]*\\} ([0-9.]+)");
 
     @Inject
     StoredRows rows;
@@ -42,7 +43,8 @@ class RefusedReadsTest {
         int k = (int) (System.nanoTime() & 0x7FFFFFFF);
         // 101 statements of 1,000 row deletions each: 101,000 row tombstones in one partition.
         for (int batch = 0; batch < 101; batch++) {
-            List<Integer> cs = IntStream.range(batch * 1000, batch * 1000 + 1000).boxed().toList();
+            List<Integer> cs =
+                    IntStream.range(batch * 1000, batch * 1000 + 1000).boxed().toList();
             rows.execute("DELETE FROM probe_dead_rows WHERE k = ? AND c IN ?", k, cs);
         }
         double before = refusedSoFar();
@@ -52,41 +54,55 @@ class RefusedReadsTest {
             public void publish(LogRecord record) {
                 if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
                     synchronized (errors) {
-                        errors.add(String.valueOf(record.getMessage()) + " " + java.util.Arrays.toString(record.getParameters()));
+                        errors.add(String.valueOf(record.getMessage()) + " "
+                                + java.util.Arrays.toString(record.getParameters()));
                     }
                 }
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         LogManager.getLogManager().getLogger("").addHandler(capture);
         try {
             Response answer = given().when().get("/test-probe/dead-rows/{k}", k);
-            answer.then().statusCode(500).contentType(Problem.MEDIA_TYPE)
+            answer.then()
+                    .statusCode(500)
+                    .contentType(Problem.MEDIA_TYPE)
                     .body("type", equalTo("urn:cql-patterns:problem:read-refused"))
                     .body("detail", containsString("retrying will not help"))
                     .body("detail", not(containsString("probe_dead_rows")));
-            assertThat(answer.getHeader("Retry-After")).as("Retry-After on a read that fails on every retry").isNull();
+            assertThat(answer.getHeader("Retry-After"))
+                    .as("Retry-After on a read that fails on every retry")
+                    .isNull();
         } finally {
             LogManager.getLogManager().getLogger("").removeHandler(capture);
         }
         synchronized (errors) {
-            assertThat(errors).anySatisfy(line -> assertThat(line).contains("refused a read").contains("tombstones")
-                    .contains("SELECT c FROM").contains("probe_dead_rows"));
+            assertThat(errors)
+                    .anySatisfy(line -> assertThat(line)
+                            .contains("refused a read")
+                            .contains("tombstones")
+                            .contains("SELECT c FROM")
+                            .contains("probe_dead_rows"));
         }
         assertThat(refusedSoFar()).isEqualTo(before + 1);
     }
 
     private static double refusedSoFar() {
-        String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().when()
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         Matcher m = REFUSED.matcher(metrics);
-        assertThat(m.find()).as("cql_reads_refused_total{reason=\"tombstones\"} is exported from start-up").isTrue();
+        assertThat(m.find())
+                .as("cql_reads_refused_total{reason=\"tombstones\"} is exported from start-up")
+                .isTrue();
         return Double.parseDouble(m.group(1));
     }
 }

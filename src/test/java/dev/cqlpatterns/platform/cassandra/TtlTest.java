@@ -30,7 +30,8 @@ class TtlTest {
 
     @Test
     void should_take_a_retention_within_its_bounds_and_name_the_setting_otherwise() {
-        assertThat(Ttl.of(Duration.ofDays(30), Duration.ofDays(1), "x.retention")).isEqualTo(2_592_000);
+        assertThat(Ttl.of(Duration.ofDays(30), Duration.ofDays(1), "x.retention"))
+                .isEqualTo(2_592_000);
         assertThat(Ttl.of(Duration.ZERO, Duration.ZERO, "x.retention")).isZero();
         assertThatThrownBy(() -> Ttl.of(Duration.ofHours(23), Duration.ofDays(1), "x.retention"))
                 .hasMessageContaining("x.retention");

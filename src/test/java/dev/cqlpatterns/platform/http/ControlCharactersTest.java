@@ -29,37 +29,97 @@ class ControlCharactersTest {
 
     /** NUL, ESC (C0), DEL, NEL (C1). */
     @ParameterizedTest
-    @ValueSource(strings = { "\u0000", "\u001B", "\u007F", "\u0085" })
+    @ValueSource(strings = {"\u0000", "\u001B", "\u007F", "\u0085"})
     void should_refuse_a_control_character_in_free_text_and_keep_tab_and_line_breaks(String control) {
         String alice = SignUp.user("alice-" + UUID.randomUUID().toString().substring(0, 8));
         String bob = SignUp.user("bob-" + UUID.randomUUID().toString().substring(0, 8));
-        String conversation = as(alice).contentType(ContentType.JSON).body(Map.of("members", List.of(bob)))
-                .post("/conversations").then().statusCode(201).extract().path("id");
+        String conversation = as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("members", List.of(bob)))
+                .post("/conversations")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         String messages = "/conversations/" + conversation + "/messages";
-        refused(as(alice).contentType(ContentType.JSON).body(Map.of("content", "a" + control + "b")).post(messages).then(),
+        refused(
+                as(alice)
+                        .contentType(ContentType.JSON)
+                        .body(Map.of("content", "a" + control + "b"))
+                        .post(messages)
+                        .then(),
                 "content");
-        as(alice).contentType(ContentType.JSON).body(Map.of("content", FREE_TEXT)).post(messages).then().statusCode(201);
-        refused(as(alice).contentType(ContentType.JSON)
-                .body(Map.of("content", "hi", "attachments", Map.of("a" + control + "b", "https://example.com/a.png")))
-                .post(messages).then(), "attachments");
-        refused(as(alice).contentType(ContentType.JSON)
-                .body(Map.of("content", "hi", "attachments", Map.of("a\nb", "https://example.com/a.png")))
-                .post(messages).then(), "attachments");
-        as(alice).queryParam("limit", 10).get(messages).then().statusCode(200).body("items.size()", equalTo(1))
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("content", FREE_TEXT))
+                .post(messages)
+                .then()
+                .statusCode(201);
+        refused(
+                as(alice)
+                        .contentType(ContentType.JSON)
+                        .body(Map.of(
+                                "content",
+                                "hi",
+                                "attachments",
+                                Map.of("a" + control + "b", "https://example.com/a.png")))
+                        .post(messages)
+                        .then(),
+                "attachments");
+        refused(
+                as(alice)
+                        .contentType(ContentType.JSON)
+                        .body(Map.of("content", "hi", "attachments", Map.of("a\nb", "https://example.com/a.png")))
+                        .post(messages)
+                        .then(),
+                "attachments");
+        as(alice)
+                .queryParam("limit", 10)
+                .get(messages)
+                .then()
+                .statusCode(200)
+                .body("items.size()", equalTo(1))
                 .body("items[0].content", equalTo(FREE_TEXT));
 
-        refused(as(alice).contentType(ContentType.JSON).body(Map.of("body", "a" + control + "b")).post("/posts").then(),
+        refused(
+                as(alice)
+                        .contentType(ContentType.JSON)
+                        .body(Map.of("body", "a" + control + "b"))
+                        .post("/posts")
+                        .then(),
                 "body");
-        String post = as(alice).contentType(ContentType.JSON).body(Map.of("body", FREE_TEXT)).post("/posts").then()
-                .statusCode(201).extract().path("id");
-        refused(as(alice).contentType(ContentType.JSON).body(Map.of("body", "a" + control + "b"))
-                .post("/posts/" + post + "/comments").then(), "body");
-        as(alice).contentType(ContentType.JSON).body(Map.of("body", FREE_TEXT)).post("/posts/" + post + "/comments").then()
+        String post = as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", FREE_TEXT))
+                .post("/posts")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        refused(
+                as(alice)
+                        .contentType(ContentType.JSON)
+                        .body(Map.of("body", "a" + control + "b"))
+                        .post("/posts/" + post + "/comments")
+                        .then(),
+                "body");
+        as(alice)
+                .contentType(ContentType.JSON)
+                .body(Map.of("body", FREE_TEXT))
+                .post("/posts/" + post + "/comments")
+                .then()
                 .statusCode(201);
 
-        refused(given().contentType(ContentType.JSON).body(Map.of("body", "a" + control + "b", "private", true))
-                .post("/pastes").then(), "body");
-        given().contentType(ContentType.JSON).body(Map.of("body", FREE_TEXT, "private", true)).post("/pastes").then()
+        refused(
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("body", "a" + control + "b", "private", true))
+                        .post("/pastes")
+                        .then(),
+                "body");
+        given().contentType(ContentType.JSON)
+                .body(Map.of("body", FREE_TEXT, "private", true))
+                .post("/pastes")
+                .then()
                 .statusCode(201);
     }
 
@@ -68,7 +128,9 @@ class ControlCharactersTest {
     }
 
     private static void refused(ValidatableResponse response, String field) {
-        response.statusCode(400).contentType(Problem.MEDIA_TYPE).body(containsString(field))
+        response.statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body(containsString(field))
                 .body(containsString("control characters"));
     }
 }

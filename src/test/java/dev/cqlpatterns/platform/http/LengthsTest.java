@@ -24,11 +24,20 @@ class LengthsTest {
     @Test
     void a_paste_title_should_count_characters_not_utf16_units() {
         String title = EMOJI.repeat(200);
-        String id = given().contentType(ContentType.JSON).body(Map.of("title", title, "body", "b", "private", true))
-                .post("/pastes").then().statusCode(201).extract().path("id");
+        String id = given().contentType(ContentType.JSON)
+                .body(Map.of("title", title, "body", "b", "private", true))
+                .post("/pastes")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         given().get("/pastes/" + id).then().statusCode(200).body("title", equalTo(title));
-        given().contentType(ContentType.JSON).body(Map.of("title", title + EMOJI, "body", "b", "private", true))
-                .post("/pastes").then().statusCode(400).contentType(Problem.MEDIA_TYPE)
+        given().contentType(ContentType.JSON)
+                .body(Map.of("title", title + EMOJI, "body", "b", "private", true))
+                .post("/pastes")
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
                 .body(containsString("title"));
     }
 
@@ -37,10 +46,20 @@ class LengthsTest {
         String owner = "lengths-" + UUID.randomUUID().toString().substring(0, 8);
         String course = "/courses/length-" + UUID.randomUUID().toString().substring(0, 8);
         String name = EMOJI.repeat(200);
-        given().header("Authorization", Tokens.bearer(owner)).contentType(ContentType.JSON).body(Map.of("name", name))
-                .put(course).then().statusCode(200).body("name", equalTo(name));
-        given().header("Authorization", Tokens.bearer(owner)).contentType(ContentType.JSON)
-                .body(Map.of("name", name + EMOJI)).put(course).then().statusCode(400)
-                .contentType(Problem.MEDIA_TYPE).body(containsString("name"));
+        given().header("Authorization", Tokens.bearer(owner))
+                .contentType(ContentType.JSON)
+                .body(Map.of("name", name))
+                .put(course)
+                .then()
+                .statusCode(200)
+                .body("name", equalTo(name));
+        given().header("Authorization", Tokens.bearer(owner))
+                .contentType(ContentType.JSON)
+                .body(Map.of("name", name + EMOJI))
+                .put(course)
+                .then()
+                .statusCode(400)
+                .contentType(Problem.MEDIA_TYPE)
+                .body(containsString("name"));
     }
 }

@@ -94,8 +94,9 @@ class VerifiedTokensTest {
 
     @Test
     void should_not_take_a_token_past_its_exp_without_checking_it() throws ParseException {
-        assertCheckedAgainAfter(sign(Jwt.issuer(ISSUER).subject("alice").issuedAt(Instant.now())
-                .expiresIn(Duration.ofSeconds(20))), 21);
+        assertCheckedAgainAfter(
+                sign(Jwt.issuer(ISSUER).subject("alice").issuedAt(Instant.now()).expiresIn(Duration.ofSeconds(20))),
+                21);
     }
 
     @Test

@@ -58,7 +58,7 @@ public final class ApiContract {
 
     public List<Operation> operations() {
         List<Operation> operations = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> paths = root.path("paths").fields(); paths.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> paths = root.path("paths").fields(); paths.hasNext(); ) {
             Map.Entry<String, JsonNode> path = paths.next();
             for (String method : METHODS) {
                 JsonNode op = path.getValue().get(method);
@@ -68,13 +68,23 @@ public final class ApiContract {
                 List<Param> params = new ArrayList<>();
                 for (JsonNode p : op.path("parameters")) {
                     JsonNode param = resolve(p);
-                    params.add(new Param(param.path("name").asText(), param.path("in").asText(),
-                            param.path("required").asBoolean(false), resolve(param.path("schema"))));
+                    params.add(new Param(
+                            param.path("name").asText(),
+                            param.path("in").asText(),
+                            param.path("required").asBoolean(false),
+                            resolve(param.path("schema"))));
                 }
-                JsonNode body = op.path("requestBody").path("content").path("application/json").get("schema");
+                JsonNode body = op.path("requestBody")
+                        .path("content")
+                        .path("application/json")
+                        .get("schema");
                 boolean auth = op.path("security").size() > 0;
-                operations.add(new Operation(method.toUpperCase(Locale.ROOT), path.getKey(), List.copyOf(params),
-                        body == null ? null : resolve(body), auth));
+                operations.add(new Operation(
+                        method.toUpperCase(Locale.ROOT),
+                        path.getKey(),
+                        List.copyOf(params),
+                        body == null ? null : resolve(body),
+                        auth));
             }
         }
         return List.copyOf(operations);

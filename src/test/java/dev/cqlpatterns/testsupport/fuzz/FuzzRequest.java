@@ -14,8 +14,14 @@ import java.util.List;
  * @param belowApplication true when a fault is one the HTTP stack refuses before any route, with a
  *        bare 400 and no problem+json (see {@link MalformedRequests})
  */
-public record FuzzRequest(String operation, String method, String target, List<Header> headers, byte[] body,
-        List<String> mutations, boolean belowApplication) {
+public record FuzzRequest(
+        String operation,
+        String method,
+        String target,
+        List<Header> headers,
+        byte[] body,
+        List<String> mutations,
+        boolean belowApplication) {
 
     /** A header; the value's bytes are sent as they are. */
     public record Header(String name, byte[] value) {
@@ -64,14 +70,28 @@ public record FuzzRequest(String operation, String method, String target, List<H
 
     /** The request as text for a failure message: non-printable bytes escaped, long runs cut. */
     public String show() {
-        StringBuilder text = new StringBuilder(operation).append("  [").append(String.join("; ", mutations))
-                .append(belowApplication ? "; refused below the application" : "").append("]\n  ")
-                .append(method).append(' ').append(cut(target)).append('\n');
+        StringBuilder text = new StringBuilder(operation)
+                .append("  [")
+                .append(String.join("; ", mutations))
+                .append(belowApplication ? "; refused below the application" : "")
+                .append("]\n  ")
+                .append(method)
+                .append(' ')
+                .append(cut(target))
+                .append('\n');
         for (Header header : headers) {
-            text.append("  ").append(header.name()).append(": ").append(cut(escape(header.value()))).append('\n');
+            text.append("  ")
+                    .append(header.name())
+                    .append(": ")
+                    .append(cut(escape(header.value())))
+                    .append('\n');
         }
         if (body != null) {
-            text.append("  body (").append(body.length).append(" bytes): ").append(cut(escape(body))).append('\n');
+            text.append("  body (")
+                    .append(body.length)
+                    .append(" bytes): ")
+                    .append(cut(escape(body)))
+                    .append('\n');
         }
         return text.toString();
     }
@@ -86,7 +106,8 @@ public record FuzzRequest(String operation, String method, String target, List<H
     }
 
     private static String cut(String text) {
-        return text.length() <= 300 ? text : text.substring(0, 200) + "...(" + text.length() + " chars)..."
-                + text.substring(text.length() - 60);
+        return text.length() <= 300
+                ? text
+                : text.substring(0, 200) + "...(" + text.length() + " chars)..." + text.substring(text.length() - 60);
     }
 }

@@ -94,24 +94,27 @@ public final class MalformedRequests {
 
     private Arbitrary<FuzzRequest> arbitrary() {
         Arbitrary<Fault> fault = Arbitraries.frequencyOf(faults());
-        return Combinators.combine(fault.list().ofMinSize(1).ofMaxSize(2), caller(), noise().list().ofMaxSize(2))
+        return Combinators.combine(
+                        fault.list().ofMinSize(1).ofMaxSize(2),
+                        caller(),
+                        noise().list().ofMaxSize(2))
                 .as((faults, caller, noise) -> {
-            Draft draft = valid();
-            draft = caller.apply.apply(draft);
-            List<String> described = new ArrayList<>();
-            described.add(caller.description);
-            boolean below = caller.belowApplication;
-            for (Fault n : noise) {
-                draft = n.apply.apply(draft);
-                described.add(n.description);
-            }
-            for (Fault f : faults) {
-                draft = f.apply.apply(draft);
-                described.add(f.description);
-                below |= f.belowApplication;
-            }
-            return draft.build(described, below);
-        });
+                    Draft draft = valid();
+                    draft = caller.apply.apply(draft);
+                    List<String> described = new ArrayList<>();
+                    described.add(caller.description);
+                    boolean below = caller.belowApplication;
+                    for (Fault n : noise) {
+                        draft = n.apply.apply(draft);
+                        described.add(n.description);
+                    }
+                    for (Fault f : faults) {
+                        draft = f.apply.apply(draft);
+                        described.add(f.description);
+                        below |= f.belowApplication;
+                    }
+                    return draft.build(described, below);
+                });
     }
 
     /**
@@ -127,29 +130,51 @@ public final class MalformedRequests {
                 noise.add(new Fault("noise " + name + ": " + shortly(value), d -> d.extraHeader(name, value)));
             }
         }
-        noise.add(new Fault("noise traceparent of the wrong version",
+        noise.add(new Fault(
+                "noise traceparent of the wrong version",
                 d -> d.extraHeader("traceparent", "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")));
-        noise.add(new Fault("noise X-Forwarded-For of many hops",
-                d -> d.extraHeader("X-Forwarded-For", String.join(", ", java.util.Collections.nCopies(40, "203.0.113.7")))));
+        noise.add(new Fault(
+                "noise X-Forwarded-For of many hops",
+                d -> d.extraHeader(
+                        "X-Forwarded-For", String.join(", ", java.util.Collections.nCopies(40, "203.0.113.7")))));
         return Arbitraries.of(noise);
     }
 
     /** Header values that are no value of any header the service reads. */
-    public static final List<String> MALFORMED_VALUES = List.of(";;;", ",,,", "=", "\"", "a/b/c", "%zz", "[::1", "-1",
-            "x".repeat(500), "\u00e9t\u00e9", "null");
+    public static final List<String> MALFORMED_VALUES =
+            List.of(";;;", ",,,", "=", "\"", "a/b/c", "%zz", "[::1", "-1", "x".repeat(500), "\u00e9t\u00e9", "null");
 
     /** Accept values that are no list of media ranges (RFC 9110, 12.5.1): a 400 naming Accept. */
-    public static final List<String> MALFORMED_ACCEPT = List.of(";;;", ";", "application", "application/", "/json", "*/json",
-            "application/json;q=abc", "application/json;q=2", "application/json;q=", "application/json; charset=\"open",
-            "a/b/c", "application/json, ;;", "text/html;=x", "application/json;q=0.5;q", "\u00e9/json", ",", " , ,");
+    public static final List<String> MALFORMED_ACCEPT = List.of(
+            ";;;",
+            ";",
+            "application",
+            "application/",
+            "/json",
+            "*/json",
+            "application/json;q=abc",
+            "application/json;q=2",
+            "application/json;q=",
+            "application/json; charset=\"open",
+            "a/b/c",
+            "application/json, ;;",
+            "text/html;=x",
+            "application/json;q=0.5;q",
+            "\u00e9/json",
+            ",",
+            " , ,");
 
     /** Who calls: mostly the targets' owner, so the fault is what gets refused; sometimes someone else. */
     private Arbitrary<Fault> caller() {
         return Arbitraries.frequencyOf(
-                Tuple.of(7, Arbitraries.just(new Fault("owner's token", d -> d.header("Authorization",
-                        targets.ownerToken())))),
-                Tuple.of(1, Arbitraries.just(new Fault("another user's token", d -> d.header("Authorization",
-                        targets.otherToken())))),
+                Tuple.of(
+                        7,
+                        Arbitraries.just(
+                                new Fault("owner's token", d -> d.header("Authorization", targets.ownerToken())))),
+                Tuple.of(
+                        1,
+                        Arbitraries.just(new Fault(
+                                "another user's token", d -> d.header("Authorization", targets.otherToken())))),
                 Tuple.of(1, Arbitraries.just(new Fault("no token", d -> d))),
                 Tuple.of(1, badTokens()));
     }
@@ -167,14 +192,27 @@ public final class MalformedRequests {
             faults.add(Tuple.of(4 + 2 * operation.body().path("properties").size(), bodyFaults()));
             faults.add(Tuple.of(1, contentTypeFaults()));
         }
-        faults.add(Tuple.of(1, Arbitraries.of("application/xml", "text/html", "text/plain", "image/png",
-                "application/json;q=0", "application/xml, text/*;q=0.5")
-                .map(accept -> new Fault("Accept: " + accept, d -> d.header("Accept", accept)))));
-        faults.add(Tuple.of(1, Arbitraries.of(MALFORMED_ACCEPT)
-                .map(accept -> new Fault("malformed Accept: " + shortly(accept), d -> d.header("Accept", accept)))));
+        faults.add(Tuple.of(
+                1,
+                Arbitraries.of(
+                                "application/xml",
+                                "text/html",
+                                "text/plain",
+                                "image/png",
+                                "application/json;q=0",
+                                "application/xml, text/*;q=0.5")
+                        .map(accept -> new Fault("Accept: " + accept, d -> d.header("Accept", accept)))));
+        faults.add(Tuple.of(
+                1,
+                Arbitraries.of(MALFORMED_ACCEPT)
+                        .map(accept ->
+                                new Fault("malformed Accept: " + shortly(accept), d -> d.header("Accept", accept)))));
         if (operation.auth()) {
-            faults.add(Tuple.of(2, badTokens().map(f -> new Fault(f.description + " (the route needs a token)",
-                    f.apply, f.belowApplication))));
+            faults.add(Tuple.of(
+                    2,
+                    badTokens()
+                            .map(f -> new Fault(
+                                    f.description + " (the route needs a token)", f.apply, f.belowApplication))));
         }
         return faults;
     }
@@ -183,9 +221,13 @@ public final class MalformedRequests {
         String owner = targets.ownerToken();
         String jwt = owner.substring("Bearer ".length());
         String[] parts = jwt.split("\\.");
-        String otherPayload = parts[0] + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(
-                "{\"sub\":\"someone\",\"iss\":\"cql-patterns\",\"aud\":\"cql-patterns\",\"exp\":9999999999,\"iat\":1}"
-                        .getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
+        String otherPayload = parts[0] + "."
+                + Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(
+                                "{\"sub\":\"someone\",\"iss\":\"cql-patterns\",\"aud\":\"cql-patterns\",\"exp\":9999999999,\"iat\":1}"
+                                        .getBytes(StandardCharsets.UTF_8))
+                + "." + parts[2];
         Map<String, String> tokens = new LinkedHashMap<>();
         tokens.put("no token", null);
         tokens.put("Bearer with nothing", "Bearer");
@@ -198,8 +240,11 @@ public final class MalformedRequests {
         tokens.put("5,000-character token", "Bearer " + "a".repeat(MAX_HEADER_VALUE));
         tokens.put("token in lower-case scheme with NUL", "bearer \u0000" + jwt);
         return Arbitraries.of(new ArrayList<>(tokens.entrySet())).map(e -> {
-            Fault fault = new Fault(e.getKey(),
-                    d -> e.getValue() == null ? d.withoutHeader("Authorization") : d.header("Authorization", e.getValue()));
+            Fault fault = new Fault(
+                    e.getKey(),
+                    d -> e.getValue() == null
+                            ? d.withoutHeader("Authorization")
+                            : d.header("Authorization", e.getValue()));
             return e.getValue() != null && hasControl(e.getValue()) ? fault.below() : fault;
         });
     }
@@ -214,48 +259,63 @@ public final class MalformedRequests {
             return headerFaults(param, valid);
         }
         faults.add(Arbitraries.of("%00", "%0A", "%0D%0A", "%1B", "%7F", "%C2%85", "%09", "%08")
-                .flatMap(c -> insertions(valid, c).map(v -> new Fault(where + " with control " + c, d -> d.param(param, v)))));
+                .flatMap(c -> insertions(valid, c)
+                        .map(v -> new Fault(where + " with control " + c, d -> d.param(param, v)))));
         // at the end or alone: "%" before the value's own characters could make a valid escape ("%69" is "i")
         faults.add(Arbitraries.of("%", "%G1", "%F", "%%41", "%zz", "%1", "%-1")
-                .flatMap(c -> Arbitraries.of(encode(valid) + c, c).map(v -> new Fault(where + " with broken escape " + c, d -> d.param(param, v))
-                        .below())));
-        faults.add(Arbitraries.of("%FF", "%C0%AF", "%ED%A0%80", "%E2%82", "%80", "%F8%88%80%80%80", "%C1%BF", "%F4%90%80%80")
-                .flatMap(c -> insertions(valid, c).map(v -> new Fault(where + " with non-UTF-8 " + c, d -> d.param(param, v)))));
+                .flatMap(c -> Arbitraries.of(encode(valid) + c, c)
+                        .map(v -> new Fault(where + " with broken escape " + c, d -> d.param(param, v)).below())));
+        faults.add(Arbitraries.of(
+                        "%FF", "%C0%AF", "%ED%A0%80", "%E2%82", "%80", "%F8%88%80%80%80", "%C1%BF", "%F4%90%80%80")
+                .flatMap(c -> insertions(valid, c)
+                        .map(v -> new Fault(where + " with non-UTF-8 " + c, d -> d.param(param, v)))));
         faults.add(Arbitraries.of("\u00e9", "\u65e5\u672c", "\u00a0", "\u00ff")
-                .flatMap(c -> insertions(valid, c).map(v -> new Fault(where + " with raw non-ASCII " + escape(c),
-                        d -> d.param(param, v)).below())));
+                .flatMap(c -> insertions(valid, c)
+                        .map(v -> new Fault(where + " with raw non-ASCII " + escape(c), d -> d.param(param, v))
+                                .below())));
         if (valid.chars().anyMatch(c -> c >= '0' && c <= '9') && isNumberOrId(param)) {
-            faults.add(Arbitraries.of('\uFF10', '\u0660', '\u0966', '\u06F0').map(zero -> new Fault(
-                    where + " in other digits from U+" + Integer.toHexString(zero), d -> d.param(param, encode(digits(valid, zero))))));
+            faults.add(Arbitraries.of('\uFF10', '\u0660', '\u0966', '\u06F0')
+                    .map(zero -> new Fault(
+                            where + " in other digits from U+" + Integer.toHexString(zero),
+                            d -> d.param(param, encode(digits(valid, zero))))));
         }
         List<String> outOfPattern = outOfPattern(param);
         if (!outOfPattern.isEmpty()) {
-            faults.add(Arbitraries.of(outOfPattern).map(v -> new Fault(where + " out of pattern: " + shortly(v),
-                    d -> d.param(param, encode(v)))));
+            faults.add(Arbitraries.of(outOfPattern)
+                    .map(v -> new Fault(where + " out of pattern: " + shortly(v), d -> d.param(param, encode(v)))));
         }
         int max = maxLength(param.schema());
         if (max > 0) {
-            faults.add(Arbitraries.of(max + 1, Math.max(max + 1, MAX_URL_VALUE / urlParams())).map(n -> new Fault(where + " of " + n + " characters",
-                    d -> d.param(param, "a".repeat(n)))));
+            faults.add(Arbitraries.of(max + 1, Math.max(max + 1, MAX_URL_VALUE / urlParams()))
+                    .map(n -> new Fault(where + " of " + n + " characters", d -> d.param(param, "a".repeat(n)))));
         }
         if (param.type().equals("integer")) {
-            faults.add(Arbitraries.of(badIntegers(param.schema())).map(v -> new Fault(where + " = " + v,
-                    d -> d.param(param, encode(v)))));
+            faults.add(Arbitraries.of(badIntegers(param.schema()))
+                    .map(v -> new Fault(where + " = " + v, d -> d.param(param, encode(v)))));
         }
         if (param.format().equals("date-time")) {
-            faults.add(Arbitraries.of("2024-13-01T00:00:00Z", "2024-02-30T00:00:00Z", "yesterday", "2024-01-01T25:00:00Z",
-                    "+1000000-01-01T00:00:00Z", "-999999999-01-01T00:00:00Z", "1e9", "2024-01-01T00:00:00+99:00")
+            faults.add(Arbitraries.of(
+                            "2024-13-01T00:00:00Z",
+                            "2024-02-30T00:00:00Z",
+                            "yesterday",
+                            "2024-01-01T25:00:00Z",
+                            "+1000000-01-01T00:00:00Z",
+                            "-999999999-01-01T00:00:00Z",
+                            "1e9",
+                            "2024-01-01T00:00:00+99:00")
                     .map(v -> new Fault(where + " = " + v, d -> d.param(param, encode(v)))));
         }
         if (param.name().equals("cursor")) {
             faults.add(cursorFaults(param));
         }
         if (param.required() && param.in().equals("query")) {
-            faults.add(Arbitraries.just(new Fault("required " + where + " left out", d -> d.removeQuery(param.name()))));
+            faults.add(
+                    Arbitraries.just(new Fault("required " + where + " left out", d -> d.removeQuery(param.name()))));
         }
         if (param.in().equals("query") && !param.required()) {
             // two values, the first invalid: which one did the client mean?
-            faults.add(Arbitraries.just(new Fault(where + " twice, the first invalid",
+            faults.add(Arbitraries.just(new Fault(
+                    where + " twice, the first invalid",
                     d -> d.param(param, "%FF").addQuery(param.name(), encode(valid)))));
         }
         return Arbitraries.oneOf(faults);
@@ -263,8 +323,8 @@ public final class MalformedRequests {
 
     private Arbitrary<Fault> headerFaults(Param param, String valid) {
         String name = param.name();
-        List<String> bad = new ArrayList<>(List.of("", " ", "a b", "x".repeat(MAX_HEADER_VALUE), "k\u00e9y", "\u0001abc",
-                "abc\u0000", "\u007f"));
+        List<String> bad = new ArrayList<>(
+                List.of("", " ", "a b", "x".repeat(MAX_HEADER_VALUE), "k\u00e9y", "\u0001abc", "abc\u0000", "\u007f"));
         if (name.equals("Idempotency-Key")) {
             bad.add("k".repeat(201));
         } else {
@@ -275,13 +335,16 @@ public final class MalformedRequests {
         }
         List<Arbitrary<Fault>> faults = new ArrayList<>();
         faults.add(Arbitraries.of(bad).map(v -> {
-            Fault fault = new Fault("header " + name + " = " + shortly(v), d -> d.rawHeader(name, v.getBytes(StandardCharsets.UTF_8)));
+            Fault fault = new Fault(
+                    "header " + name + " = " + shortly(v), d -> d.rawHeader(name, v.getBytes(StandardCharsets.UTF_8)));
             return hasControl(v) ? fault.below() : fault;
         }));
-        faults.add(Arbitraries.of(new byte[] {(byte) 0xFF}, new byte[] {(byte) 0xC0, (byte) 0xAF}, new byte[] {(byte) 0x80})
+        faults.add(Arbitraries.of(
+                        new byte[] {(byte) 0xFF}, new byte[] {(byte) 0xC0, (byte) 0xAF}, new byte[] {(byte) 0x80})
                 .map(bytes -> new Fault("header " + name + " with non-UTF-8 bytes", d -> d.rawHeader(name, bytes))));
-        faults.add(Arbitraries.just(new Fault("header " + name + " twice", d -> d.rawHeader(name,
-                "first".getBytes(StandardCharsets.UTF_8)).extraHeader(name, "second"))));
+        faults.add(Arbitraries.just(new Fault(
+                "header " + name + " twice",
+                d -> d.rawHeader(name, "first".getBytes(StandardCharsets.UTF_8)).extraHeader(name, "second"))));
         if (param.required() || name.equals("X-Paste-Secret")) {
             faults.add(Arbitraries.just(new Fault("header " + name + " left out", d -> d.withoutHeader(name))));
         }
@@ -289,8 +352,16 @@ public final class MalformedRequests {
     }
 
     private Arbitrary<Fault> cursorFaults(Param param) {
-        List<String> bad = new ArrayList<>(List.of("x", "null", "e30", "e30.e30", "AAAA.AAAA", "%20", "..",
-                "eyJ0IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA", "x".repeat(MAX_URL_VALUE)));
+        List<String> bad = new ArrayList<>(List.of(
+                "x",
+                "null",
+                "e30",
+                "e30.e30",
+                "AAAA.AAAA",
+                "%20",
+                "..",
+                "eyJ0IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA",
+                "x".repeat(MAX_URL_VALUE)));
         for (Targets.Cursor cursor : targets.cursors()) {
             String value = cursor.value();
             bad.add(value.substring(0, value.length() / 2));
@@ -302,13 +373,24 @@ public final class MalformedRequests {
                 bad.add(value); // another list's cursor
             }
         }
-        return Arbitraries.of(bad).map(v -> new Fault("query cursor = " + shortly(v),
-                d -> d.param(param, encode(v.length() > MAX_URL_VALUE / urlParams() ? v.substring(0, MAX_URL_VALUE / urlParams()) : v))));
+        return Arbitraries.of(bad)
+                .map(v -> new Fault(
+                        "query cursor = " + shortly(v),
+                        d -> d.param(
+                                param,
+                                encode(
+                                        v.length() > MAX_URL_VALUE / urlParams()
+                                                ? v.substring(0, MAX_URL_VALUE / urlParams())
+                                                : v))));
     }
 
     /** How many parameters share the URL's budget of {@link #MAX_URL_VALUE}: each fault may make one long. */
     private int urlParams() {
-        return (int) Math.max(1, operation.params().stream().filter(p -> !p.in().equals("header")).count());
+        return (int) Math.max(
+                1,
+                operation.params().stream()
+                        .filter(p -> !p.in().equals("header"))
+                        .count());
     }
 
     private static String flip(String value, int at) {
@@ -319,8 +401,21 @@ public final class MalformedRequests {
 
     private List<String> badIntegers(JsonNode schema) {
         // no empty value: JAX-RS takes "limit=" as no limit, the default (leniency, not a fault)
-        List<String> values = new ArrayList<>(List.of("abc", "1.5", "1e3", "0x10", "NaN", "Infinity", "2147483648",
-                "-2147483649", "99999999999999999999999999", "1%20", "%201", "1_000", "--1", "1,5"));
+        List<String> values = new ArrayList<>(List.of(
+                "abc",
+                "1.5",
+                "1e3",
+                "0x10",
+                "NaN",
+                "Infinity",
+                "2147483648",
+                "-2147483649",
+                "99999999999999999999999999",
+                "1%20",
+                "%201",
+                "1_000",
+                "--1",
+                "1,5"));
         if (schema.has("minimum")) {
             values.add(String.valueOf(schema.get("minimum").asLong() - 1));
             values.add("-1");
@@ -332,23 +427,56 @@ public final class MalformedRequests {
     }
 
     private static boolean isNumberOrId(Param param) {
-        return param.type().equals("integer") || param.format().equals("uuid") || param.pattern().contains("0-9]{4}")
-                || param.format().equals("date-time") || param.pattern().contains("a-fA-F0-9");
+        return param.type().equals("integer")
+                || param.format().equals("uuid")
+                || param.pattern().contains("0-9]{4}")
+                || param.format().equals("date-time")
+                || param.pattern().contains("a-fA-F0-9");
     }
 
     /** Candidates that break the parameter's pattern or format (the patterns are whole-value ones). */
     private static List<String> outOfPattern(Param param) {
         if (param.format().equals("uuid") || param.pattern().contains("a-fA-F0-9")) {
-            return List.of("not-a-uuid", "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4", "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4eg",
-                    "5d1f0c360b894c6b9b0e6f8a3f0d2f4e", "{5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e}", "0", "-1", " ");
+            return List.of(
+                    "not-a-uuid",
+                    "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4",
+                    "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4eg",
+                    "5d1f0c360b894c6b9b0e6f8a3f0d2f4e",
+                    "{5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e}",
+                    "0",
+                    "-1",
+                    " ");
         }
         if (param.pattern().isEmpty()) {
             return List.of();
         }
         Pattern pattern = Pattern.compile(param.pattern());
-        List<String> candidates = List.of("", " ", "A", "ab", "a b", "a!b", "\u00fc", "UPPER", "a/b", "a?b", "a#b",
-                "-x", "x".repeat(101), "\ud83d\ude00", "a\tb", "2024-1", "24-01", "2024-13", "2024-00", "0000-00", "a\\b",
-                "<script>", "a;b", "a*", "' or 1=1");
+        List<String> candidates = List.of(
+                "",
+                " ",
+                "A",
+                "ab",
+                "a b",
+                "a!b",
+                "\u00fc",
+                "UPPER",
+                "a/b",
+                "a?b",
+                "a#b",
+                "-x",
+                "x".repeat(101),
+                "\ud83d\ude00",
+                "a\tb",
+                "2024-1",
+                "24-01",
+                "2024-13",
+                "2024-00",
+                "0000-00",
+                "a\\b",
+                "<script>",
+                "a;b",
+                "a*",
+                "' or 1=1");
         return candidates.stream().filter(c -> !pattern.matcher(c).matches()).toList();
     }
 
@@ -356,12 +484,16 @@ public final class MalformedRequests {
     private static Arbitrary<String> insertions(String valid, String inserted) {
         String encoded = encode(valid);
         int middle = encoded.length() / 2;
-        while (middle > 0 && middle < encoded.length() && (encoded.charAt(middle - 1) == '%'
-                || (middle > 1 && encoded.charAt(middle - 2) == '%'))) {
+        while (middle > 0
+                && middle < encoded.length()
+                && (encoded.charAt(middle - 1) == '%' || (middle > 1 && encoded.charAt(middle - 2) == '%'))) {
             middle--;
         }
-        return Arbitraries.of(inserted + encoded, encoded.substring(0, middle) + inserted + encoded.substring(middle),
-                encoded + inserted, inserted);
+        return Arbitraries.of(
+                inserted + encoded,
+                encoded.substring(0, middle) + inserted + encoded.substring(middle),
+                encoded + inserted,
+                inserted);
     }
 
     private static boolean hasControl(String value) {
@@ -386,35 +518,54 @@ public final class MalformedRequests {
         schema.path("required").forEach(r -> required.add(r.asText()));
         List<Arbitrary<Fault>> faults = new ArrayList<>();
 
-        faults.add(Arbitraries.of(fields).flatMap(field -> Arbitraries.of(wrongTypes(schema.path("properties").path(field)))
-                .map(v -> new Fault("body " + field + " = " + shortly(v), d -> d.bodyField(field, v)))));
+        faults.add(Arbitraries.of(fields)
+                .flatMap(field -> Arbitraries.of(
+                                wrongTypes(schema.path("properties").path(field)))
+                        .map(v -> new Fault("body " + field + " = " + shortly(v), d -> d.bodyField(field, v)))));
         faults.add(Arbitraries.of(fields).flatMap(field -> {
             List<String> bad = badStrings(schema.path("properties").path(field));
-            return bad.isEmpty() ? Arbitraries.just(new Fault("body " + field + " = \\ud800", d -> d.bodyField(field, "\"\\ud800\"")))
-                    : Arbitraries.of(bad).map(v -> new Fault("body " + field + " = " + shortly(v), d -> d.bodyField(field, v)));
+            return bad.isEmpty()
+                    ? Arbitraries.just(
+                            new Fault("body " + field + " = \\ud800", d -> d.bodyField(field, "\"\\ud800\"")))
+                    : Arbitraries.of(bad)
+                            .map(v -> new Fault("body " + field + " = " + shortly(v), d -> d.bodyField(field, v)));
         }));
         if (!required.isEmpty()) {
-            faults.add(Arbitraries.of(required).map(field -> new Fault("body without required " + field,
-                    d -> d.bodyField(field, null))));
+            faults.add(Arbitraries.of(required)
+                    .map(field -> new Fault("body without required " + field, d -> d.bodyField(field, null))));
         }
-        faults.add(Arbitraries.of("zzUnknown", "Body", "ID", "__proto__", "").map(field -> new Fault("body with unknown field '"
-                + field + "'", d -> d.bodyExtra("\"" + field + "\":1"))));
-        faults.add(Arbitraries.of(fields).map(field -> new Fault("body with " + field + " twice", d -> d.bodyTwice(field))));
-        faults.add(Arbitraries.of("garbage", "}", ",", "{}", " x", "\u0000", "]", "\"", "null").map(tail -> new Fault(
-                "body followed by " + escape(tail), d -> d.bodyText(d.bodyText() + tail))));
-        faults.add(Arbitraries.of("", "\n", " ").map(sep -> new Fault("two documents", d -> d.bodyText(d.bodyText() + sep
-                + d.bodyText()))));
-        faults.add(Arbitraries.of(2_000, 1_001, 20_000).flatMap(depth -> Arbitraries.of(
-                new Fault(depth + " nested arrays as the body", d -> d.bodyText("[".repeat(depth) + "]".repeat(depth))),
-                new Fault(depth + " nested objects as the body", d -> d.bodyText("{\"a\":".repeat(depth) + "1"
-                        + "}".repeat(depth))),
-                new Fault(depth + " nested arrays in field " + fields.get(0), d -> d.bodyField(fields.get(0),
-                        "[".repeat(depth) + "]".repeat(depth))))));
-        faults.add(Arbitraries.of(fields).flatMap(field -> Arbitraries.of(new byte[] {(byte) 0xC0, (byte) 0xAF},
-                new byte[] {(byte) 0xE0, (byte) 0x80, (byte) 0xAF}, new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
-                new byte[] {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}, new byte[] {(byte) 0xFF},
-                new byte[] {(byte) 0x80}, new byte[] {(byte) 0xC3}, new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80})
-                .map(bytes -> new Fault("body " + field + " with bytes " + hex(bytes), d -> d.bodyBytesIn(field, bytes)))));
+        faults.add(Arbitraries.of("zzUnknown", "Body", "ID", "__proto__", "")
+                .map(field ->
+                        new Fault("body with unknown field '" + field + "'", d -> d.bodyExtra("\"" + field + "\":1"))));
+        faults.add(Arbitraries.of(fields)
+                .map(field -> new Fault("body with " + field + " twice", d -> d.bodyTwice(field))));
+        faults.add(Arbitraries.of("garbage", "}", ",", "{}", " x", "\u0000", "]", "\"", "null")
+                .map(tail -> new Fault("body followed by " + escape(tail), d -> d.bodyText(d.bodyText() + tail))));
+        faults.add(Arbitraries.of("", "\n", " ")
+                .map(sep -> new Fault("two documents", d -> d.bodyText(d.bodyText() + sep + d.bodyText()))));
+        faults.add(Arbitraries.of(2_000, 1_001, 20_000)
+                .flatMap(depth -> Arbitraries.of(
+                        new Fault(
+                                depth + " nested arrays as the body",
+                                d -> d.bodyText("[".repeat(depth) + "]".repeat(depth))),
+                        new Fault(
+                                depth + " nested objects as the body",
+                                d -> d.bodyText("{\"a\":".repeat(depth) + "1" + "}".repeat(depth))),
+                        new Fault(
+                                depth + " nested arrays in field " + fields.get(0),
+                                d -> d.bodyField(fields.get(0), "[".repeat(depth) + "]".repeat(depth))))));
+        faults.add(Arbitraries.of(fields)
+                .flatMap(field -> Arbitraries.of(
+                                new byte[] {(byte) 0xC0, (byte) 0xAF},
+                                new byte[] {(byte) 0xE0, (byte) 0x80, (byte) 0xAF},
+                                new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+                                new byte[] {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+                                new byte[] {(byte) 0xFF},
+                                new byte[] {(byte) 0x80},
+                                new byte[] {(byte) 0xC3},
+                                new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80})
+                        .map(bytes -> new Fault(
+                                "body " + field + " with bytes " + hex(bytes), d -> d.bodyBytesIn(field, bytes)))));
         faults.add(Arbitraries.of("", " ", "null", "[]", "\"x\"", "1", "{", "{\"", "true", "[{}]", "\uFEFF{}")
                 .filter(b -> !(b.equals("{}") && required.isEmpty()))
                 .map(b -> new Fault("body '" + escape(b) + "'", d -> d.bodyText(b))));
@@ -428,16 +579,63 @@ public final class MalformedRequests {
     private static List<String> wrongTypes(JsonNode schema) {
         String type = schema.path("type").asText("string");
         boolean nullable = schema.path("nullable").asBoolean(false);
-        List<String> values = new ArrayList<>(switch (type) {
-            case "integer" -> List.of("\"5\"", "\"x\"", "1.5", "1e308", "-1e308", "99999999999999999999", "true", "{}", "[]",
-                    "[1]", "5.0e0");
-            case "boolean" -> List.of("\"true\"", "1", "0", "1.5", "{}", "[]", "\"x\"", "\"false\"");
-            case "array" -> List.of("\"x\"", "5", "true", "{}", "{\"0\":\"x\"}", "[1]", "[true]", "[null]", "[{}]", "[[]]",
-                    "[1e308]", "[\"\\ud800\"]");
-            case "object" -> List.of("\"x\"", "5", "true", "[]", "[\"x\"]", "{\"a\":1}", "{\"a\":true}", "{\"a\":null}",
-                    "{\"a\":{}}", "{\"a\":[]}", "{\"a\":\"\\udc00\"}");
-            default -> List.of("5", "-1", "1.5", "1e308", "-1e308", "true", "false", "{}", "{\"a\":\"b\"}", "[]", "[\"x\"]");
-        });
+        List<String> values = new ArrayList<>(
+                switch (type) {
+                    case "integer" ->
+                        List.of(
+                                "\"5\"",
+                                "\"x\"",
+                                "1.5",
+                                "1e308",
+                                "-1e308",
+                                "99999999999999999999",
+                                "true",
+                                "{}",
+                                "[]",
+                                "[1]",
+                                "5.0e0");
+                    case "boolean" -> List.of("\"true\"", "1", "0", "1.5", "{}", "[]", "\"x\"", "\"false\"");
+                    case "array" ->
+                        List.of(
+                                "\"x\"",
+                                "5",
+                                "true",
+                                "{}",
+                                "{\"0\":\"x\"}",
+                                "[1]",
+                                "[true]",
+                                "[null]",
+                                "[{}]",
+                                "[[]]",
+                                "[1e308]",
+                                "[\"\\ud800\"]");
+                    case "object" ->
+                        List.of(
+                                "\"x\"",
+                                "5",
+                                "true",
+                                "[]",
+                                "[\"x\"]",
+                                "{\"a\":1}",
+                                "{\"a\":true}",
+                                "{\"a\":null}",
+                                "{\"a\":{}}",
+                                "{\"a\":[]}",
+                                "{\"a\":\"\\udc00\"}");
+                    default ->
+                        List.of(
+                                "5",
+                                "-1",
+                                "1.5",
+                                "1e308",
+                                "-1e308",
+                                "true",
+                                "false",
+                                "{}",
+                                "{\"a\":\"b\"}",
+                                "[]",
+                                "[\"x\"]");
+                });
         if (!nullable) {
             values.add("null");
         }
@@ -465,8 +663,22 @@ public final class MalformedRequests {
         String pattern = strings.path("pattern").asText("");
         if (!pattern.isEmpty()) {
             Pattern compiled = Pattern.compile(pattern);
-            for (String candidate : List.of("", " ", "\t\n", "no-at-sign", "a@b", "@example.com", "a b@example.com",
-                    "a\u0000b", "a\u0007b", "a\nb", "a\u001b[31m", "a\u0085b", "a\u007fb", "UPPER", "a!b")) {
+            for (String candidate : List.of(
+                    "",
+                    " ",
+                    "\t\n",
+                    "no-at-sign",
+                    "a@b",
+                    "@example.com",
+                    "a b@example.com",
+                    "a\u0000b",
+                    "a\u0007b",
+                    "a\nb",
+                    "a\u001b[31m",
+                    "a\u0085b",
+                    "a\u007fb",
+                    "UPPER",
+                    "a!b")) {
                 // JSON Schema patterns are not anchored: an unanchored one holds when it matches anywhere
                 boolean fits = compiled.matcher(candidate).find();
                 if (!fits) {
@@ -483,9 +695,19 @@ public final class MalformedRequests {
     }
 
     private Arbitrary<Fault> contentTypeFaults() {
-        return Arbitraries.of("text/plain", "application/xml", "application/x-www-form-urlencoded",
-                "multipart/form-data; boundary=x", "application/jsonx", "json", " ", "text/json", "application/octet-stream",
-                "").map(type -> new Fault(type.isEmpty() ? "no Content-Type" : "Content-Type: " + type,
+        return Arbitraries.of(
+                        "text/plain",
+                        "application/xml",
+                        "application/x-www-form-urlencoded",
+                        "multipart/form-data; boundary=x",
+                        "application/jsonx",
+                        "json",
+                        " ",
+                        "text/json",
+                        "application/octet-stream",
+                        "")
+                .map(type -> new Fault(
+                        type.isEmpty() ? "no Content-Type" : "Content-Type: " + type,
                         d -> type.isEmpty() ? d.withoutHeader("Content-Type") : d.header("Content-Type", type)));
     }
 
@@ -518,7 +740,8 @@ public final class MalformedRequests {
             String value = validValue(param);
             if (param.in().equals("path")) {
                 draft.path.put(param.name(), encode(value));
-            } else if (param.in().equals("query") && (param.required() || targets.queryValues().containsKey(param.name()))) {
+            } else if (param.in().equals("query")
+                    && (param.required() || targets.queryValues().containsKey(param.name()))) {
                 draft.query.add(new String[] {param.name(), encode(value)});
             } else if (param.in().equals("header") && targets.headerValues().containsKey(param.name())) {
                 draft.headers.put(param.name(), value.getBytes(StandardCharsets.UTF_8));
@@ -536,7 +759,9 @@ public final class MalformedRequests {
         ObjectNode body = NODES.objectNode();
         List<String> required = new ArrayList<>();
         schema.path("required").forEach(r -> required.add(r.asText()));
-        for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it =
+                        schema.path("properties").fields();
+                it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             if (required.contains(field.getKey()) || field.getValue().has("example")) {
                 body.set(field.getKey(), validValue(field.getValue()));
@@ -567,6 +792,7 @@ public final class MalformedRequests {
         ObjectNode body;
         /** Set once the body is no longer a JSON object: the text to send, with {@link #MARK} for raw bytes. */
         String text;
+
         byte[] rawBytes;
 
         Draft param(Param param, String encoded) {
@@ -652,7 +878,9 @@ public final class MalformedRequests {
         Draft bodyExtra(String member) {
             String current = bodyText().trim();
             if (current.startsWith("{") && current.endsWith("}")) {
-                text = current.equals("{}") ? "{" + member + "}" : current.substring(0, current.length() - 1) + "," + member + "}";
+                text = current.equals("{}")
+                        ? "{" + member + "}"
+                        : current.substring(0, current.length() - 1) + "," + member + "}";
             }
             return this;
         }
@@ -671,7 +899,10 @@ public final class MalformedRequests {
             if (!query.isEmpty()) {
                 StringBuilder q = new StringBuilder();
                 for (String[] pair : query) {
-                    q.append(q.length() == 0 ? '?' : '&').append(pair[0]).append('=').append(pair[1]);
+                    q.append(q.length() == 0 ? '?' : '&')
+                            .append(pair[0])
+                            .append('=')
+                            .append(pair[1]);
                 }
                 target += q;
             }
@@ -694,7 +925,8 @@ public final class MalformedRequests {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             out.writeBytes(rendered.substring(0, at).getBytes(StandardCharsets.UTF_8));
             out.writeBytes(rawBytes);
-            out.writeBytes(rendered.substring(at + MARK.length()).replace(MARK, "").getBytes(StandardCharsets.UTF_8));
+            out.writeBytes(
+                    rendered.substring(at + MARK.length()).replace(MARK, "").getBytes(StandardCharsets.UTF_8));
             return out.toByteArray();
         }
     }
@@ -731,8 +963,13 @@ public final class MalformedRequests {
         StringBuilder out = new StringBuilder();
         for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xFF;
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
-                    || c == '_' || c == '~') {
+            if ((c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '.'
+                    || c == '_'
+                    || c == '~') {
                 out.append((char) c);
             } else {
                 out.append('%').append(String.format("%02X", c));
@@ -745,7 +982,8 @@ public final class MalformedRequests {
         if (schema.has("maxLength")) {
             return schema.get("maxLength").asInt();
         }
-        Matcher bounded = Pattern.compile("\\{(\\d+),(\\d+)}\\$?$").matcher(schema.path("pattern").asText(""));
+        Matcher bounded = Pattern.compile("\\{(\\d+),(\\d+)}\\$?$")
+                .matcher(schema.path("pattern").asText(""));
         return bounded.find() ? Integer.parseInt(bounded.group(2)) : 0;
     }
 

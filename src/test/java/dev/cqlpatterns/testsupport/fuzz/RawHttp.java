@@ -60,12 +60,15 @@ public final class RawHttp {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String header = line(in); header != null && !header.isEmpty(); header = line(in)) {
             int colon = header.indexOf(':');
-            headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
+            headers.put(
+                    header.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    header.substring(colon + 1).trim());
         }
         byte[] body;
         if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
             ByteArrayOutputStream chunks = new ByteArrayOutputStream();
-            for (int size = Integer.parseInt(line(in).split(";")[0].trim(), 16); size > 0;
+            for (int size = Integer.parseInt(line(in).split(";")[0].trim(), 16);
+                    size > 0;
                     size = Integer.parseInt(line(in).split(";")[0].trim(), 16)) {
                 chunks.write(in.readNBytes(size));
                 line(in);

@@ -14,12 +14,16 @@ import java.util.Map;
  * @param ownerToken an {@code Authorization} value for the user who owns the targets
  * @param otherToken one for another user
  */
-public record Targets(Map<String, String> pathValues, Map<String, String> queryValues, Map<String, String> headerValues,
-        List<Cursor> cursors, String ownerToken, String otherToken) {
+public record Targets(
+        Map<String, String> pathValues,
+        Map<String, String> queryValues,
+        Map<String, String> headerValues,
+        List<Cursor> cursors,
+        String ownerToken,
+        String otherToken) {
 
     /** A real cursor and the list path it pages, e.g. {@code /posts/{id}}. */
-    public record Cursor(String list, String value) {
-    }
+    public record Cursor(String list, String value) {}
 
     /**
      * The value for {@code name} in {@code path}: the entry keyed {@code "<first segment>.<name>"}

@@ -3,7 +3,6 @@ package dev.cqlpatterns.bench;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -66,6 +65,7 @@ public final class OpenBench {
     private static final int WALKED_BUCKETS = 32;
     /** cql-patterns.messenger.unread-count-cap: the inbox reads at most this + 1 markers per conversation. */
     private static final int UNREAD_CAP = 99;
+
     private static final String SUMMARY_ID = "00000000-0000-1000-8000-000000000000";
     /** cql-patterns.clickstream.shards: a click page reads every shard of a month. */
     private static final int CLICK_SHARDS = 4;
@@ -76,16 +76,30 @@ public final class OpenBench {
     /** PublicPasteList.EXPIRY_ROW_GRACE_SECONDS: expiry rows outlive the paste's expiry by a day. */
     private static final int EXPIRY_ROW_GRACE_SECONDS = 86_400;
 
-    record Options(String baseUrl, String contactPoint, String datacenter, String keyspace, List<Integer> rates,
-            int seconds, int warmupSeconds, List<Integer> rows, int pid, Path out, String root, Set<String> routes,
-            int saturate, int rounds, int loadMinutes) {
+    record Options(
+            String baseUrl,
+            String contactPoint,
+            String datacenter,
+            String keyspace,
+            List<Integer> rates,
+            int seconds,
+            int warmupSeconds,
+            List<Integer> rows,
+            int pid,
+            Path out,
+            String root,
+            Set<String> routes,
+            int saturate,
+            int rounds,
+            int loadMinutes) {
         static Options parse(String[] args) {
             Map<String, String> o = new TreeMap<>();
             for (int a = 0; a < args.length; a++) {
                 if (args[a].equals("-h") || args[a].equals("--help")) {
-                    System.out.println("usage: bin/bench-open [--rates 200,600] [--duration 3] [--warmup 1] [--rows 1000,100000]"
-                            + " [--routes http,paste,history,latest,joiners,songs,clicks,inbox,create-paste,send] [--out target/bench-open]"
-                            + " [--saturate 16 [--rounds 3] [--load-minutes 10]]");
+                    System.out.println(
+                            "usage: bin/bench-open [--rates 200,600] [--duration 3] [--warmup 1] [--rows 1000,100000]"
+                                    + " [--routes http,paste,history,latest,joiners,songs,clicks,inbox,create-paste,send] [--out target/bench-open]"
+                                    + " [--saturate 16 [--rounds 3] [--load-minutes 10]]");
                     System.exit(0);
                 }
                 if (!args[a].startsWith("--") || a + 1 >= args.length) {
@@ -93,38 +107,86 @@ public final class OpenBench {
                 }
                 o.put(args[a].substring(2), args[++a]);
             }
-            Set<String> known = Set.of("base-url", "cql", "datacenter", "keyspace", "rates", "duration", "warmup", "rows",
-                    "pid", "out", "root", "routes", "saturate", "rounds", "load-minutes");
+            Set<String> known = Set.of(
+                    "base-url",
+                    "cql",
+                    "datacenter",
+                    "keyspace",
+                    "rates",
+                    "duration",
+                    "warmup",
+                    "rows",
+                    "pid",
+                    "out",
+                    "root",
+                    "routes",
+                    "saturate",
+                    "rounds",
+                    "load-minutes");
             o.keySet().stream().filter(k -> !known.contains(k)).findAny().ifPresent(k -> fail("unknown option --" + k));
-            return new Options(o.getOrDefault("base-url", "http://localhost:8080").replaceAll("/+$", ""),
-                    o.getOrDefault("cql", "127.0.0.1:9042"), o.getOrDefault("datacenter", "datacenter1"),
-                    o.getOrDefault("keyspace", "cql_patterns"), ints(o.getOrDefault("rates", "200,600")),
-                    Integer.parseInt(o.getOrDefault("duration", "3")), Integer.parseInt(o.getOrDefault("warmup", "1")),
-                    ints(o.getOrDefault("rows", "1000,100000")), Integer.parseInt(o.getOrDefault("pid", "0")),
-                    Path.of(o.getOrDefault("out", "target/bench-open")), o.getOrDefault("root", "."),
-                    new TreeSet<>(List.of(o.getOrDefault("routes", String.join(",", ROUTE_KEYS)).split(","))),
-                    Integer.parseInt(o.getOrDefault("saturate", "0")), Integer.parseInt(o.getOrDefault("rounds", "3")),
+            return new Options(
+                    o.getOrDefault("base-url", "http://localhost:8080").replaceAll("/+$", ""),
+                    o.getOrDefault("cql", "127.0.0.1:9042"),
+                    o.getOrDefault("datacenter", "datacenter1"),
+                    o.getOrDefault("keyspace", "cql_patterns"),
+                    ints(o.getOrDefault("rates", "200,600")),
+                    Integer.parseInt(o.getOrDefault("duration", "3")),
+                    Integer.parseInt(o.getOrDefault("warmup", "1")),
+                    ints(o.getOrDefault("rows", "1000,100000")),
+                    Integer.parseInt(o.getOrDefault("pid", "0")),
+                    Path.of(o.getOrDefault("out", "target/bench-open")),
+                    o.getOrDefault("root", "."),
+                    new TreeSet<>(List.of(o.getOrDefault("routes", String.join(",", ROUTE_KEYS))
+                            .split(","))),
+                    Integer.parseInt(o.getOrDefault("saturate", "0")),
+                    Integer.parseInt(o.getOrDefault("rounds", "3")),
                     Integer.parseInt(o.getOrDefault("load-minutes", "0")));
         }
 
         private static List<Integer> ints(String csv) {
-            return Arrays.stream(csv.split(",")).map(String::strip).map(Integer::parseInt).sorted().toList();
+            return Arrays.stream(csv.split(","))
+                    .map(String::strip)
+                    .map(Integer::parseInt)
+                    .sorted()
+                    .toList();
         }
     }
 
     static final String HTTP_ALONE = "http";
-    static final List<String> ROUTE_KEYS = List.of(HTTP_ALONE, "paste", "history", "latest", "joiners", "songs", "clicks", "inbox",
-            "create-paste", "send");
+    static final List<String> ROUTE_KEYS = List.of(
+            HTTP_ALONE, "paste", "history", "latest", "joiners", "songs", "clicks", "inbox", "create-paste", "send");
 
     /** One route: how to call the service, and the same work through the driver. */
-    record Route(String key, String name, boolean read, boolean sized, IntFunction<HttpRequest> http,
-            IntFunction<CompletionStage<?>> floor) {
-    }
+    record Route(
+            String key,
+            String name,
+            boolean read,
+            boolean sized,
+            IntFunction<HttpRequest> http,
+            IntFunction<CompletionStage<?>> floor) {}
 
     /** Latencies (from when each request was due) and errors of one phase. */
-    record Result(String route, String target, int rate, int rows, int sent, int ok, double achieved, double p50,
-            double p90, double p99, double max, String errors) {
-        static Result of(String route, String target, int rate, int rows, long[] nanos, boolean[] okFlags, long spanNanos,
+    record Result(
+            String route,
+            String target,
+            int rate,
+            int rows,
+            int sent,
+            int ok,
+            double achieved,
+            double p50,
+            double p90,
+            double p99,
+            double max,
+            String errors) {
+        static Result of(
+                String route,
+                String target,
+                int rate,
+                int rows,
+                long[] nanos,
+                boolean[] okFlags,
+                long spanNanos,
                 Map<String, LongAdder> errors) {
             long[] ok = new long[nanos.length];
             int n = 0;
@@ -136,9 +198,24 @@ public final class OpenBench {
             long[] sorted = Arrays.copyOf(ok, n);
             Arrays.sort(sorted);
             StringBuilder e = new StringBuilder();
-            new TreeMap<>(errors).forEach((k, v) -> e.append(e.length() == 0 ? "" : " ").append(k).append('x').append(v.sum()));
-            return new Result(route, target, rate, rows, nanos.length, n, n / (spanNanos / 1e9), pct(sorted, .5),
-                    pct(sorted, .9), pct(sorted, .99), n == 0 ? Double.NaN : sorted[n - 1] / 1e6, e.length() == 0 ? "-" : e.toString());
+            new TreeMap<>(errors)
+                    .forEach((k, v) -> e.append(e.length() == 0 ? "" : " ")
+                            .append(k)
+                            .append('x')
+                            .append(v.sum()));
+            return new Result(
+                    route,
+                    target,
+                    rate,
+                    rows,
+                    nanos.length,
+                    n,
+                    n / (spanNanos / 1e9),
+                    pct(sorted, .5),
+                    pct(sorted, .9),
+                    pct(sorted, .99),
+                    n == 0 ? Double.NaN : sorted[n - 1] / 1e6,
+                    e.length() == 0 ? "-" : e.toString());
         }
 
         private static double pct(long[] sorted, double p) {
@@ -151,8 +228,10 @@ public final class OpenBench {
 
     private final Options options;
     private final String run = randomId();
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final CqlSession session;
     private final List<Result> results = new ArrayList<>();
     private final String alice;
@@ -162,6 +241,7 @@ public final class OpenBench {
     private final UUID chat = Uuids.random();
     /** The group whose joiners are listed, and the tag whose songs are (names the service accepts). */
     private final String group;
+
     private final String tag;
     private final List<UUID> pastes = new ArrayList<>();
     private int seededRows;
@@ -171,12 +251,14 @@ public final class OpenBench {
     private OpenBench(Options options) {
         this.options = options;
         String[] hp = options.contactPoint().split(":");
-        this.session = CqlSession.builder().addContactPoint(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])))
+        this.session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])))
                 .withLocalDatacenter(options.datacenter())
                 .withConfigLoader(DriverConfigLoader.programmaticBuilder()
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
                         // Like the service: enough requests per connection that the floor never queues in the client.
-                        .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048).build())
+                        .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
+                        .build())
                 .build();
         this.alice = "bo" + run + "a";
         this.bob = "bo" + run + "b";
@@ -204,16 +286,18 @@ public final class OpenBench {
 
     private void run() throws Exception {
         // PasteRow.READ
-        PreparedStatement readPaste = prepare("SELECT id, title, body, is_private, secret_hash, created_at, modified_at, "
-                + "expires_at, version FROM {ks}.pastes_by_id WHERE id = ?");
+        PreparedStatement readPaste =
+                prepare("SELECT id, title, body, is_private, secret_hash, created_at, modified_at, "
+                        + "expires_at, version FROM {ks}.pastes_by_id WHERE id = ?");
         // Conversations.SELECT, BucketRegistry.NEWEST_FIRST, ConversationHistory.FROM_TOP
         PreparedStatement conversation = prepare(
                 "SELECT id, members, title, direct, created_by, created_at FROM {ks}.conversations WHERE id = ?");
         PreparedStatement buckets = prepare(
                 "SELECT bucket FROM {ks}.time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
-        PreparedStatement fromTop = prepare("SELECT conversation_id, message_id, sender, content, recipients, attachments, "
-                + "seen_by, seen_at FROM {ks}.messages_by_conversation WHERE conversation_id = ? AND bucket = ? AND message_id <= ? "
-                + "AND message_id >= ? LIMIT ?");
+        PreparedStatement fromTop =
+                prepare("SELECT conversation_id, message_id, sender, content, recipients, attachments, "
+                        + "seen_by, seen_at FROM {ks}.messages_by_conversation WHERE conversation_id = ? AND bucket = ? AND message_id <= ? "
+                        + "AND message_id >= ? LIMIT ?");
         // LatestPublicPastes.NEWEST
         PreparedStatement newest = prepare(
                 "SELECT created_at, id, title, expires_at FROM {ks}.latest_public_pastes WHERE day = ? LIMIT ?");
@@ -222,96 +306,164 @@ public final class OpenBench {
         PreparedStatement joinDay = prepare(
                 "SELECT joined, username FROM {ks}.group_join_dates WHERE groupname = ? AND join_day = ? LIMIT ?");
         // SongsByTag.FIRST
-        PreparedStatement songsByTag = prepare("SELECT artist, album, song FROM {ks}.songs_by_tag WHERE tag = ? LIMIT ?");
+        PreparedStatement songsByTag =
+                prepare("SELECT artist, album, song FROM {ks}.songs_by_tag WHERE tag = ? LIMIT ?");
         // Clickstream: BucketRegistry.NEWEST_FIRST (buckets, above), then Clickstream.IN_SHARD for every shard of the
         // month, in parallel
         PreparedStatement inShard = prepare(
                 "SELECT click_id, ip, url FROM {ks}.clickstream WHERE year = ? AND month = ? AND shard = ? LIMIT ?");
         // Inbox.SELECT (the summaries), then Inbox.UNREAD for each conversation with a message after read_up_to
-        PreparedStatement inbox = prepare("SELECT conversation_id, title, partner, direct, joined_at, last_message_id, "
-                + "last_sender, last_preview, last_unread_id, read_up_to FROM {ks}.inbox_by_user WHERE username = ? AND kind = 0");
-        PreparedStatement unreadMarkers = prepare("SELECT message_id FROM {ks}.inbox_by_user WHERE username = ? AND kind = 1 "
-                + "AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
+        PreparedStatement inbox = prepare(
+                "SELECT conversation_id, title, partner, direct, joined_at, last_message_id, "
+                        + "last_sender, last_preview, last_unread_id, read_up_to FROM {ks}.inbox_by_user WHERE username = ? AND kind = 0");
+        PreparedStatement unreadMarkers = prepare(
+                "SELECT message_id FROM {ks}.inbox_by_user WHERE username = ? AND kind = 1 "
+                        + "AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
         // CreatePaste.CREATE, then PublicPasteList.EXPIRES and SHOW, one after the other (PublicPasteList.show)
-        PreparedStatement createPaste = prepare("UPDATE {ks}.pastes_by_id USING TTL ? SET title = ?, body = ?, is_private = ?, "
-                + "secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? WHERE id = ? IF version = null");
-        PreparedStatement show = prepare("INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title, expires_at) "
-                + "VALUES (?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+        PreparedStatement createPaste = prepare(
+                "UPDATE {ks}.pastes_by_id USING TTL ? SET title = ?, body = ?, is_private = ?, "
+                        + "secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? WHERE id = ? IF version = null");
+        PreparedStatement show =
+                prepare("INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title, expires_at) "
+                        + "VALUES (?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
         PreparedStatement expires = prepare("INSERT INTO {ks}.public_paste_expiries (day, expires_at, id, listed_day, "
                 + "listed_created_at, listed_version) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
         // SendMessage: Conversations.SELECT, INSERT_MESSAGE, then the sender's SET_LAST_MESSAGE alongside an
         // unlogged batch of MARK_UNREAD and SET_LAST_UNREAD per recipient
         PreparedStatement insertMessage = prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, "
                 + "message_id, sender, content, recipients, attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        PreparedStatement markUnread = prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id) "
-                + "VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
-        PreparedStatement setLast = prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
-                + "last_sender = ?, last_preview = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
-        PreparedStatement setLastUnread = prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
-                + "last_sender = ?, last_preview = ?, last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? "
-                + "AND message_id = ?");
+        PreparedStatement markUnread =
+                prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id) "
+                        + "VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
+        PreparedStatement setLast = prepare(
+                "UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
+                        + "last_sender = ?, last_preview = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
+        PreparedStatement setLastUnread =
+                prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
+                        + "last_sender = ?, last_preview = ?, last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? "
+                        + "AND message_id = ?");
         UUID summaryId = UUID.fromString(SUMMARY_ID);
 
-        System.out.printf("cql-patterns open-model bench: %s, Cassandra %s, rates %s/s, %d s per phase (+%d s warm-up), "
-                        + "rows %s, run %s, %d cores, load average %s%n", options.baseUrl(), options.contactPoint(), options.rates(),
-                options.seconds(), options.warmupSeconds(), options.rows(), run, Runtime.getRuntime().availableProcessors(),
+        System.out.printf(
+                "cql-patterns open-model bench: %s, Cassandra %s, rates %s/s, %d s per phase (+%d s warm-up), "
+                        + "rows %s, run %s, %d cores, load average %s%n",
+                options.baseUrl(),
+                options.contactPoint(),
+                options.rates(),
+                options.seconds(),
+                options.warmupSeconds(),
+                options.rows(),
+                run,
+                Runtime.getRuntime().availableProcessors(),
                 loadAverage());
         seedConversations();
 
         List<Route> routes = new ArrayList<>();
         // A reference, not a function: the HTTP round trip alone (this client, the kernel, Vert.x, no Cassandra), so
         // the tail a service adds over the driver floor can be split into the HTTP hop's and the handler's.
-        routes.add(new Route(HTTP_ALONE, "GET /q/health/live (HTTP alone)", true, false,
-                i -> get("/q/health/live", null), i -> CompletableFuture.completedFuture(null)));
-        routes.add(new Route("paste", "GET /pastes/{id}", true, false,
+        routes.add(new Route(
+                HTTP_ALONE,
+                "GET /q/health/live (HTTP alone)",
+                true,
+                false,
+                i -> get("/q/health/live", null),
+                i -> CompletableFuture.completedFuture(null)));
+        routes.add(new Route(
+                "paste",
+                "GET /pastes/{id}",
+                true,
+                false,
                 i -> get("/pastes/" + pastes.get(i % Math.min(pastes.size(), 1000)), null),
                 i -> session.executeAsync(readPaste.bind(pastes.get(i % Math.min(pastes.size(), 1000))))));
-        routes.add(new Route("history", "GET /conversations/{id}/messages", true, true,
+        routes.add(new Route(
+                "history",
+                "GET /conversations/{id}/messages",
+                true,
+                true,
                 i -> get("/conversations/" + history + "/messages?limit=" + PAGE, aliceToken),
                 i -> session.executeAsync(conversation.bind(history))
-                        .thenCompose(c -> session.executeAsync(buckets.bind("messages", history.toString(), Integer.MAX_VALUE, 0,
-                                WALKED_BUCKETS)))
-                        .thenCompose(b -> session.executeAsync(fromTop.bind(history, b.one().getInt(0),
-                                Uuids.endOf(253402300799999L), Uuids.startOf(0), PAGE + 1)))));
-        routes.add(new Route("latest", "GET /pastes", true, true, i -> get("/pastes?limit=" + PAGE, null),
+                        .thenCompose(c -> session.executeAsync(
+                                buckets.bind("messages", history.toString(), Integer.MAX_VALUE, 0, WALKED_BUCKETS)))
+                        .thenCompose(b -> session.executeAsync(fromTop.bind(
+                                history,
+                                b.one().getInt(0),
+                                Uuids.endOf(253402300799999L),
+                                Uuids.startOf(0),
+                                PAGE + 1)))));
+        routes.add(new Route(
+                "latest",
+                "GET /pastes",
+                true,
+                true,
+                i -> get("/pastes?limit=" + PAGE, null),
                 i -> session.executeAsync(buckets.bind("pastes", "", dayKey(Instant.now()), 0, WALKED_BUCKETS))
-                        .thenCompose(b -> session.executeAsync(newest.bind(b.one().getInt(0), PAGE + 1)))));
-        routes.add(new Route("joiners", "GET /groups/{group}/members/latest", true, true,
+                        .thenCompose(
+                                b -> session.executeAsync(newest.bind(b.one().getInt(0), PAGE + 1)))));
+        routes.add(new Route(
+                "joiners",
+                "GET /groups/{group}/members/latest",
+                true,
+                true,
                 i -> get("/groups/" + group + "/members/latest?limit=" + PAGE, aliceToken),
                 i -> session.executeAsync(groupBuckets.bind(group))
-                        .thenCompose(g -> session.executeAsync(buckets.bind("group-joins", group, Integer.MAX_VALUE, 0,
-                                WALKED_BUCKETS)))
-                        .thenCompose(b -> session.executeAsync(joinDay.bind(group, b.one().getInt(0), PAGE + 1)))));
-        routes.add(new Route("songs", "GET /songs?tag=", true, true, i -> get("/songs?tag=" + tag + "&limit=" + PAGE, null),
+                        .thenCompose(g -> session.executeAsync(
+                                buckets.bind("group-joins", group, Integer.MAX_VALUE, 0, WALKED_BUCKETS)))
+                        .thenCompose(b ->
+                                session.executeAsync(joinDay.bind(group, b.one().getInt(0), PAGE + 1)))));
+        routes.add(new Route(
+                "songs",
+                "GET /songs?tag=",
+                true,
+                true,
+                i -> get("/songs?tag=" + tag + "&limit=" + PAGE, null),
                 i -> session.executeAsync(songsByTag.bind(tag, PAGE + 1))));
         routes.add(new Route("clicks", "GET /clicks", true, true, i -> get("/clicks?limit=" + PAGE, null), i -> {
             // No from/to: this month back to the span's first, as the service defaults them.
             YearMonth to = YearMonth.now(ZoneOffset.UTC);
-            return session.executeAsync(buckets.bind("clickstream", "", monthKey(to), monthKey(to.minusMonths(CLICK_SPAN_MONTHS - 1)),
-                    WALKED_BUCKETS)).thenCompose(b -> {
+            return session.executeAsync(buckets.bind(
+                            "clickstream",
+                            "",
+                            monthKey(to),
+                            monthKey(to.minusMonths(CLICK_SPAN_MONTHS - 1)),
+                            WALKED_BUCKETS))
+                    .thenCompose(b -> {
                         int month = b.one().getInt(0);
                         CompletableFuture<?>[] shards = new CompletableFuture<?>[CLICK_SHARDS];
                         for (int shard = 0; shard < CLICK_SHARDS; shard++) {
-                            shards[shard] = session.executeAsync(inShard.bind(month / 100, month % 100, shard, PAGE + 1))
+                            shards[shard] = session.executeAsync(
+                                            inShard.bind(month / 100, month % 100, shard, PAGE + 1))
                                     .toCompletableFuture();
                         }
                         return CompletableFuture.allOf(shards);
                     });
         }));
-        routes.add(new Route("inbox", "GET /inbox", true, false, i -> get("/inbox", aliceToken),
+        routes.add(new Route(
+                "inbox",
+                "GET /inbox",
+                true,
+                false,
+                i -> get("/inbox", aliceToken),
                 i -> session.executeAsync(inbox.bind(alice)).thenCompose(rs -> {
                     List<CompletableFuture<?>> counts = new ArrayList<>();
                     for (com.datastax.oss.driver.api.core.cql.Row row : rs.currentPage()) {
                         if (row.getUuid("last_unread_id") != null && row.getUuid("read_up_to") == null) {
-                            counts.add(session.executeAsync(unreadMarkers.bind(alice, row.getUuid("conversation_id"),
-                                    Uuids.startOf(0), UNREAD_CAP + 1)).toCompletableFuture());
+                            counts.add(session.executeAsync(unreadMarkers.bind(
+                                            alice, row.getUuid("conversation_id"), Uuids.startOf(0), UNREAD_CAP + 1))
+                                    .toCompletableFuture());
                         }
                     }
                     return CompletableFuture.allOf(counts.toArray(new CompletableFuture<?>[0]));
                 })));
-        routes.add(new Route("create-paste", "POST /pastes", false, false,
-                i -> post("/pastes", null, "{\"title\":\"open " + run + " " + i + "\",\"body\":\"server { listen 80; } # " + i
-                        + "\",\"private\":false,\"expiresIn\":\"PT10M\"}"),
+        routes.add(new Route(
+                "create-paste",
+                "POST /pastes",
+                false,
+                false,
+                i -> post(
+                        "/pastes",
+                        null,
+                        "{\"title\":\"open " + run + " " + i + "\",\"body\":\"server { listen 80; } # " + i
+                                + "\",\"private\":false,\"expiresIn\":\"PT10M\"}"),
                 i -> {
                     UUID id = Uuids.random();
                     Instant now = Instant.ofEpochMilli(System.currentTimeMillis()); // milliseconds, as PasteRow.millis
@@ -320,27 +472,55 @@ public final class OpenBench {
                     long version = now.toEpochMilli() * 1000;
                     String title = "open " + run + " " + i;
                     // The expiry row, then the list row, each written once the one before has answered.
-                    return session.executeAsync(createPaste.bind(600, title, "server { listen 80; } # " + i, false,
-                            java.nio.ByteBuffer.wrap(new byte[32]), now, now, expiresAt, version, id))
-                            .thenCompose(rs -> session.executeAsync(expires.bind(dayKey(expiresAt), expiresAt, id, day, now,
-                                    version, 600 + EXPIRY_ROW_GRACE_SECONDS, version)))
-                            .thenCompose(rs -> session.executeAsync(show.bind(day, now, id, title, expiresAt, 600, version)));
+                    return session.executeAsync(createPaste.bind(
+                                    600,
+                                    title,
+                                    "server { listen 80; } # " + i,
+                                    false,
+                                    java.nio.ByteBuffer.wrap(new byte[32]),
+                                    now,
+                                    now,
+                                    expiresAt,
+                                    version,
+                                    id))
+                            .thenCompose(rs -> session.executeAsync(expires.bind(
+                                    dayKey(expiresAt),
+                                    expiresAt,
+                                    id,
+                                    day,
+                                    now,
+                                    version,
+                                    600 + EXPIRY_ROW_GRACE_SECONDS,
+                                    version)))
+                            .thenCompose(rs ->
+                                    session.executeAsync(show.bind(day, now, id, title, expiresAt, 600, version)));
                 }));
-        routes.add(new Route("send", "POST /conversations/{id}/messages", false, false,
-                i -> post("/conversations/" + chat + "/messages", aliceToken, "{\"content\":\"Open bench " + i
-                        + ": are we still on for lunch?\"}"),
+        routes.add(new Route(
+                "send",
+                "POST /conversations/{id}/messages",
+                false,
+                false,
+                i -> post(
+                        "/conversations/" + chat + "/messages",
+                        aliceToken,
+                        "{\"content\":\"Open bench " + i + ": are we still on for lunch?\"}"),
                 i -> session.executeAsync(conversation.bind(chat)).thenCompose(c -> {
                     UUID messageId = Uuids.timeBased();
                     long micros = Uuids.unixTimestamp(messageId) * 1000;
                     String text = "Open bench " + i + ": are we still on for lunch?";
-                    return session.executeAsync(insertMessage.bind(chat, monthKey(Instant.now()), messageId, alice, text,
-                            Set.of(bob), Map.of())).thenCompose(m -> CompletableFuture.allOf(
-                                    session.executeAsync(setLast.bind(micros, messageId, alice, text, alice, chat, summaryId))
+                    return session.executeAsync(insertMessage.bind(
+                                    chat, monthKey(Instant.now()), messageId, alice, text, Set.of(bob), Map.of()))
+                            .thenCompose(m -> CompletableFuture.allOf(
+                                    session.executeAsync(setLast.bind(
+                                                    micros, messageId, alice, text, alice, chat, summaryId))
                                             .toCompletableFuture(),
-                                    session.executeAsync(BatchStatement.newInstance(DefaultBatchType.UNLOGGED,
-                                            markUnread.bind(bob, chat, messageId, micros),
-                                            setLastUnread.bind(micros, messageId, alice, text, messageId, bob, chat, summaryId))
-                                            .setIdempotent(true))
+                                    session.executeAsync(BatchStatement.newInstance(
+                                                            DefaultBatchType.UNLOGGED,
+                                                            markUnread.bind(bob, chat, messageId, micros),
+                                                            setLastUnread.bind(
+                                                                    micros, messageId, alice, text, messageId, bob,
+                                                                    chat, summaryId))
+                                                    .setIdempotent(true))
                                             .toCompletableFuture()));
                 })));
         routes.removeIf(r -> !options.routes().contains(r.key()));
@@ -355,13 +535,16 @@ public final class OpenBench {
             seedRows(rows);
             // Every rate at the smallest size; one rate (the lowest) at the larger sizes, for the routes whose
             // table grows with the rows (the others are printed at the first size only).
-            List<Integer> rates = stage == 0 ? options.rates() : List.of(options.rates().get(0));
-            System.out.printf("%n== %,d rows (history: messages in the conversation; GET /pastes: public pastes today, plus those of earlier runs today; "
-                    + "latest joiners: joins of the group; GET /songs: songs of the tag; GET /clicks: clicks this month, plus those of "
-                    + "earlier runs this month; GET /pastes/{id}: always 1,000 pastes) ==%n", rows);
+            List<Integer> rates =
+                    stage == 0 ? options.rates() : List.of(options.rates().get(0));
+            System.out.printf(
+                    "%n== %,d rows (history: messages in the conversation; GET /pastes: public pastes today, plus those of earlier runs today; "
+                            + "latest joiners: joins of the group; GET /songs: songs of the tag; GET /clicks: clicks this month, plus those of "
+                            + "earlier runs this month; GET /pastes/{id}: always 1,000 pastes) ==%n",
+                    rows);
             header();
             // Reads first, so the writes' rows do not change what the reads of this stage find.
-            for (boolean reads : new boolean[] { true, false }) {
+            for (boolean reads : new boolean[] {true, false}) {
                 for (Route r : routes) {
                     if (r.read() != reads || (stage > 0 && !r.sized())) {
                         continue;
@@ -407,16 +590,32 @@ public final class OpenBench {
      * (closed model) cannot hold a rate, so it is not measured here.
      */
     private void saturation(List<Route> routes) throws InterruptedException {
-        Route alone = routes.stream().filter(r -> r.key().equals(HTTP_ALONE)).findFirst().orElse(null);
+        Route alone = routes.stream()
+                .filter(r -> r.key().equals(HTTP_ALONE))
+                .findFirst()
+                .orElse(null);
         if (alone == null) {
             fail("--saturate needs the route http (the HTTP round trip) among --routes");
             return;
         }
         int inFlight = options.saturate();
-        System.out.printf("%nsaturation, %d in flight, %d rounds of %d s (floor, HTTP alone, service in turn), medians; "
-                + "load average %s%n", inFlight, options.rounds(), options.seconds(), loadAverage());
-        System.out.printf("%-34s %9s %9s %9s %9s %6s %7s %7s %7s %7s %9s%n", "route", "svc req/s", "flr req/s", "http req/s",
-                "ceiling", "ratio", "svc p50", "svc p99", "flr p50", "flr p99", "cpu ms");
+        System.out.printf(
+                "%nsaturation, %d in flight, %d rounds of %d s (floor, HTTP alone, service in turn), medians; "
+                        + "load average %s%n",
+                inFlight, options.rounds(), options.seconds(), loadAverage());
+        System.out.printf(
+                "%-34s %9s %9s %9s %9s %6s %7s %7s %7s %7s %9s%n",
+                "route",
+                "svc req/s",
+                "flr req/s",
+                "http req/s",
+                "ceiling",
+                "ratio",
+                "svc p50",
+                "svc p99",
+                "flr p50",
+                "flr p99",
+                "cpu ms");
         Route first = null;
         for (Route r : routes) {
             if (r == alone || !r.read()) {
@@ -439,22 +638,37 @@ public final class OpenBench {
                 ticks = ticks < 0 || before < 0 || after < 0 ? -1 : ticks + after - before;
             }
             // The service's CPU per answer of its own rounds (a /proc tick is 10 ms).
-            double cpu = ticks < 0 ? Double.NaN : ticks * 10.0 / Math.max(1, served.stream().mapToInt(Result::ok).sum());
+            double cpu = ticks < 0
+                    ? Double.NaN
+                    : ticks
+                            * 10.0
+                            / Math.max(1, served.stream().mapToInt(Result::ok).sum());
             double floor = median(floors, Result::achieved);
             double httpAlone = median(alones, Result::achieved);
             double svc = median(served, Result::achieved);
             double ceiling = 1 / (1 / floor + 1 / httpAlone);
-            System.out.printf("%-34s %9.0f %9.0f %9.0f %9.0f %6.2f %7.2f %7.2f %7.2f %7.2f %9.2f%n", r.name(), svc, floor,
-                    httpAlone, ceiling, svc / ceiling, median(served, Result::p50), median(served, Result::p99),
-                    median(floors, Result::p50), median(floors, Result::p99), cpu);
+            System.out.printf(
+                    "%-34s %9.0f %9.0f %9.0f %9.0f %6.2f %7.2f %7.2f %7.2f %7.2f %9.2f%n",
+                    r.name(),
+                    svc,
+                    floor,
+                    httpAlone,
+                    ceiling,
+                    svc / ceiling,
+                    median(served, Result::p50),
+                    median(served, Result::p99),
+                    median(floors, Result::p50),
+                    median(floors, Result::p99),
+                    cpu);
             System.out.flush();
         }
         if (first != null && options.loadMinutes() > 0) {
             Route loaded = first;
             System.out.printf("%nkeeping %s saturated for %d min ...%n", loaded.name(), options.loadMinutes());
             Result r = wrk(loaded, inFlight, options.loadMinutes() * 60);
-            System.out.printf("%s: %.0f req/s, p50 %.2f p99 %.2f ms %s%n", loaded.name(), r.achieved(), r.p50(), r.p99(),
-                    r.errors().equals("-") ? "" : r.errors());
+            System.out.printf(
+                    "%s: %.0f req/s, p50 %.2f p99 %.2f ms %s%n",
+                    loaded.name(), r.achieved(), r.p50(), r.p99(), r.errors().equals("-") ? "" : r.errors());
         }
         System.out.printf("service memory after the run: %s; load average %s%n", rss(), loadAverage());
     }
@@ -470,24 +684,51 @@ public final class OpenBench {
             for (int i = 0; i < 1000; i++) {
                 HttpRequest request = route.http().apply(i);
                 // Formatted before wrk knows its target, so without the Host header it would add itself.
-                StringBuilder headers = new StringBuilder("[\"Host\"] = ").append(quoted(request.uri().getAuthority())).append(", ");
-                request.headers().map().forEach((name, values) -> headers.append('[').append(quoted(name)).append("] = ")
-                        .append(quoted(values.get(0))).append(", "));
-                lua.append("  wrk.format(").append(quoted(request.method())).append(", ")
-                        .append(quoted(request.uri().getRawPath() + (request.uri().getRawQuery() == null ? "" : "?" + request.uri().getRawQuery())))
-                        .append(", {").append(headers).append("}),\n");
+                StringBuilder headers = new StringBuilder("[\"Host\"] = ")
+                        .append(quoted(request.uri().getAuthority()))
+                        .append(", ");
+                request.headers()
+                        .map()
+                        .forEach((name, values) -> headers.append('[')
+                                .append(quoted(name))
+                                .append("] = ")
+                                .append(quoted(values.get(0)))
+                                .append(", "));
+                lua.append("  wrk.format(")
+                        .append(quoted(request.method()))
+                        .append(", ")
+                        .append(quoted(request.uri().getRawPath()
+                                + (request.uri().getRawQuery() == null
+                                        ? ""
+                                        : "?" + request.uri().getRawQuery())))
+                        .append(", {")
+                        .append(headers)
+                        .append("}),\n");
             }
             lua.append("}\nlocal i = 0\nrequest = function()\n  i = i % #requests + 1\n  return requests[i]\nend\n")
                     .append("done = function(summary, latency, requests)\n")
-                    .append("  io.write(string.format(\"errors %d %d %d %d %d\\n\", summary.errors.connect, summary.errors.read, ")
+                    .append(
+                            "  io.write(string.format(\"errors %d %d %d %d %d\\n\", summary.errors.connect, summary.errors.read, ")
                     .append("summary.errors.write, summary.errors.status, summary.errors.timeout))\n")
-                    .append("  io.write(string.format(\"latency_us %d %d %d\\n\", latency:percentile(50), latency:percentile(99), latency.max))\n")
-                    .append("  io.write(string.format(\"answered %d %d\\n\", summary.requests, summary.duration))\nend\n");
+                    .append(
+                            "  io.write(string.format(\"latency_us %d %d %d\\n\", latency:percentile(50), latency:percentile(99), latency.max))\n")
+                    .append(
+                            "  io.write(string.format(\"answered %d %d\\n\", summary.requests, summary.duration))\nend\n");
             Path script = Files.createTempFile("bench-open-", ".lua");
             Files.writeString(script, lua);
             URI base = URI.create(options.baseUrl());
-            Process p = new ProcessBuilder("wrk", "-t1", "-c" + connections, "-d" + seconds + "s", "--timeout", "10s", "-s",
-                    script.toString(), base.getScheme() + "://" + base.getAuthority()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(
+                            "wrk",
+                            "-t1",
+                            "-c" + connections,
+                            "-d" + seconds + "s",
+                            "--timeout",
+                            "10s",
+                            "-s",
+                            script.toString(),
+                            base.getScheme() + "://" + base.getAuthority())
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor();
             Files.deleteIfExists(script);
@@ -497,8 +738,18 @@ public final class OpenBench {
             // wrk counts every response in its requests, and those with a status of 400 or more among its errors.
             long ok = answered[0] - errors[3];
             boolean clean = Arrays.stream(errors).sum() == 0;
-            return new Result(route.name(), "service", connections, 0, (int) answered[0], (int) ok, ok / (answered[1] / 1e6),
-                    latency[0] / 1e3, Double.NaN, latency[1] / 1e3, latency[2] / 1e3,
+            return new Result(
+                    route.name(),
+                    "service",
+                    connections,
+                    0,
+                    (int) answered[0],
+                    (int) ok,
+                    ok / (answered[1] / 1e6),
+                    latency[0] / 1e3,
+                    Double.NaN,
+                    latency[1] / 1e3,
+                    latency[2] / 1e3,
                     clean ? "-" : "wrk errors (connect read write status timeout) " + Arrays.toString(errors));
         } catch (IOException e) {
             fail("wrk: " + e.getMessage() + " (bin/bench-open installs it with --saturate)");
@@ -514,9 +765,14 @@ public final class OpenBench {
     }
 
     private static long[] numbers(String out, String label, int count) {
-        String line = out.lines().filter(l -> l.startsWith(label + " ")).findFirst()
+        String line = out.lines()
+                .filter(l -> l.startsWith(label + " "))
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("wrk printed no " + label + ":\n" + out));
-        return Arrays.stream(line.substring(label.length() + 1).trim().split(" ")).limit(count).mapToLong(Long::parseLong).toArray();
+        return Arrays.stream(line.substring(label.length() + 1).trim().split(" "))
+                .limit(count)
+                .mapToLong(Long::parseLong)
+                .toArray();
     }
 
     private static double median(List<Result> results, java.util.function.ToDoubleFunction<Result> of) {
@@ -556,8 +812,19 @@ public final class OpenBench {
         // Latencies of the last 2^20 calls at most; the rate counts every answer.
         int n = Math.min(i, capacity);
         Result r = Result.of(route, target, inFlight, 0, Arrays.copyOf(nanos, n), Arrays.copyOf(ok, n), span, errors);
-        return new Result(r.route(), r.target(), r.rate(), r.rows(), i, (int) answered.sum(), answered.sum() / (span / 1e9),
-                r.p50(), r.p90(), r.p99(), r.max(), r.errors());
+        return new Result(
+                r.route(),
+                r.target(),
+                r.rate(),
+                r.rows(),
+                i,
+                (int) answered.sum(),
+                answered.sum() / (span / 1e9),
+                r.p50(),
+                r.p90(),
+                r.p99(),
+                r.max(),
+                r.errors());
     }
 
     /** utime + stime of the service (fields 14 and 15 of /proc/PID/stat), in ticks; -1 when unknown. */
@@ -578,26 +845,58 @@ public final class OpenBench {
         double tail = service.p99() / floor.p99();
         boolean goal = route.read() ? tput >= 0.9 && tail <= 1.5 : tput >= 0.8;
         String verdict = route.key().equals(HTTP_ALONE) ? "ref" : goal ? "met" : "NOT";
-        System.out.printf("%-34s %6d %9.0f %7.2f %7.2f %8.1f %7.2f %9.0f %7.2f %7.2f %8.1f %6.2f %6.2f  %-4s %s%n", route.name(),
-                rate, service.achieved(), service.p50(), service.p99(), service.max(), cpu, floor.achieved(), floor.p50(),
-                floor.p99(), floor.max(), tput, tail, verdict, errors(service, floor));
+        System.out.printf(
+                "%-34s %6d %9.0f %7.2f %7.2f %8.1f %7.2f %9.0f %7.2f %7.2f %8.1f %6.2f %6.2f  %-4s %s%n",
+                route.name(),
+                rate,
+                service.achieved(),
+                service.p50(),
+                service.p99(),
+                service.max(),
+                cpu,
+                floor.achieved(),
+                floor.p50(),
+                floor.p99(),
+                floor.max(),
+                tput,
+                tail,
+                verdict,
+                errors(service, floor));
         System.out.flush();
     }
 
     private static void header() {
-        System.out.printf("%-34s %6s %9s %7s %7s %8s %7s %9s %7s %7s %8s %6s %6s  %-4s %s%n", "route", "rate", "svc req/s", "p50 ms",
-                "p99 ms", "max ms", "cpu ms", "flr req/s", "p50 ms", "p99 ms", "max ms", "tput", "p99", "goal", "errors (svc | floor)");
+        System.out.printf(
+                "%-34s %6s %9s %7s %7s %8s %7s %9s %7s %7s %8s %6s %6s  %-4s %s%n",
+                "route",
+                "rate",
+                "svc req/s",
+                "p50 ms",
+                "p99 ms",
+                "max ms",
+                "cpu ms",
+                "flr req/s",
+                "p50 ms",
+                "p99 ms",
+                "max ms",
+                "tput",
+                "p99",
+                "goal",
+                "errors (svc | floor)");
     }
 
     private static String errors(Result service, Result floor) {
-        return service.errors().equals("-") && floor.errors().equals("-") ? "" : service.errors() + " | " + floor.errors();
+        return service.errors().equals("-") && floor.errors().equals("-")
+                ? ""
+                : service.errors() + " | " + floor.errors();
     }
 
     /**
      * Sends rate * seconds calls, call i due at start + i / rate, from one scheduling thread that never
      * waits for an answer. A call sent late (the scheduler itself fell behind) still counts from its due time.
      */
-    private Result phase(String route, String target, int rate, int rows, int seconds, IntFunction<CompletionStage<?>> call)
+    private Result phase(
+            String route, String target, int rate, int rows, int seconds, IntFunction<CompletionStage<?>> call)
             throws InterruptedException {
         int n = rate * seconds;
         long[] nanos = new long[n];
@@ -639,8 +938,11 @@ public final class OpenBench {
 
     /** True for an answer without failure and, over HTTP, with a 2xx status; otherwise counts the error by name. */
     private static boolean succeeded(Object value, Throwable failure, Map<String, LongAdder> errors) {
-        String error = failure != null ? failure.getClass().getSimpleName()
-                : value instanceof HttpResponse<?> r && r.statusCode() / 100 != 2 ? String.valueOf(r.statusCode()) : null;
+        String error = failure != null
+                ? failure.getClass().getSimpleName()
+                : value instanceof HttpResponse<?> r && r.statusCode() / 100 != 2
+                        ? String.valueOf(r.statusCode())
+                        : null;
         if (error != null) {
             errors.computeIfAbsent(error, e -> new LongAdder()).increment();
         }
@@ -652,7 +954,8 @@ public final class OpenBench {
     }
 
     private HttpRequest get(String path, String token) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(options.baseUrl() + path)).timeout(Duration.ofSeconds(10));
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(options.baseUrl() + path)).timeout(Duration.ofSeconds(10));
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
@@ -660,7 +963,8 @@ public final class OpenBench {
     }
 
     private HttpRequest post(String path, String token, String json) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(options.baseUrl() + path)).timeout(Duration.ofSeconds(10))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(options.baseUrl() + path))
+                .timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json");
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
@@ -672,10 +976,12 @@ public final class OpenBench {
 
     /** The history conversation, the conversation sends go to, and Alice's inbox: 10 conversations, 5 unread. */
     private void seedConversations() {
-        PreparedStatement conv = prepare("INSERT INTO {ks}.conversations (id, members, title, direct, created_by, created_at) "
-                + "VALUES (?, ?, ?, true, ?, ?)");
-        PreparedStatement summary = prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id, title, "
-                + "partner, direct, joined_at) VALUES (?, 0, ?, ?, null, ?, true, ?)");
+        PreparedStatement conv =
+                prepare("INSERT INTO {ks}.conversations (id, members, title, direct, created_by, created_at) "
+                        + "VALUES (?, ?, ?, true, ?, ?)");
+        PreparedStatement summary =
+                prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id, title, "
+                        + "partner, direct, joined_at) VALUES (?, 0, ?, ?, null, ?, true, ?)");
         PreparedStatement unread = prepare(
                 "INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?)");
         Instant now = Instant.now();
@@ -706,23 +1012,27 @@ public final class OpenBench {
      */
     private void seedRows(int rows) throws InterruptedException, UnknownHostException {
         long t0 = System.nanoTime();
-        PreparedStatement message = prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, message_id, "
-                + "sender, content, recipients) VALUES (?, ?, ?, ?, ?, ?)");
-        PreparedStatement paste = prepare("INSERT INTO {ks}.pastes_by_id (id, title, body, is_private, secret_hash, created_at, "
-                + "modified_at, version) VALUES (?, ?, ?, false, ?, ?, ?, 1)");
-        PreparedStatement listed = prepare(
-                "INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title) VALUES (?, ?, ?, ?)");
+        PreparedStatement message =
+                prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, message_id, "
+                        + "sender, content, recipients) VALUES (?, ?, ?, ?, ?, ?)");
+        PreparedStatement paste =
+                prepare("INSERT INTO {ks}.pastes_by_id (id, title, body, is_private, secret_hash, created_at, "
+                        + "modified_at, version) VALUES (?, ?, ?, false, ?, ?, ?, 1)");
+        PreparedStatement listed =
+                prepare("INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title) VALUES (?, ?, ?, ?)");
         // JoinGroup.INSERT_JOINER (the read needs no group_members or groups_by_user row), Groups.CREATE without its
         // IF NOT EXISTS
         PreparedStatement joiner = prepare(
                 "INSERT INTO {ks}.group_join_dates (groupname, join_day, joined, username) VALUES (?, ?, ?, ?)");
-        PreparedStatement groupRow = prepare("INSERT INTO {ks}.groups (groupname, buckets, created_at) VALUES (?, ?, ?)");
+        PreparedStatement groupRow =
+                prepare("INSERT INTO {ks}.groups (groupname, buckets, created_at) VALUES (?, ?, ?)");
         // SongStore.TAG without its USING TIMESTAMP (the read needs no songs row)
-        PreparedStatement tagged = prepare("INSERT INTO {ks}.songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?)");
+        PreparedStatement tagged =
+                prepare("INSERT INTO {ks}.songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?)");
         // RecordClick.WRITE_CLICK without its TTL (none by default), shard round-robin as RecordClick picks it
         PreparedStatement click = prepare(
                 "INSERT INTO {ks}.clickstream (year, month, shard, click_id, ip, url) VALUES (?, ?, ?, ?, ?, ?)");
-        InetAddress ip = InetAddress.getByAddress(new byte[] { 98, (byte) 203, (byte) 153, 64 });
+        InetAddress ip = InetAddress.getByAddress(new byte[] {98, (byte) 203, (byte) 153, 64});
         PreparedStatement bucket = prepare("INSERT INTO {ks}.time_buckets (series, entity, bucket) VALUES (?, ?, ?)");
         Set<Integer> months = new TreeSet<>();
         Set<Integer> days = new TreeSet<>();
@@ -754,18 +1064,30 @@ public final class OpenBench {
                 UUID id = Uuids.random();
                 months.add(monthKey(at));
                 days.add(dayKey(at));
-                messages = messages.add(message.bind(history, monthKey(at), timeuuid(at), bob, "Seeded message " + k, Set.of(alice)));
+                messages = messages.add(
+                        message.bind(history, monthKey(at), timeuuid(at), bob, "Seeded message " + k, Set.of(alice)));
                 list = list.add(listed.bind(dayKey(at), at, id, "seeded " + k));
                 joiners = joiners.add(joiner.bind(group, dayKey(at), timeuuid(at), "bo" + run + "j" + k));
                 songs = songs.add(tagged.bind(tag, "Seeded artist " + k % 1000, "Album " + k / 1000, "Song " + k));
                 YearMonth month = YearMonth.from(at.atZone(ZoneOffset.UTC));
-                clicks[k % CLICK_SHARDS] = clicks[k % CLICK_SHARDS].add(click.bind(month.getYear(), month.getMonthValue(),
-                        k % CLICK_SHARDS, timeuuid(at), ip, "https://www.pluralsight.com/signup?seeded=" + k));
+                clicks[k % CLICK_SHARDS] = clicks[k % CLICK_SHARDS].add(click.bind(
+                        month.getYear(),
+                        month.getMonthValue(),
+                        k % CLICK_SHARDS,
+                        timeuuid(at),
+                        ip,
+                        "https://www.pluralsight.com/signup?seeded=" + k));
                 if (pastes.size() < 1000) {
                     pastes.add(id);
                     inFlight.acquire();
-                    session.executeAsync(paste.bind(id, "seeded " + k, "seeded body " + k, java.nio.ByteBuffer.wrap(new byte[32]),
-                            at, at)).whenComplete(done);
+                    session.executeAsync(paste.bind(
+                                    id,
+                                    "seeded " + k,
+                                    "seeded body " + k,
+                                    java.nio.ByteBuffer.wrap(new byte[32]),
+                                    at,
+                                    at))
+                            .whenComplete(done);
                 }
             }
             // Batches split by partition if the rows crossed a month or day boundary; single partition otherwise.
@@ -784,15 +1106,17 @@ public final class OpenBench {
         inFlight.acquire(16);
         inFlight.release(16);
         if (failed.sum() > 0) {
-            fail(failed.sum() + " seeding writes failed (the node's log says why; 10^6 rows need CASSANDRA_HEAP=1G or more)");
+            fail(failed.sum()
+                    + " seeding writes failed (the node's log says why; 10^6 rows need CASSANDRA_HEAP=1G or more)");
         }
         months.forEach(m -> session.execute(bucket.bind("messages", history.toString(), m)));
         days.forEach(d -> session.execute(bucket.bind("pastes", "", d)));
         days.forEach(d -> session.execute(bucket.bind("group-joins", group, d)));
         months.forEach(m -> session.execute(bucket.bind("clickstream", "", m)));
         session.execute(groupRow.bind(group, GROUP_BUCKETS, Instant.now()));
-        System.err.printf("bench-open: seeded %,d rows into 5 tables through the driver in %.1f s%n", Math.max(0, rows - from),
-                (System.nanoTime() - t0) / 1e9);
+        System.err.printf(
+                "bench-open: seeded %,d rows into 5 tables through the driver in %.1f s%n",
+                Math.max(0, rows - from), (System.nanoTime() - t0) / 1e9);
         seededRows = Math.max(seededRows, rows);
     }
 
@@ -807,7 +1131,8 @@ public final class OpenBench {
     private void summary() throws IOException {
         String rss = rss();
         System.out.printf("%nservice memory after the run: %s; load average %s%n", rss, loadAverage());
-        System.out.println("goals (issue 15): reads >= 0.9x floor req/s and p99 <= 1.5x floor p99; writes >= 0.8x floor req/s.");
+        System.out.println(
+                "goals (issue 15): reads >= 0.9x floor req/s and p99 <= 1.5x floor p99; writes >= 0.8x floor req/s.");
         System.out.println("p50 of the service against rows (flat-with-data-size goal: within 1.2x):");
         Map<String, Map<Integer, Double>> byRows = new LinkedHashMap<>();
         int lowest = options.rates().get(0);
@@ -826,15 +1151,31 @@ public final class OpenBench {
             }
         });
         Files.createDirectories(options.out());
-        StringBuilder tsv = new StringBuilder("route\ttarget\trate\trows\tsent\tok\tachieved\tp50_ms\tp90_ms\tp99_ms\tmax_ms\terrors\n");
+        StringBuilder tsv = new StringBuilder(
+                "route\ttarget\trate\trows\tsent\tok\tachieved\tp50_ms\tp90_ms\tp99_ms\tmax_ms\terrors\n");
         for (Result r : results) {
-            tsv.append(String.join("\t", r.route(), r.target(), "" + r.rate(), "" + r.rows(), "" + r.sent(), "" + r.ok(),
-                    String.format("%.1f", r.achieved()), f(r.p50()), f(r.p90()), f(r.p99()), f(r.max()), r.errors())).append('\n');
+            tsv.append(String.join(
+                            "\t",
+                            r.route(),
+                            r.target(),
+                            "" + r.rate(),
+                            "" + r.rows(),
+                            "" + r.sent(),
+                            "" + r.ok(),
+                            String.format("%.1f", r.achieved()),
+                            f(r.p50()),
+                            f(r.p90()),
+                            f(r.p99()),
+                            f(r.max()),
+                            r.errors()))
+                    .append('\n');
         }
         Files.writeString(options.out().resolve("results.tsv"), tsv);
-        Files.writeString(options.out().resolve("report.html"), Plot.html(results, options.rates(), options.rows(), rss,
-                loadAverage()));
-        System.out.println("written: " + options.out().resolve("report.html") + " (plots), " + options.out().resolve("results.tsv"));
+        Files.writeString(
+                options.out().resolve("report.html"),
+                Plot.html(results, options.rates(), options.rows(), rss, loadAverage()));
+        System.out.println("written: " + options.out().resolve("report.html") + " (plots), "
+                + options.out().resolve("results.tsv"));
     }
 
     private String rss() {
@@ -843,8 +1184,18 @@ public final class OpenBench {
         }
         try {
             String status = Files.readString(Path.of("/proc/" + options.pid() + "/status"));
-            String rss = status.lines().filter(l -> l.startsWith("VmRSS:")).findFirst().orElse("VmRSS: ?").substring(6).strip();
-            String hwm = status.lines().filter(l -> l.startsWith("VmHWM:")).findFirst().orElse("VmHWM: ?").substring(6).strip();
+            String rss = status.lines()
+                    .filter(l -> l.startsWith("VmRSS:"))
+                    .findFirst()
+                    .orElse("VmRSS: ?")
+                    .substring(6)
+                    .strip();
+            String hwm = status.lines()
+                    .filter(l -> l.startsWith("VmHWM:"))
+                    .findFirst()
+                    .orElse("VmHWM: ?")
+                    .substring(6)
+                    .strip();
             return "RSS " + rss + " (peak " + hwm + ", pid " + options.pid() + ")";
         } catch (IOException e) {
             return "RSS unknown (" + e.getMessage() + ")";
@@ -879,7 +1230,8 @@ public final class OpenBench {
     private String token(String user) {
         try {
             Process p = new ProcessBuilder(options.root() + "/bin/token", user, "3600")
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             String token = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
             if (p.waitFor() != 0 || token.isEmpty()) {
                 fail("bin/token " + user + " failed");

@@ -11,29 +11,51 @@ final class Plot {
     private static final int H = 240;
     private static final int M = 46;
 
-    private Plot() {
-    }
+    private Plot() {}
 
-    record Series(String label, String color, boolean dashed, List<double[]> points) {
-    }
+    record Series(String label, String color, boolean dashed, List<double[]> points) {}
 
-    static String html(List<OpenBench.Result> results, List<Integer> rates, List<Integer> rows, String rss, String load) {
-        StringBuilder h = new StringBuilder("<!doctype html><meta charset=utf-8><title>cql-patterns open-model bench</title>"
-                + "<style>body{font:14px sans-serif;margin:2em}svg{margin:0 1em 1em 0;border:1px solid #ddd}</style>"
-                + "<h1>cql-patterns: service against driver floor, open model</h1><p>Latency from when each request was due. "
-                + "Solid: service; dashed: the same statements through the driver. " + esc(rss) + "; load average " + esc(load)
-                + ".</p>");
-        List<String> routes = results.stream().map(OpenBench.Result::route).distinct().toList();
+    static String html(
+            List<OpenBench.Result> results, List<Integer> rates, List<Integer> rows, String rss, String load) {
+        StringBuilder h =
+                new StringBuilder("<!doctype html><meta charset=utf-8><title>cql-patterns open-model bench</title>"
+                        + "<style>body{font:14px sans-serif;margin:2em}svg{margin:0 1em 1em 0;border:1px solid #ddd}</style>"
+                        + "<h1>cql-patterns: service against driver floor, open model</h1><p>Latency from when each request was due. "
+                        + "Solid: service; dashed: the same statements through the driver. " + esc(rss)
+                        + "; load average " + esc(load)
+                        + ".</p>");
+        List<String> routes =
+                results.stream().map(OpenBench.Result::route).distinct().toList();
         int smallest = rows.get(0);
-        h.append("<h2>Latency against arrival rate (").append(String.format("%,d", smallest)).append(" rows)</h2>");
+        h.append("<h2>Latency against arrival rate (")
+                .append(String.format("%,d", smallest))
+                .append(" rows)</h2>");
         for (String route : routes) {
             List<Series> series = new ArrayList<>();
             for (String target : List.of("service", "floor")) {
                 boolean dashed = target.equals("floor");
-                series.add(new Series(target + " p50", "#1f77b4", dashed, points(results, route, target, r -> r.rows() == smallest,
-                        OpenBench.Result::rate, OpenBench.Result::p50)));
-                series.add(new Series(target + " p99", "#d62728", dashed, points(results, route, target, r -> r.rows() == smallest,
-                        OpenBench.Result::rate, OpenBench.Result::p99)));
+                series.add(new Series(
+                        target + " p50",
+                        "#1f77b4",
+                        dashed,
+                        points(
+                                results,
+                                route,
+                                target,
+                                r -> r.rows() == smallest,
+                                OpenBench.Result::rate,
+                                OpenBench.Result::p50)));
+                series.add(new Series(
+                        target + " p99",
+                        "#d62728",
+                        dashed,
+                        points(
+                                results,
+                                route,
+                                target,
+                                r -> r.rows() == smallest,
+                                OpenBench.Result::rate,
+                                OpenBench.Result::p99)));
             }
             h.append(chart(route, "arrivals per second", series));
         }
@@ -43,10 +65,28 @@ final class Plot {
                 List<Series> series = new ArrayList<>();
                 for (String target : List.of("service", "floor")) {
                     boolean dashed = target.equals("floor");
-                    series.add(new Series(target + " p50", "#1f77b4", dashed, points(results, route, target,
-                            r -> r.rate() == rates.get(0), OpenBench.Result::rows, OpenBench.Result::p50)));
-                    series.add(new Series(target + " p99", "#d62728", dashed, points(results, route, target,
-                            r -> r.rate() == rates.get(0), OpenBench.Result::rows, OpenBench.Result::p99)));
+                    series.add(new Series(
+                            target + " p50",
+                            "#1f77b4",
+                            dashed,
+                            points(
+                                    results,
+                                    route,
+                                    target,
+                                    r -> r.rate() == rates.get(0),
+                                    OpenBench.Result::rows,
+                                    OpenBench.Result::p50)));
+                    series.add(new Series(
+                            target + " p99",
+                            "#d62728",
+                            dashed,
+                            points(
+                                    results,
+                                    route,
+                                    target,
+                                    r -> r.rate() == rates.get(0),
+                                    OpenBench.Result::rows,
+                                    OpenBench.Result::p99)));
                 }
                 if (series.get(0).points().size() > 1) {
                     h.append(chart(route, "rows (log scale)", series, true));
@@ -56,12 +96,19 @@ final class Plot {
         return h.toString();
     }
 
-    private static List<double[]> points(List<OpenBench.Result> results, String route, String target,
-            java.util.function.Predicate<OpenBench.Result> which, ToDoubleFunction<OpenBench.Result> x,
+    private static List<double[]> points(
+            List<OpenBench.Result> results,
+            String route,
+            String target,
+            java.util.function.Predicate<OpenBench.Result> which,
+            ToDoubleFunction<OpenBench.Result> x,
             ToDoubleFunction<OpenBench.Result> y) {
-        return results.stream().filter(r -> r.route().equals(route) && r.target().equals(target) && which.test(r))
-                .map(r -> new double[] { x.applyAsDouble(r), y.applyAsDouble(r) }).filter(p -> !Double.isNaN(p[1]))
-                .sorted((a, b) -> Double.compare(a[0], b[0])).toList();
+        return results.stream()
+                .filter(r -> r.route().equals(route) && r.target().equals(target) && which.test(r))
+                .map(r -> new double[] {x.applyAsDouble(r), y.applyAsDouble(r)})
+                .filter(p -> !Double.isNaN(p[1]))
+                .sorted((a, b) -> Double.compare(a[0], b[0]))
+                .toList();
     }
 
     private static String chart(String title, String xLabel, List<Series> series) {
@@ -86,16 +133,42 @@ final class Plot {
             x1 = x0 + 1;
         }
         y1 = Math.max(y1, y0 + 1);
-        StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
-                "<svg width=%d height=%d viewBox='0 0 %d %d'><text x=%d y=16 font-weight=bold>%s</text>", W, H, W, H, M, esc(title)));
-        svg.append(String.format(Locale.ROOT, "<line x1=%d y1=%d x2=%d y2=%d stroke=#000 /><line x1=%d y1=%d x2=%d y2=%d stroke=#000 />",
-                M, H - M, W - 10, H - M, M, 24, M, H - M));
-        svg.append(String.format(Locale.ROOT, "<text x=%d y=%d font-size=11>%s</text><text x=2 y=%d font-size=11>ms (log)</text>",
-                W / 2 - 40, H - 8, esc(xLabel), 30));
+        StringBuilder svg = new StringBuilder(String.format(
+                Locale.ROOT,
+                "<svg width=%d height=%d viewBox='0 0 %d %d'><text x=%d y=16 font-weight=bold>%s</text>",
+                W,
+                H,
+                W,
+                H,
+                M,
+                esc(title)));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<line x1=%d y1=%d x2=%d y2=%d stroke=#000 /><line x1=%d y1=%d x2=%d y2=%d stroke=#000 />",
+                M,
+                H - M,
+                W - 10,
+                H - M,
+                M,
+                24,
+                M,
+                H - M));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=%d y=%d font-size=11>%s</text><text x=2 y=%d font-size=11>ms (log)</text>",
+                W / 2 - 40,
+                H - 8,
+                esc(xLabel),
+                30));
         for (double k = y0; k <= y1; k++) {
             double y = (H - M) - (H - M - 24) * (k - y0) / (y1 - y0);
-            svg.append(String.format(Locale.ROOT, "<text x=2 y=%.0f font-size=10>%s</text>", y + 3,
-                    new java.math.BigDecimal(Math.pow(10, k)).round(new java.math.MathContext(1)).toPlainString()));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=2 y=%.0f font-size=10>%s</text>",
+                    y + 3,
+                    new java.math.BigDecimal(Math.pow(10, k))
+                            .round(new java.math.MathContext(1))
+                            .toPlainString()));
         }
         int legend = 0;
         for (Series s : series) {
@@ -106,13 +179,27 @@ final class Plot {
                 double py = (H - M) - (H - M - 24) * (logMs(p[1]) - y0) / (y1 - y0);
                 path.append(path.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", px, py));
                 svg.append(String.format(Locale.ROOT, "<circle cx=%.1f cy=%.1f r=2.5 fill='%s'/>", px, py, s.color()));
-                svg.append(String.format(Locale.ROOT, "<text x=%.1f y=%d font-size=9>%s</text>", px - 8, H - M + 12,
+                svg.append(String.format(
+                        Locale.ROOT,
+                        "<text x=%.1f y=%d font-size=9>%s</text>",
+                        px - 8,
+                        H - M + 12,
                         String.format(Locale.ROOT, "%,.0f", p[0])));
             }
-            svg.append(String.format(Locale.ROOT, "<path d='%s' fill=none stroke='%s' stroke-width=1.5 %s/>", path, s.color(),
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<path d='%s' fill=none stroke='%s' stroke-width=1.5 %s/>",
+                    path,
+                    s.color(),
                     s.dashed() ? "stroke-dasharray='5 4'" : ""));
-            svg.append(String.format(Locale.ROOT, "<text x=%d y=%d font-size=10 fill='%s'>%s%s</text>", W - 130,
-                    34 + 12 * legend++, s.color(), s.dashed() ? "- - " : "— ", esc(s.label())));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=%d y=%d font-size=10 fill='%s'>%s%s</text>",
+                    W - 130,
+                    34 + 12 * legend++,
+                    s.color(),
+                    s.dashed() ? "- - " : "— ",
+                    esc(s.label())));
         }
         return svg.append("</svg>").toString();
     }
