@@ -1,7 +1,8 @@
 # Sourced by bin/cold-start and bin/function-image: how a function runs (its JVM flags, its image's
 # entrypoint), one Cassandra-backed read per function group (the request a cold start waits for,
-# and the one an AOT cache is trained on), and the data those reads find. Expects the caller's environment: CQL_CONTACT_POINTS, CQL_KEYSPACE, the local keys
-# (JWT_PUBLIC_KEY_LOCATION, CURSOR_SECRET) and RATE_LIMITS_ENABLED=false.
+# and the one an AOT cache is trained on), and the data those reads find. Expects the caller's
+# environment: CQL_CONTACT_POINTS, CQL_KEYSPACE, the local keys (JWT_PUBLIC_KEY_LOCATION,
+# CURSOR_SECRET) and RATE_LIMITS_ENABLED=false.
 
 # Seeds through the whole service (target/quarkus-app): a user in a conversation, a click this
 # month, a public paste, a group member, a tagged song, a post. Sets PROBE and NEEDS_TOKEN.
