@@ -128,7 +128,7 @@ public class PartitionToken {
         for (String parameter : uri.getQueryParameters().keySet()) {
             if (!parameter.equals("key")) {
                 throw ProblemException.invalid(
-                        parameter, "not a parameter of this route: give the partition key as " + "key=column=value");
+                        parameter, "not a parameter of this route: give the partition key as key=column=value");
             }
         }
         if (parts == null || parts.isEmpty()) {
