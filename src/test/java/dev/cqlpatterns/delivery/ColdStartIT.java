@@ -74,6 +74,10 @@ class ColdStartIT {
                 assertThat(get(port, "/pastes").statusCode())
                         .as("GET /pastes on start %d", start)
                         .isEqualTo(200);
+                // a table's metadata: the driver loads only the keyspace the deployment names
+                assertThat(get(port, "/ring/leases/token?key=name=cold-start").statusCode())
+                        .as("GET /ring/leases/token on start %d", start)
+                        .isEqualTo(200);
                 assertThat(Files.readString(log))
                         .as("start %d's log", start)
                         .doesNotContain("BlockedThreadChecker")
