@@ -2,7 +2,6 @@ package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -43,13 +42,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "messenger")
 @Authenticated
 public class ConversationHistory {
-    private static final Query FROM_TOP = Cql.idempotent(
-            "SELECT " + Messages.COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
-                    + "AND message_id <= ? AND message_id >= ? LIMIT ?");
-    /** Bounds of the times a slice may name; timeuuids end in year 5236. */
-    private static final Query AFTER = Cql.idempotent(
-            "SELECT " + Messages.COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
-                    + "AND message_id < ? AND message_id >= ? LIMIT ?");
 
     @Inject
     Caller caller;
@@ -123,8 +115,8 @@ public class ConversationHistory {
                         walk.budget(),
                         ConversationHistory::key,
                         (month, after, n) -> (after == null
-                                        ? cql.read(FROM_TOP, id, month, upper, lower, n)
-                                        : cql.read(AFTER, id, month, after, lower, n))
+                                        ? cql.read(Messages.NEWEST, id, month, upper, lower, n)
+                                        : cql.read(Messages.OLDER_THAN, id, month, after, lower, n))
                                 .map(rs -> Cql.rows(rs).stream()
                                         .map(Messages::view)
                                         .toList())

@@ -34,6 +34,19 @@ public class Conversations {
 
     private static final Query SELECT = Cql.idempotent(
             "SELECT id, members, title, direct, created_by, created_at, last_message_id FROM conversations WHERE id = ?");
+    // Conditional (Cql.conditional), settled by CompareAndSet: the row holding this request's creator
+    // and creation time is this create's, whatever Cassandra answered.
+    static final Query INSERT_DIRECT = Cql.conditional(
+            "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, true, ?, ?) "
+                    + "IF NOT EXISTS");
+    static final Query INSERT_GROUP = Cql.idempotent(
+            "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, false, ?, ?) "
+                    + "USING TIMESTAMP ?");
+    static final Query ADD_MEMBER = Cql.idempotent("UPDATE conversations SET members = members + ? WHERE id = ?");
+    static final Query REMOVE_MEMBER = Cql.idempotent("UPDATE conversations SET members = members - ? WHERE id = ?");
+    /** The newest message of the conversation, so the next send knows which activity rows it replaces (cql/014). */
+    static final Query SET_LAST_MESSAGE =
+            Cql.idempotent("UPDATE conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?");
 
     @Inject
     Cql cql;

@@ -3,7 +3,6 @@ package dev.cqlpatterns.messenger;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
@@ -71,14 +70,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "messenger")
 @Authenticated
 public class CreateConversation {
-    // Conditional (Cql.conditional), settled by CompareAndSet: the row holding this request's creator
-    // and creation time is this create's, whatever Cassandra answered.
-    private static final Query INSERT_DIRECT = Cql.conditional(
-            "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, true, ?, ?) "
-                    + "IF NOT EXISTS");
-    private static final Query INSERT_GROUP = Cql.idempotent(
-            "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, false, ?, ?) "
-                    + "USING TIMESTAMP ?");
 
     @Inject
     Caller caller;
@@ -281,7 +272,7 @@ public class CreateConversation {
             }
             return admitted.chain(() -> cas.conditional(
                             "conversations",
-                            cql.write(INSERT_DIRECT, id, members, title, me, now),
+                            cql.write(Conversations.INSERT_DIRECT, id, members, title, me, now),
                             () -> conversations
                                     .findLatest(id)
                                     .map(held -> held.filter(c -> createdBy(c, me, now))
@@ -334,7 +325,13 @@ public class CreateConversation {
         Conversations.Conversation c = group(me, members, title, plan);
         return admitted.chain(() -> memberRows(c))
                 .chain(() -> cql.write(
-                        INSERT_GROUP, c.id(), members, title, me, c.createdAt(), InboxRows.micros(c.createdAt())))
+                        Conversations.INSERT_GROUP,
+                        c.id(),
+                        members,
+                        title,
+                        me,
+                        c.createdAt(),
+                        InboxRows.micros(c.createdAt())))
                 .replaceWithVoid();
     }
 

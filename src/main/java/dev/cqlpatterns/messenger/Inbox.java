@@ -5,7 +5,6 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.idempotency.IdempotencySettings;
@@ -59,21 +58,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "messenger")
 @Authenticated
 public class Inbox {
-    private static final Query ACTIVITY = Cql.idempotent(
-            "SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? LIMIT ?");
-    private static final Query ACTIVITY_AFTER =
-            Cql.idempotent("SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? "
-                    + "AND (last_at, conversation_id) < (?, ?) LIMIT ?");
-    private static final Query BACKFILLED =
-            Cql.idempotent("UPDATE inbox_by_activity USING TIMESTAMP ? SET backfilled = true WHERE username = ?");
-    /** The unread markers of one conversation after read_up_to, oldest first, at most the cap + 1. */
-    private static final Query UNREAD = Cql.idempotent(
-            "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ? "
-                    + "AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
-    /** The unread markers of several conversations, in one read (see unreadTogether). */
-    private static final Query UNREAD_OF_SOME =
-            Cql.idempotent("SELECT conversation_id, message_id FROM inbox_by_user WHERE username = ? AND kind = 1 "
-                    + "AND conversation_id IN ? AND message_id > ? LIMIT ?");
     /** Index reads a page may take (each with its IN read of summaries) before it reads every summary instead. */
     static final int MAX_ROUNDS = 3;
     /** Index rows read beyond those the page still needs, for the stale ones met on the way. */
@@ -264,8 +248,8 @@ public class Inbox {
         Uni<List<Summary>> round(Position from, int round) {
             int want = size + 1 - found.size() + SLACK * round;
             Uni<AsyncResultSet> read = from == null
-                    ? cql.read(ACTIVITY, me, want)
-                    : cql.read(ACTIVITY_AFTER, me, from.lastAt(), from.conversationId(), want);
+                    ? cql.read(InboxRows.ACTIVITY, me, want)
+                    : cql.read(InboxRows.ACTIVITY_AFTER, me, from.lastAt(), from.conversationId(), want);
             return read.chain(rs -> {
                 List<Row> rows = Cql.rows(rs);
                 // The static column comes with every row, and alone in a partition without rows. A read after
@@ -369,7 +353,7 @@ public class Inbox {
                     }
                     List<Uni<BoundStatement>> writes = new ArrayList<>();
                     summaries.forEach(s -> writes.add(inboxRows.activity(walk.me, s.id(), s.lastAt())));
-                    writes.add(cql.bind(BACKFILLED, InboxRows.micros(clock.instant()), walk.me));
+                    writes.add(cql.bind(InboxRows.BACKFILLED, InboxRows.micros(clock.instant()), walk.me));
                     // The superseded rows met go in the same batch of the partition.
                     writes.addAll(walk.superseded);
                     walk.superseded.clear();
@@ -475,7 +459,7 @@ public class Inbox {
         }
         int cap = settings.unreadCountCap();
         List<Uni<Map.Entry<UUID, Unread>>> reads = conversations.stream()
-                .map(s -> cql.read(UNREAD, onePage(cap + 1), me, s.id(), s.readUpTo(), cap + 1)
+                .map(s -> cql.read(InboxRows.UNREAD_AFTER, onePage(cap + 1), me, s.id(), s.readUpTo(), cap + 1)
                         .map(rs -> {
                             // Oldest first, all after read_up_to, in one page: the count is the rows', the oldest
                             // is the first; no marker decoded but that one (up to cap + 1 of them).
@@ -505,7 +489,7 @@ public class Inbox {
         Map<UUID, Summary> byId = new HashMap<>();
         conversations.forEach(s -> byId.put(s.id(), s));
         UUID from = conversations.get(0).readUpTo();
-        return cql.read(UNREAD_OF_SOME, onePage(limit), me, List.copyOf(byId.keySet()), from, limit)
+        return cql.read(InboxRows.UNREAD_OF_SOME, onePage(limit), me, List.copyOf(byId.keySet()), from, limit)
                 .chain(rs -> {
                     List<Row> rows = Cql.rows(rs);
                     Map<UUID, List<UUID>> markers = new LinkedHashMap<>();

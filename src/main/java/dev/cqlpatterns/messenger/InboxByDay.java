@@ -5,7 +5,6 @@ import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.idempotency.IdempotencySettings;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -38,12 +37,7 @@ import java.util.concurrent.atomic.AtomicReference;
 @ApplicationScoped
 class InboxByDay {
     private static final Granularity DAY = InboxRows.DAYS.granularity();
-    /** Reads the static row only (SELECT DISTINCT reads no clustering row, so no summary and no tombstone). */
-    private static final Query INDEXED =
-            Cql.idempotent("SELECT DISTINCT username, days_indexed FROM inbox_by_user WHERE username = ?");
 
-    private static final Query DAY_ROWS =
-            Cql.idempotent("SELECT conversation_id, last_at FROM inbox_by_day WHERE username = ? AND day = ?");
     /** The greatest conversation id as text: with a day's last millisecond, a position above every row of the day. */
     private static final String TOP_ID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
     /** Summaries read beyond those the page still needs, for rows that turn out not to be listed. */
@@ -120,7 +114,7 @@ class InboxByDay {
     }
 
     private Uni<Boolean> indexed(String me) {
-        return cql.read(INDEXED, me).map(rs -> {
+        return cql.read(InboxRows.READ_DAYS_INDEXED, me).map(rs -> {
             Row row = rs.one();
             return row != null && Boolean.TRUE.equals(row.get("days_indexed", Boolean.class));
         });
@@ -141,26 +135,28 @@ class InboxByDay {
             Set<Integer> empty,
             AtomicReference<Boolean> indexed) {
         int pageSize = settings.maxInboxConversations() + 100;
-        return cql.read(DAY_ROWS, b -> b.setPageSize(pageSize), me, day).chain(rs -> {
-            List<Inbox.Position> rows = new ArrayList<>();
-            for (Row row : Cql.rows(rs)) {
-                Inbox.Position key = new Inbox.Position(
-                        row.getInstant("last_at"),
-                        row.getUuid("conversation_id").toString());
-                if (after == null || after.isBefore(key.lastAt(), key.conversationId())) {
-                    rows.add(key);
-                }
-            }
-            rows.sort(POSITIONS);
-            return check(me, day, rows, 0, n, new ArrayList<>(), indexed).invoke(chunk -> {
-                if (after == null
-                        && chunk.exhausted()
-                        && chunk.items().isEmpty()
-                        && DAY.end(day).isBefore(settledBefore)) {
-                    empty.add(day);
-                }
-            });
-        });
+        return cql.read(InboxRows.DAY_ROWS, b -> b.setPageSize(pageSize), me, day)
+                .chain(rs -> {
+                    List<Inbox.Position> rows = new ArrayList<>();
+                    for (Row row : Cql.rows(rs)) {
+                        Inbox.Position key = new Inbox.Position(
+                                row.getInstant("last_at"),
+                                row.getUuid("conversation_id").toString());
+                        if (after == null || after.isBefore(key.lastAt(), key.conversationId())) {
+                            rows.add(key);
+                        }
+                    }
+                    rows.sort(POSITIONS);
+                    return check(me, day, rows, 0, n, new ArrayList<>(), indexed)
+                            .invoke(chunk -> {
+                                if (after == null
+                                        && chunk.exhausted()
+                                        && chunk.items().isEmpty()
+                                        && DAY.end(day).isBefore(settledBefore)) {
+                                    empty.add(day);
+                                }
+                            });
+                });
     }
 
     /** Checks {@code rows} from {@code from} on against their summaries until {@code n} are listed or none is left. */

@@ -26,10 +26,10 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * The rows of a user's inbox that more than one function writes or reads: in inbox_by_user (see
- * cql/010_messenger.cql) the summary row of a conversation (kind 0) and the unread markers (kind 1);
- * its place in the order of last activity, in inbox_by_activity (cql/014) and inbox_by_day with the
- * days listed in time_buckets (cql/015). Every write carries an explicit write timestamp in
+ * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
+ * summary row of a conversation (kind 0) and the unread markers (kind 1); its place in the order
+ * of last activity, in inbox_by_activity (cql/014) and inbox_by_day with the days listed in
+ * time_buckets (cql/015); conversations_added_by_others (cql/011). Every write carries an explicit write timestamp in
  * microseconds of the service clock or of a message's time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
@@ -42,48 +42,114 @@ public class InboxRows {
 
     private static final long UUID_EPOCH_MICROS = 12_219_292_800_000_000L;
 
+    // inbox_by_user: a summary row per conversation (kind 0) and an unread marker per unread message
+    // (kind 1), in one partition per user. The kind is the first clustering column, so each kind is
+    // one slice.
+    private static final String SUMMARY_ROWS = "username = ? AND kind = 0";
+    private static final String UNREAD_ROWS = "username = ? AND kind = 1";
+
     private static final Query INSERT_SUMMARY = Cql.idempotent(
             "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, title, partner, direct, joined_at) "
                     + "VALUES (?, 0, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_SUMMARY = Cql.idempotent(
-            "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 0 AND conversation_id = ? "
-                    + "AND message_id = ?");
-    private static final Query DELETE_ALL_UNREAD = Cql.idempotent(
-            "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ?");
-    private static final Query SELECT_ACTIVITY = Cql.idempotent(
-            "SELECT joined_at, last_message_id FROM inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id = ? "
-                    + "AND message_id = ?");
-    private static final Query READ_UP_TO = Cql.idempotent(
-            "SELECT read_up_to FROM inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
-    private static final Query INSERT_ACTIVITY = Cql.idempotent(
-            "INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_ACTIVITY = Cql.idempotent(
-            "DELETE FROM inbox_by_activity USING TIMESTAMP ? WHERE username = ? AND last_at = ? AND conversation_id = ?");
-    /** The days of a user's activity (cql/015): one bucket per UTC day, kept as long as the conversations. */
-    static final TimeSeries DAYS = TimeSeries.perEntity("inbox", Granularity.DAY, Optional.empty());
-
-    private static final Query INSERT_DAY = Cql.idempotent(
-            "INSERT INTO inbox_by_day (username, day, conversation_id, last_at) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_DAY = Cql.idempotent(
-            "DELETE FROM inbox_by_day USING TIMESTAMP ? WHERE username = ? AND day = ? AND conversation_id = ?");
-    private static final Query DAYS_INDEXED =
-            Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET days_indexed = true WHERE username = ?");
+    private static final Query DELETE_SUMMARY = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE "
+            + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    private static final Query SELECT_ACTIVITY = Cql.idempotent("SELECT joined_at, last_message_id FROM inbox_by_user "
+            + "WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    private static final Query READ_UP_TO = Cql.idempotent("SELECT read_up_to FROM inbox_by_user WHERE " + SUMMARY_ROWS
+            + " AND conversation_id = ? AND message_id = ?");
+    /** MarkRead: how far the user has read a conversation. */
+    static final Query SET_READ_UP_TO = Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? "
+            + "WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    /** SendMessage: the newest message, on the summary of a member who sent or has read it all. */
+    static final Query SET_LAST_MESSAGE = Cql.idempotent(
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ? "
+                    + "WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    /** SendMessage: the newest message, on the summary of a member it is unread for. */
+    static final Query SET_LAST_UNREAD = Cql.idempotent(
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
+                    + "last_unread_id = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    /** MemberQuotas: how many conversations the user is in. */
+    static final Query COUNT_SUMMARIES = Cql.idempotent("SELECT count(*) FROM inbox_by_user WHERE " + SUMMARY_ROWS);
+    /** MessagesBySender: the conversations the user is in, and since when. */
+    static final Query MEMBERSHIPS =
+            Cql.idempotent("SELECT conversation_id, joined_at FROM inbox_by_user WHERE " + SUMMARY_ROWS);
     /** With the static days_indexed (cql/015), which comes with every row. */
     private static final String SUMMARY_COLUMNS =
             "conversation_id, title, partner, direct, joined_at, last_message_id, "
-                    + "last_sender, last_preview, last_unread_id, read_up_to, days_indexed FROM inbox_by_user "
-                    + "WHERE username = ? AND kind = 0";
+                    + "last_sender, last_preview, last_unread_id, read_up_to, days_indexed FROM inbox_by_user WHERE "
+                    + SUMMARY_ROWS;
     /** Every summary of a user. */
     private static final Query SUMMARIES = Cql.idempotent("SELECT " + SUMMARY_COLUMNS);
     /** The summaries of some conversations (an index read named them). */
     private static final Query SOME_SUMMARIES =
             Cql.idempotent("SELECT " + SUMMARY_COLUMNS + " AND conversation_id IN ?");
 
+    /** SendMessage: one message unread for one member. */
+    static final Query MARK_UNREAD = Cql.idempotent(
+            "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
+
+    private static final Query DELETE_ALL_UNREAD = Cql.idempotent(
+            "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS + " AND conversation_id = ?");
+    /** Inbox: the unread markers of one conversation after read_up_to, oldest first, at most the cap + 1. */
+    static final Query UNREAD_AFTER = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
+            + " AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC "
+            + "LIMIT ?");
+    /** Inbox: the unread markers of several conversations, in one read (see Inbox.unreadTogether). */
+    static final Query UNREAD_OF_SOME = Cql.idempotent("SELECT conversation_id, message_id FROM inbox_by_user WHERE "
+            + UNREAD_ROWS + " AND conversation_id IN ? AND message_id > ? LIMIT ?");
+    /** MarkRead: the markers a mark-read clears, up to the message read. */
+    static final Query UNREAD_UP_TO = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
+            + " AND conversation_id = ? AND message_id <= ? AND message_id > ? LIMIT ?");
+    /** MarkRead: clears those markers in one range deletion. */
+    static final Query CLEAR_UNREAD = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS
+            + " AND conversation_id = ? AND message_id <= ?");
+
+    private static final Query DAYS_INDEXED =
+            Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET days_indexed = true WHERE username = ?");
+    /** InboxByDay: the static row only (SELECT DISTINCT reads no clustering row, so no summary and no tombstone). */
+    static final Query READ_DAYS_INDEXED =
+            Cql.idempotent("SELECT DISTINCT username, days_indexed FROM inbox_by_user WHERE username = ?");
+
+    // inbox_by_activity (cql/014): the user's conversations by last activity.
+    private static final Query INSERT_ACTIVITY = Cql.idempotent(
+            "INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) USING TIMESTAMP ?");
+    private static final Query DELETE_ACTIVITY = Cql.idempotent(
+            "DELETE FROM inbox_by_activity USING TIMESTAMP ? WHERE username = ? AND last_at = ? AND conversation_id = ?");
+    /** Inbox: the first rows of the index, newest activity first. */
+    static final Query ACTIVITY = Cql.idempotent(
+            "SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? LIMIT ?");
+    /** Inbox: the rows after a cursor. */
+    static final Query ACTIVITY_AFTER =
+            Cql.idempotent("SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? "
+                    + "AND (last_at, conversation_id) < (?, ?) LIMIT ?");
+    /** Inbox: the index holds every conversation of the user (its static column). */
+    static final Query BACKFILLED =
+            Cql.idempotent("UPDATE inbox_by_activity USING TIMESTAMP ? SET backfilled = true WHERE username = ?");
+
+    // inbox_by_day (cql/015): the user's conversations by the day of their last activity.
+    /** The days of a user's activity: one bucket per UTC day, kept as long as the conversations. */
+    static final TimeSeries DAYS = TimeSeries.perEntity("inbox", Granularity.DAY, Optional.empty());
+
+    private static final Query INSERT_DAY = Cql.idempotent(
+            "INSERT INTO inbox_by_day (username, day, conversation_id, last_at) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query DELETE_DAY = Cql.idempotent(
+            "DELETE FROM inbox_by_day USING TIMESTAMP ? WHERE username = ? AND day = ? AND conversation_id = ?");
+    /** InboxByDay: one day's rows. */
+    static final Query DAY_ROWS =
+            Cql.idempotent("SELECT conversation_id, last_at FROM inbox_by_day WHERE username = ? AND day = ?");
+
+    // conversations_added_by_others (cql/011): the conversations someone else put the user in.
     private static final Query INSERT_ADDED =
             Cql.idempotent("INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
                     + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE_ADDED = Cql.idempotent(
             "DELETE FROM conversations_added_by_others USING TIMESTAMP ? WHERE username = ? AND conversation_id = ?");
+    /** MemberQuotas: how many conversations others added the user to. */
+    static final Query COUNT_ADDED =
+            Cql.idempotent("SELECT count(*) FROM conversations_added_by_others WHERE username = ?");
+    /** MemberQuotas: whether this addition is already counted. */
+    static final Query ADDED = Cql.idempotent(
+            "SELECT conversation_id FROM conversations_added_by_others WHERE username = ? AND conversation_id = ?");
 
     @Inject
     Cql cql;

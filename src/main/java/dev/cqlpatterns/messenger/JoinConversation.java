@@ -1,7 +1,6 @@
 package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -54,8 +53,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "messenger")
 @Authenticated
 public class JoinConversation {
-    private static final Query ADD_MEMBER =
-            Cql.idempotent("UPDATE conversations SET members = members + ? WHERE id = ?");
 
     @Inject
     Caller caller;
@@ -134,7 +131,7 @@ public class JoinConversation {
                                     inbox.joined(username, joined, now, List.of(inbox.clearUnread(username, id, now))),
                                     inbox.addedBy(username, id, me, now).replaceWithVoid())
                             .andFailFast())
-                    .chain(() -> cql.write(ADD_MEMBER, Set.of(username), id))
+                    .chain(() -> cql.write(Conversations.ADD_MEMBER, Set.of(username), id))
                     .map(done -> joined.view());
         });
     }

@@ -1,7 +1,6 @@
 package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -51,8 +50,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "messenger")
 @Authenticated
 public class LeaveConversation {
-    private static final Query REMOVE_MEMBER =
-            Cql.idempotent("UPDATE conversations SET members = members - ? WHERE id = ?");
 
     @Inject
     Caller caller;
@@ -103,7 +100,7 @@ public class LeaveConversation {
                 throw ProblemException.forbidden("Only the creator of a conversation removes other members");
             }
             return inbox.forget(username, id, now)
-                    .chain(() -> cql.write(REMOVE_MEMBER, Set.of(username), id))
+                    .chain(() -> cql.write(Conversations.REMOVE_MEMBER, Set.of(username), id))
                     .map(done -> RestResponse.<Void>noContent());
         });
     }

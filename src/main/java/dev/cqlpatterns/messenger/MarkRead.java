@@ -5,7 +5,6 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.time.TimeUuids;
@@ -52,18 +51,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "messenger")
 @Authenticated
 public class MarkRead {
-    private static final Query UNREAD = Cql.idempotent(
-            "SELECT message_id FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ? "
-                    + "AND message_id <= ? AND message_id > ? LIMIT ?");
-    private static final Query SEEN_AT = Cql.idempotent(
-            "UPDATE messages_by_conversation SET seen_at[?] = ? WHERE conversation_id = ? AND bucket = ? "
-                    + "AND message_id = ?");
-    private static final Query CLEAR_UNREAD = Cql.idempotent(
-            "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE username = ? AND kind = 1 AND conversation_id = ? "
-                    + "AND message_id <= ?");
-    private static final Query READ_UP_TO =
-            Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? WHERE username = ? AND kind = 0 "
-                    + "AND conversation_id = ? AND message_id = ?");
     /** Writes per unlogged batch: one partition, one mutation, a few KB. */
     private static final int WRITES_PER_BATCH = 50;
 
@@ -129,7 +116,7 @@ public class MarkRead {
 
     private Uni<Receipt> read(UUID id, String me, Instant now, UUID readBefore) {
         UUID upTo = TimeUuids.endOf(now);
-        return cql.read(UNREAD, me, id, upTo, readBefore, settings.markReadMaxMessages())
+        return cql.read(InboxRows.UNREAD_UP_TO, me, id, upTo, readBefore, settings.markReadMaxMessages())
                 .chain(rs -> {
                     Map<Integer, List<UUID>> byMonth = new TreeMap<>();
                     Cql.rows(rs).forEach(row -> {
@@ -149,16 +136,17 @@ public class MarkRead {
                                             counts.stream().mapToInt(i -> i).sum());
                 })
                 // Markers go last: should this call die before, the next one finds them and writes the same cells.
-                .call(marked -> cql.write(CLEAR_UNREAD, InboxRows.micros(now), me, id, upTo))
+                .call(marked -> cql.write(InboxRows.CLEAR_UNREAD, InboxRows.micros(now), me, id, upTo))
                 // Then where the inbox starts counting (cql/013_unread_window.cql); the newest mark-read wins.
-                .call(marked -> cql.write(READ_UP_TO, InboxRows.micros(now), upTo, me, id, InboxRows.SUMMARY))
+                .call(marked ->
+                        cql.write(InboxRows.SET_READ_UP_TO, InboxRows.micros(now), upTo, me, id, InboxRows.SUMMARY))
                 .map(marked -> new Receipt(id.toString(), now, marked));
     }
 
     /** Sets the caller's seen_at entry of those messages of one month: one cell each, idempotent. */
     private Uni<Integer> markSeen(UUID conversationId, int month, List<UUID> messageIds, String me, Instant now) {
         List<Uni<BoundStatement>> writes = messageIds.stream()
-                .map(messageId -> cql.bind(SEEN_AT, me, now, conversationId, month, messageId))
+                .map(messageId -> cql.bind(Messages.SEEN_AT, me, now, conversationId, month, messageId))
                 .toList();
         return Uni.join().all(writes).andFailFast().chain(statements -> {
             List<Uni<AsyncResultSet>> batches = new ArrayList<>();

@@ -24,12 +24,6 @@ public class MemberQuotas {
     // users_by_username belongs to the people group, deployed apart: read the table, not its classes.
     private static final Query USER_EXISTS =
             Cql.idempotent("SELECT username FROM users_by_username WHERE username = ?");
-    private static final Query COUNT_ALL =
-            Cql.idempotent("SELECT count(*) FROM inbox_by_user WHERE username = ? AND kind = 0");
-    private static final Query COUNT_ADDED =
-            Cql.idempotent("SELECT count(*) FROM conversations_added_by_others WHERE username = ?");
-    private static final Query CHARGED = Cql.idempotent(
-            "SELECT conversation_id FROM conversations_added_by_others WHERE username = ? AND conversation_id = ?");
 
     @Inject
     Cql cql;
@@ -63,7 +57,7 @@ public class MemberQuotas {
         return requireUser(member, null)
                 .chain(() -> Uni.combine()
                         .all()
-                        .unis(count(COUNT_ADDED, member), cql.read(CHARGED, member, conversationId))
+                        .unis(count(InboxRows.COUNT_ADDED, member), cql.read(InboxRows.ADDED, member, conversationId))
                         .asTuple()
                         .invoke(read -> requireAddedRoom(
                                 member, read.getItem1() - (read.getItem2().one() == null ? 0 : 1))))
@@ -86,7 +80,7 @@ public class MemberQuotas {
     private Uni<Void> requireOwnRoom(String username) {
         return Uni.combine()
                 .all()
-                .unis(count(COUNT_ALL, username), count(COUNT_ADDED, username))
+                .unis(count(InboxRows.COUNT_SUMMARIES, username), count(InboxRows.COUNT_ADDED, username))
                 .asTuple()
                 .invoke(counts -> {
                     long own = counts.getItem1() - counts.getItem2();
@@ -99,7 +93,7 @@ public class MemberQuotas {
     }
 
     private Uni<Void> requireAddedRoom(String username) {
-        return count(COUNT_ADDED, username)
+        return count(InboxRows.COUNT_ADDED, username)
                 .invoke(added -> requireAddedRoom(username, added))
                 .replaceWithVoid();
     }

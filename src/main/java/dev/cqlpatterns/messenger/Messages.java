@@ -3,7 +3,9 @@ package dev.cqlpatterns.messenger;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
+import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.CqlTypes;
+import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Usernames;
@@ -22,7 +24,10 @@ import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** The messages_by_conversation table: its month buckets and how a row reads as JSON. */
+/**
+ * The messages_by_conversation table: every statement on it, its month buckets and how a row reads
+ * as JSON.
+ */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 public class Messages {
     /** Months of each conversation that hold messages (entity = the conversation id). */
@@ -31,6 +36,32 @@ public class Messages {
     /** The columns {@link #view} reads. */
     static final String COLUMNS =
             "conversation_id, message_id, sender, content, recipients, attachments, seen_by, seen_at";
+
+    /** A page of one month's messages, newest first, from an upper bound down to a lower one (both kept). */
+    static final Query NEWEST = Cql.idempotent(
+            "SELECT " + COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
+                    + "AND message_id <= ? AND message_id >= ? LIMIT ?");
+    /** The next page: one month's messages older than the cursor's, down to the lower bound. */
+    static final Query OLDER_THAN = Cql.idempotent(
+            "SELECT " + COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
+                    + "AND message_id < ? AND message_id >= ? LIMIT ?");
+    /** MarkRead: when one reader saw one message (a cell of the seen_at map). */
+    static final Query SEEN_AT = Cql.idempotent(
+            "UPDATE messages_by_conversation SET seen_at[?] = ? WHERE conversation_id = ? AND bucket = ? "
+                    + "AND message_id = ?");
+    // The index queries name no partition: the partitions they read are known only from the rows they
+    // answer (see MessagesBySender.page), so they are declared 0 here and counted there. An upper bound before the
+    // query (every token range, or every partition of the sender) would be a guess, not a count.
+    static final Query SENT_TO = Cql.idempotent("SELECT " + COLUMNS
+                    + ", bucket FROM messages_by_conversation WHERE sender = ? AND recipients CONTAINS ?")
+            .reads(0);
+    static final Query SENT_BY = Cql.idempotent(
+                    "SELECT " + COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ?")
+            .reads(0);
+    /** SendMessage: the message under its own timeuuid, so a retried send writes the same row. */
+    static final Query INSERT = Cql.idempotent(
+            "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients, "
+                    + "attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
 
     @Produces
     @Singleton

@@ -49,17 +49,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "messenger")
 @Authenticated
 public class MessagesBySender {
-    // The index queries name no partition: the partitions they read are known only from the rows they
-    // answer (see page), so they are declared 0 here and counted there. An upper bound before the
-    // query (every token range, or every partition of the sender) would be a guess, not a count.
-    private static final Query SENT_TO = Cql.idempotent("SELECT " + Messages.COLUMNS
-                    + ", bucket FROM messages_by_conversation WHERE sender = ? AND recipients CONTAINS ?")
-            .reads(0);
-    private static final Query SENT_BY = Cql.idempotent(
-                    "SELECT " + Messages.COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ?")
-            .reads(0);
-    private static final Query MEMBERSHIPS =
-            Cql.idempotent("SELECT conversation_id, joined_at FROM inbox_by_user WHERE username = ? AND kind = 0");
 
     @Inject
     Caller caller;
@@ -102,9 +91,9 @@ public class MessagesBySender {
         ByteBuffer start = cursors.decode(scope, cursor, Position.class)
                 .map(p -> decode(p.pagingState()))
                 .orElse(null);
-        Query query = sender.equals(me) ? SENT_BY : SENT_TO;
+        Query query = sender.equals(me) ? Messages.SENT_BY : Messages.SENT_TO;
         Object[] values = sender.equals(me) ? new Object[] {sender} : new Object[] {sender, me};
-        return cql.read(MEMBERSHIPS, me)
+        return cql.read(InboxRows.MEMBERSHIPS, me)
                 .map(rs -> Cql.rows(rs).stream()
                         .filter(InboxRows::isMember)
                         .map(row -> row.getUuid("conversation_id"))

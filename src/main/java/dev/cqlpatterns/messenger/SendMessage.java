@@ -2,7 +2,6 @@ package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
@@ -65,22 +64,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/conversations/{id}/messages")
 @Tag(name = "messenger")
 public class SendMessage {
-
-    private static final Query INSERT_MESSAGE = Cql.idempotent(
-            "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients, "
-                    + "attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    private static final Query MARK_UNREAD = Cql.idempotent(
-            "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
-    private static final Query SET_LAST_MESSAGE = Cql.idempotent(
-            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ? "
-                    + "WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
-    private static final Query SET_LAST_UNREAD = Cql.idempotent(
-            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
-                    + "last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
-
-    /** The newest message of the conversation, so the next send knows which activity rows it replaces (cql/014). */
-    private static final Query SET_CONVERSATION_LAST =
-            Cql.idempotent("UPDATE conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?");
 
     @Inject
     Caller caller;
@@ -241,7 +224,7 @@ public class SendMessage {
         Set<String> recipients = new TreeSet<>(plan.recipients());
         return buckets.record(Messages.SERIES, conversationId.toString(), TimeUuids.instant(messageId))
                 .chain(bucket -> cql.write(
-                        INSERT_MESSAGE, conversationId, bucket, messageId, sender, content, recipients, attachments))
+                        Messages.INSERT, conversationId, bucket, messageId, sender, content, recipients, attachments))
                 .chain(() -> deliver(conversationId, messageId, c.lastMessageId(), sender, content, recipients));
     }
 
@@ -261,7 +244,7 @@ public class SendMessage {
                 previous != null && TimeUuids.instant(previous).isBefore(at) ? TimeUuids.instant(previous) : null;
         String preview = preview(content);
         List<Uni<Void>> writes = new ArrayList<>();
-        writes.add(cql.write(SET_CONVERSATION_LAST, timestamp, messageId, conversationId)
+        writes.add(cql.write(Conversations.SET_LAST_MESSAGE, timestamp, messageId, conversationId)
                 .replaceWithVoid());
         writes.add(inbox.delivered(
                 sender,
@@ -270,7 +253,7 @@ public class SendMessage {
                 timestamp,
                 replaced,
                 List.of(cql.bind(
-                        SET_LAST_MESSAGE,
+                        InboxRows.SET_LAST_MESSAGE,
                         timestamp,
                         messageId,
                         sender,
@@ -287,11 +270,11 @@ public class SendMessage {
                     timestamp,
                     replaced,
                     List.of(
-                            cql.bind(MARK_UNREAD, member, conversationId, messageId, timestamp),
+                            cql.bind(InboxRows.MARK_UNREAD, member, conversationId, messageId, timestamp),
                             // last_unread_id with the marker, in one mutation: the inbox counts where it is newer than
                             // read_up_to.
                             cql.bind(
-                                    SET_LAST_UNREAD,
+                                    InboxRows.SET_LAST_UNREAD,
                                     timestamp,
                                     messageId,
                                     sender,
