@@ -1,0 +1,168 @@
+package dev.cqlpatterns.messenger;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.time.TimeUuids;
+import io.quarkus.arc.properties.IfBuildProperty;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * Unread counts for a page of the inbox: for the conversations that got a message from someone
+ * else after the caller's last mark-read, at most cap + 1 of their unread markers, oldest first
+ * (cql/013_unread_window.cql), so the count is exact up to the cap whatever the number unread.
+ */
+@IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
+@ApplicationScoped
+class UnreadCounts {
+    /** Conversations whose read_up_to lie within this of each other are counted by one read. */
+    private static final Duration ONE_READ_WINDOW = Duration.ofMinutes(1);
+    /** The window in a timeuuid's 100 ns ticks. */
+    private static final long ONE_READ_WINDOW_TICKS = ONE_READ_WINDOW.toNanos() / 100;
+
+    @Inject
+    Cql cql;
+
+    @Inject
+    MessengerSettings settings;
+
+    /**
+     * The unread counts of a page's conversations, by conversation id (none: nothing unread).
+     * Conversations that may have markers (a message
+     * from someone else after the last mark-read) are counted in groups whose read_up_to lie within
+     * {@link #ONE_READ_WINDOW} of the group's earliest, each group by one read of all their markers
+     * after that earliest, at most cap + 1 rows in all; when that read is full, the conversations it
+     * did not see to their end are counted one capped read each (cql/013_unread_window.cql), as is a
+     * conversation alone in its group. A read from an earlier read_up_to than a conversation's own
+     * crosses the markers its later mark-reads deleted (range tombstones, and the rows they shadow
+     * until compaction meets them); the window bounds those to what arrived within it.
+     */
+    Uni<Map<UUID, Unread>> of(String me, List<Inbox.Summary> page) {
+        List<Inbox.Summary> counted = page.stream()
+                .filter(s -> s.mayHaveUnread(me))
+                .sorted(Comparator.comparingLong(s -> s.readUpTo().timestamp()))
+                .toList();
+        List<List<Inbox.Summary>> groups = new ArrayList<>();
+        for (Inbox.Summary s : counted) {
+            List<Inbox.Summary> last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+            if (last != null
+                    && s.readUpTo().timestamp() - last.get(0).readUpTo().timestamp() <= ONE_READ_WINDOW_TICKS) {
+                last.add(s);
+            } else {
+                groups.add(new ArrayList<>(List.of(s)));
+            }
+        }
+        List<Uni<Map<UUID, Unread>>> reads = new ArrayList<>();
+        reads.add(eachUnread(
+                me,
+                groups.stream().filter(g -> g.size() == 1).map(g -> g.get(0)).toList()));
+        groups.stream().filter(g -> g.size() > 1).forEach(g -> reads.add(unreadTogether(me, g)));
+        return Uni.join().all(reads).andFailFast().map(counts -> {
+            Map<UUID, Unread> byId = new HashMap<>();
+            counts.forEach(byId::putAll);
+            return byId;
+        });
+    }
+
+    /** A conversation's markers after its read_up_to: how many (at most cap + 1) and the oldest's time. */
+    record Unread(int count, Instant first) {
+        static final Unread NONE = new Unread(0, null);
+
+        static Unread of(List<UUID> markers) {
+            // One Instant for the oldest, not one per marker (up to cap + 1 of them).
+            return new Unread(
+                    markers.size(),
+                    markers.stream()
+                            .min(Comparator.comparingLong(UUID::timestamp))
+                            .map(TimeUuids::instant)
+                            .orElse(null));
+        }
+    }
+
+    /** A page that holds every row of a read limited to {@code limit}: counts read one page only. */
+    private static UnaryOperator<BoundStatementBuilder> onePage(int limit) {
+        return b -> b.setPageSize(limit);
+    }
+
+    /** One capped read per conversation, oldest markers first. */
+    private Uni<Map<UUID, Unread>> eachUnread(String me, List<Inbox.Summary> conversations) {
+        if (conversations.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        int cap = settings.unreadCountCap();
+        List<Uni<Map.Entry<UUID, Unread>>> reads = conversations.stream()
+                .map(s -> cql.read(InboxRows.UNREAD_AFTER, onePage(cap + 1), me, s.id(), s.readUpTo(), cap + 1)
+                        .map(rs -> {
+                            // Oldest first, all after read_up_to, in one page: the count is the rows', the oldest
+                            // is the first; no marker decoded but that one (up to cap + 1 of them).
+                            int count = rs.remaining();
+                            Row oldest = rs.one();
+                            Instant first = oldest == null ? null : TimeUuids.instant(oldest.getUuid(0));
+                            return Map.entry(s.id(), new Unread(count, first));
+                        }))
+                .toList();
+        return Uni.join().all(reads).andFailFast().map(done -> {
+            Map<UUID, Unread> byId = new HashMap<>();
+            done.forEach(e -> byId.put(e.getKey(), e.getValue()));
+            return byId;
+        });
+    }
+
+    /**
+     * The markers of several conversations in one read after the earliest read_up_to among them (the
+     * first: they come sorted; those at or before a conversation's own read_up_to are dropped here),
+     * at most cap + 1 rows in all.
+     * Rows come grouped by conversation: when fewer than the limit came, every count is exact; when
+     * the read is full, every conversation whose group ended before the last row's is exact, and the
+     * last one and those not seen are read again one by one.
+     */
+    private Uni<Map<UUID, Unread>> unreadTogether(String me, List<Inbox.Summary> conversations) {
+        int limit = settings.unreadCountCap() + 1;
+        Map<UUID, Inbox.Summary> byId = new HashMap<>();
+        conversations.forEach(s -> byId.put(s.id(), s));
+        UUID from = conversations.get(0).readUpTo();
+        return cql.read(InboxRows.UNREAD_OF_SOME, onePage(limit), me, List.copyOf(byId.keySet()), from, limit)
+                .chain(rs -> {
+                    List<Row> rows = Cql.rows(rs);
+                    Map<UUID, List<UUID>> markers = new LinkedHashMap<>();
+                    for (Row row : rows) {
+                        UUID id = row.getUuid("conversation_id");
+                        UUID marker = row.getUuid("message_id");
+                        List<UUID> of = markers.computeIfAbsent(id, k -> new ArrayList<>());
+                        // read_up_to is the last timeuuid of its millisecond: a marker is after it when its time is.
+                        if (marker.timestamp() > byId.get(id).readUpTo().timestamp()) {
+                            of.add(marker);
+                        }
+                    }
+                    Map<UUID, Unread> counted = new HashMap<>();
+                    List<Inbox.Summary> again = new ArrayList<>();
+                    UUID last = rows.size() < limit
+                            ? null
+                            : rows.get(rows.size() - 1).getUuid("conversation_id");
+                    for (Inbox.Summary s : conversations) {
+                        if (last == null || markers.containsKey(s.id()) && !s.id().equals(last)) {
+                            counted.put(s.id(), Unread.of(markers.getOrDefault(s.id(), List.of())));
+                        } else {
+                            again.add(s);
+                        }
+                    }
+                    return eachUnread(me, again).map(more -> {
+                        counted.putAll(more);
+                        return counted;
+                    });
+                });
+    }
+}
