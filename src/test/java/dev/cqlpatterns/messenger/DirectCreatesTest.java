@@ -4,8 +4,8 @@ import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cqlpatterns.clickstream.MovableClockProfile;
 import dev.cqlpatterns.testsupport.MovableClock;
+import dev.cqlpatterns.testsupport.MovableClockProfile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;

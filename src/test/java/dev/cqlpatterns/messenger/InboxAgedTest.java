@@ -8,8 +8,8 @@ import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.is;
 
-import dev.cqlpatterns.clickstream.MovableClockProfile;
 import dev.cqlpatterns.testsupport.MovableClock;
+import dev.cqlpatterns.testsupport.MovableClockProfile;
 import dev.cqlpatterns.testsupport.ReadTraces;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;

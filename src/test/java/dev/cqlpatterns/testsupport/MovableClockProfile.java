@@ -1,6 +1,5 @@
-package dev.cqlpatterns.clickstream;
+package dev.cqlpatterns.testsupport;
 
-import dev.cqlpatterns.testsupport.MovableClock;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.util.Map;
 import java.util.Set;
