@@ -17,9 +17,6 @@ import com.datastax.oss.driver.internal.core.cql.DefaultPrepareRequest;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.accounting.QueryStats;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -57,9 +54,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * without waiting for it; whatever comes earlier waits without blocking, at most
  * {@code cql-patterns.cassandra.session-wait}, then answers 503 with Retry-After.
  *
- * <p>Every statement is one OpenTelemetry client span here, a child of the request's span: its
- * prepared CQL (placeholders, never the bound values), keyspace, table, operation, the partitions
- * it reads and whether it is idempotent. Here rather than the driver instrumentation
+ * <p>Every statement is one OpenTelemetry client span ({@link StatementSpans}), a child of the
+ * request's span. Made here rather than by the driver instrumentation
  * (opentelemetry-cassandra-4.4): that library wraps a {@code CqlSession} in its own
  * {@code TracingCqlSession}, which is not the extension's {@code QuarkusCqlSession} bean this class
  * and the mapper DAOs use, and it has no request tracker to plug into the driver's configuration;
@@ -78,17 +74,12 @@ public class Cql {
     @ConfigProperty(name = "quarkus.cassandra.request.serial-consistency-level", defaultValue = "LOCAL_SERIAL")
     DefaultConsistencyLevel serial;
 
-    /** OpenTelemetry's tracer (a no-op one when tracing is off). */
     @Inject
-    Tracer tracer;
+    StatementSpans spans;
 
     @Inject
     RefusedReads refusedReads;
 
-    /** Span names by statement text: the prepared statements (and their batches) are a fixed set. */
-    private final Map<String, SpanNames> spanNames = new ConcurrentHashMap<>();
-
-    private static final Pattern TABLE = Pattern.compile("(?i)\\b(?:FROM|INTO|UPDATE)\\s+(?:\\w+\\.)?(\\w+)");
     private static final Pattern UNQUALIFIED_TABLE = Pattern.compile("(?i)\\b(FROM|INTO|UPDATE)\\s+(\\w+)\\b(?!\\.)");
 
     private volatile CqlIdentifier keyspace;
@@ -242,61 +233,22 @@ public class Cql {
     public <T> Uni<T> call(String cql, Boolean idempotent, int partitions, Supplier<CompletionStage<T>> call) {
         return Uni.createFrom().deferred(() -> {
             QueryStats.record(partitions);
-            Span span = startSpan(cql, idempotent, partitions);
+            Span span = spans.start(cql, idempotent, partitions, keyspace().asInternal());
             CompletionStage<T> stage;
             try (Scope ignored = span.makeCurrent()) {
                 stage = call.get();
             } catch (RuntimeException e) {
-                end(span, e);
+                StatementSpans.end(span, e);
                 throw e;
             }
             stage.whenComplete((result, failure) -> {
-                end(span, failure);
+                StatementSpans.end(span, failure);
                 if (failure != null) {
                     refusedReads.record(cql, failure);
                 }
             });
             return onCallersContext(Uni.createFrom().completionStage(stage));
         });
-    }
-
-    private Span startSpan(String cql, Boolean idempotent, int partitions) {
-        // Operation and table depend on the statement's text only: derived once per statement, not
-        // with a regex on every execution (this runs for every statement, traced or not).
-        SpanNames names = cql == null ? SpanNames.NONE : spanNames.computeIfAbsent(cql, SpanNames::of);
-        String operation = names.operation();
-        String table = names.table();
-        String keyspace = keyspace().asInternal();
-        String name = operation == null
-                ? "CQL " + keyspace
-                : operation + " " + (table == null ? keyspace : keyspace + "." + table);
-        var builder = tracer.spanBuilder(name)
-                .setSpanKind(SpanKind.CLIENT)
-                .setAttribute("db.system", "cassandra")
-                .setAttribute("db.system.name", "cassandra")
-                .setAttribute("db.namespace", keyspace)
-                .setAttribute("cql.partitions_read", partitions);
-        if (cql != null) {
-            builder.setAttribute("db.query.text", cql);
-        }
-        if (operation != null) {
-            builder.setAttribute("db.operation.name", operation);
-        }
-        if (table != null) {
-            builder.setAttribute("db.collection.name", table);
-        }
-        if (idempotent != null) {
-            builder.setAttribute("db.cassandra.idempotence", idempotent);
-        }
-        return builder.startSpan();
-    }
-
-    private static void end(Span span, Throwable failure) {
-        if (failure != null) {
-            span.setStatus(StatusCode.ERROR, failure.getClass().getSimpleName());
-            span.setAttribute("error.type", failure.getClass().getName());
-        }
-        span.end();
     }
 
     /** The CQL of a statement without its values: prepared text, or each one of a batch. */
@@ -314,28 +266,6 @@ public class Cql {
             return "BEGIN " + batch.getBatchType() + " BATCH " + String.join("; ", distinct) + "; APPLY BATCH";
         }
         return null;
-    }
-
-    /** What a span says of a statement's text. */
-    private record SpanNames(String operation, String table) {
-        static final SpanNames NONE = new SpanNames(null, null);
-
-        static SpanNames of(String cql) {
-            Matcher m = TABLE.matcher(cql);
-            return new SpanNames(operationOf(cql), m.find() ? m.group(1) : null);
-        }
-    }
-
-    static String operationOf(String cql) {
-        String trimmed = cql.stripLeading();
-        if (trimmed.regionMatches(true, 0, "BEGIN", 0, 5)) {
-            return "BATCH";
-        }
-        int end = 0;
-        while (end < trimmed.length() && Character.isLetter(trimmed.charAt(end))) {
-            end++;
-        }
-        return end == 0 ? null : trimmed.substring(0, end).toUpperCase(java.util.Locale.ROOT);
     }
 
     /**

@@ -46,7 +46,7 @@ public final class Query {
      * reads one partition when one of them is conditional (they must then share it), else none.
      */
     static int readsOf(String cql) {
-        String operation = Cql.operationOf(cql);
+        String operation = StatementSpans.operationOf(cql);
         return "SELECT".equals(operation) || CONDITION.matcher(cql).find() ? 1 : 0;
     }
 
