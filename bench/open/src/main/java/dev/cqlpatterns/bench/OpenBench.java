@@ -40,6 +40,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
@@ -564,7 +565,14 @@ public final class OpenBench {
     private void measure(Route route, int rate, int rows) throws InterruptedException {
         // Warm both paths at this rate, then measure both, seconds apart; which goes first alternates from
         // one measurement to the next, so a drift in the machine's load does not always favour the same one.
-        IntFunction<CompletionStage<?>> service = i -> sendHttp(route.http().apply(i));
+        // The most partitions one answer read (its X-Partitions-Read): a read that should touch one
+        // partition and touches more shows here, whatever its latency.
+        LongAccumulator partitions = new LongAccumulator(Math::max, -1);
+        IntFunction<CompletionStage<?>> service = i -> sendHttp(route.http().apply(i))
+                .thenApply(r -> {
+                    r.headers().firstValueAsLong("X-Partitions-Read").ifPresent(partitions::accumulate);
+                    return r;
+                });
         phase(route.name(), "floor", rate, rows, options.warmupSeconds(), route.floor());
         phase(route.name(), "service", rate, rows, options.warmupSeconds(), service);
         boolean floorFirst = measurements++ % 2 == 0;
@@ -577,7 +585,7 @@ public final class OpenBench {
         if (!floorFirst) {
             floor = phase(route.name(), "floor", rate, rows, options.seconds(), route.floor());
         }
-        report(route, rate, floor, served, cpu);
+        report(route, rate, floor, served, cpu, partitions.get());
     }
 
     /**
@@ -670,7 +678,7 @@ public final class OpenBench {
                     "%s: %.0f req/s, p50 %.2f p99 %.2f ms %s%n",
                     loaded.name(), r.achieved(), r.p50(), r.p99(), r.errors().equals("-") ? "" : r.errors());
         }
-        System.out.printf("service memory after the run: %s; load average %s%n", rss(), loadAverage());
+        System.out.printf("service memory after the run: %s, %s; load average %s%n", rss(), heap(), loadAverage());
     }
 
     /**
@@ -838,7 +846,7 @@ public final class OpenBench {
         }
     }
 
-    private void report(Route route, int rate, Result floor, Result service, double cpu) {
+    private void report(Route route, int rate, Result floor, Result service, double cpu, long partitions) {
         results.add(floor);
         results.add(service);
         double tput = service.achieved() / floor.achieved();
@@ -846,7 +854,7 @@ public final class OpenBench {
         boolean goal = route.read() ? tput >= 0.9 && tail <= 1.5 : tput >= 0.8;
         String verdict = route.key().equals(HTTP_ALONE) ? "ref" : goal ? "met" : "NOT";
         System.out.printf(
-                "%-34s %6d %9.0f %7.2f %7.2f %8.1f %7.2f %9.0f %7.2f %7.2f %8.1f %6.2f %6.2f  %-4s %s%n",
+                "%-34s %6d %9.0f %7.2f %7.2f %8.1f %7.2f %5s %9.0f %7.2f %7.2f %8.1f %6.2f %6.2f  %-4s %s%n",
                 route.name(),
                 rate,
                 service.achieved(),
@@ -854,6 +862,7 @@ public final class OpenBench {
                 service.p99(),
                 service.max(),
                 cpu,
+                partitions < 0 ? "-" : String.valueOf(partitions),
                 floor.achieved(),
                 floor.p50(),
                 floor.p99(),
@@ -867,7 +876,7 @@ public final class OpenBench {
 
     private static void header() {
         System.out.printf(
-                "%-34s %6s %9s %7s %7s %8s %7s %9s %7s %7s %8s %6s %6s  %-4s %s%n",
+                "%-34s %6s %9s %7s %7s %8s %7s %5s %9s %7s %7s %8s %6s %6s  %-4s %s%n",
                 "route",
                 "rate",
                 "svc req/s",
@@ -875,6 +884,7 @@ public final class OpenBench {
                 "p99 ms",
                 "max ms",
                 "cpu ms",
+                "parts",
                 "flr req/s",
                 "p50 ms",
                 "p99 ms",
@@ -1130,7 +1140,7 @@ public final class OpenBench {
 
     private void summary() throws IOException {
         String rss = rss();
-        System.out.printf("%nservice memory after the run: %s; load average %s%n", rss, loadAverage());
+        System.out.printf("%nservice memory after the run: %s, %s; load average %s%n", rss, heap(), loadAverage());
         System.out.println(
                 "goals (issue 15): reads >= 0.9x floor req/s and p99 <= 1.5x floor p99; writes >= 0.8x floor req/s.");
         System.out.println("p50 of the service against rows (flat-with-data-size goal: within 1.2x):");
@@ -1176,6 +1186,28 @@ public final class OpenBench {
                 Plot.html(results, options.rates(), options.rows(), rss, loadAverage()));
         System.out.println("written: " + options.out().resolve("report.html") + " (plots), "
                 + options.out().resolve("results.tsv"));
+    }
+
+    /** The service's heap in use, from its Prometheus metrics (jvm_memory_used_bytes, area heap). */
+    private String heap() {
+        try {
+            HttpResponse<String> metrics = http.send(
+                    HttpRequest.newBuilder(URI.create(options.baseUrl() + "/q/metrics"))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            double bytes = metrics.body()
+                    .lines()
+                    .filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                    .sum();
+            return metrics.statusCode() == 200 ? String.format("heap used %.0f MB", bytes / 1e6) : "heap unknown";
+        } catch (IOException | RuntimeException e) {
+            return "heap unknown (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "heap unknown";
+        }
     }
 
     private String rss() {
