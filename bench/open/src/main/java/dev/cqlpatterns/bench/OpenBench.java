@@ -568,8 +568,8 @@ public final class OpenBench {
         // The most partitions one answer read (its X-Partitions-Read): a read that should touch one
         // partition and touches more shows here, whatever its latency.
         LongAccumulator partitions = new LongAccumulator(Math::max, -1);
-        IntFunction<CompletionStage<?>> service = i -> sendHttp(route.http().apply(i))
-                .thenApply(r -> {
+        IntFunction<CompletionStage<?>> service =
+                i -> sendHttp(route.http().apply(i)).thenApply(r -> {
                     r.headers().firstValueAsLong("X-Partitions-Read").ifPresent(partitions::accumulate);
                     return r;
                 });
