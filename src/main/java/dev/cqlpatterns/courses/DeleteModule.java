@@ -1,7 +1,6 @@
 package dev.cqlpatterns.courses;
 
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -30,7 +29,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/courses/{courseId}/modules/{moduleId}")
 @Tag(name = "courses")
 public class DeleteModule {
-    private static final Query DELETE_MODULE = Cql.idempotent("DELETE FROM courses WHERE id = ? AND module_id = ?");
 
     @Inject
     Cql cql;
@@ -80,7 +78,7 @@ public class DeleteModule {
         String id = CourseIds.courseId(courseId);
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
         return known.requireOwner(id, me)
-                .chain(() -> cql.write(DELETE_MODULE, id, module))
+                .chain(() -> cql.write(KnownCourses.DELETE_MODULE, id, module))
                 .map(rs -> RestResponse.noContent());
     }
 }

@@ -3,7 +3,6 @@ package dev.cqlpatterns.courses;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.courses.PutModule.Module;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
@@ -33,8 +32,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/courses/{courseId}")
 @Tag(name = "courses")
 public class GetCourse {
-    private static final Query COURSE =
-            Cql.idempotent("SELECT name, owner, module_id, module_name FROM courses WHERE id = ?");
 
     @Inject
     Cql cql;
@@ -82,7 +79,7 @@ public class GetCourse {
         String id = CourseIds.courseId(courseId);
         // Module ids are bounded, so the whole partition fits one page.
         int pageSize = settings.maxModuleId() + 1;
-        return cql.read(COURSE, b -> b.setPageSize(pageSize), id).map(rs -> {
+        return cql.read(KnownCourses.COURSE, b -> b.setPageSize(pageSize), id).map(rs -> {
             List<Row> rows = Cql.rows(rs);
             if (rows.isEmpty()) {
                 throw ProblemException.notFound("No course " + id);

@@ -16,9 +16,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Whether a course exists (its partition has the static name) and who owns it (the static owner,
- * see cql/023_course_owner.cql). Modules and page views are only written for existing courses;
- * a course and its modules are only changed by its owner.
+ * The courses table and every statement on it; whether a course exists (its partition has the
+ * static name) and who owns it (the static owner, see cql/023_course_owner.cql). Modules and page
+ * views are only written for existing courses; a course and its modules are only changed by its
+ * owner.
  *
  * <p>There is no route that deletes a course, and an owner never changes once set, so once a
  * course (or its owner) is seen it stays so for good: each process remembers the courses and the
@@ -36,6 +37,15 @@ public class KnownCourses {
             Cql.query("UPDATE courses SET name = ?, owner = ? WHERE id = ? IF owner = null");
     /** The first change of a course from before owners claims it. */
     private static final Query CLAIM = Cql.query("UPDATE courses SET owner = ? WHERE id = ? IF owner = null");
+    /** PutCourse: a course's name (the static column). */
+    static final Query WRITE_NAME = Cql.idempotent("INSERT INTO courses (id, name) VALUES (?, ?)");
+    /** PutModule: one module. */
+    static final Query WRITE_MODULE =
+            Cql.idempotent("INSERT INTO courses (id, module_id, module_name) VALUES (?, ?, ?)");
+    /** DeleteModule: one module. */
+    static final Query DELETE_MODULE = Cql.idempotent("DELETE FROM courses WHERE id = ? AND module_id = ?");
+    /** GetCourse: the course and its modules, one partition. */
+    static final Query COURSE = Cql.idempotent("SELECT name, owner, module_id, module_name FROM courses WHERE id = ?");
 
     @Inject
     Cql cql;

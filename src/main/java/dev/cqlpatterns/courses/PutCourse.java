@@ -1,7 +1,6 @@
 package dev.cqlpatterns.courses;
 
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -39,7 +38,6 @@ import org.hibernate.validator.constraints.CodePointLength;
 @Path("/courses/{courseId}")
 @Tag(name = "courses")
 public class PutCourse {
-    private static final Query WRITE_NAME = Cql.idempotent("INSERT INTO courses (id, name) VALUES (?, ?)");
 
     @Inject
     Cql cql;
@@ -105,7 +103,7 @@ public class PutCourse {
         return known.createOrRequireOwner(id, me, body.name())
                 .chain(created -> created
                         ? Uni.createFrom().voidItem()
-                        : cql.write(WRITE_NAME, id, body.name()).replaceWithVoid())
+                        : cql.write(KnownCourses.WRITE_NAME, id, body.name()).replaceWithVoid())
                 .map(written -> new CourseSummary(id, body.name(), me));
     }
 }

@@ -1,7 +1,6 @@
 package dev.cqlpatterns.courses;
 
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -41,8 +40,6 @@ import org.hibernate.validator.constraints.CodePointLength;
 @Path("/courses/{courseId}/modules/{moduleId}")
 @Tag(name = "courses")
 public class PutModule {
-    private static final Query WRITE_MODULE =
-            Cql.idempotent("INSERT INTO courses (id, module_id, module_name) VALUES (?, ?, ?)");
 
     @Inject
     Cql cql;
@@ -115,7 +112,7 @@ public class PutModule {
         String id = CourseIds.courseId(courseId);
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
         return known.requireOwner(id, me)
-                .chain(() -> cql.write(WRITE_MODULE, id, module, body.name()))
+                .chain(() -> cql.write(KnownCourses.WRITE_MODULE, id, module, body.name()))
                 .map(rs -> new Module(module, body.name()));
     }
 }

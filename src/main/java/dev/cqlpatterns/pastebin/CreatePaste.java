@@ -2,7 +2,6 @@ package dev.cqlpatterns.pastebin;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
@@ -56,12 +55,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/pastes")
 @Tag(name = "pastebin")
 public class CreatePaste {
-    // An UPDATE, not an INSERT ... IF NOT EXISTS: an INSERT also writes a row marker, which the
-    // later UPDATEs of a changed expiry cannot give the new TTL, so the row would outlive the
-    // paste. "IF version = null" is the same condition: no paste with this id yet.
-    private static final Query CREATE = Cql.conditional("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
-            + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
-            + "WHERE id = ? IF version = null");
 
     @Inject
     Cql cql;
@@ -222,7 +215,7 @@ public class CreatePaste {
                 plan.expiresAt(),
                 plan.version());
         return cql.bind(
-                        CREATE,
+                        PasteRow.CREATE,
                         paste.ttl(now),
                         paste.title(),
                         paste.body(),

@@ -3,7 +3,6 @@ package dev.cqlpatterns.pastebin;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -36,7 +35,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/pastes/{id}")
 @Tag(name = "pastebin")
 public class DeletePaste {
-    private static final Query DELETE = Cql.conditional("DELETE FROM pastes_by_id WHERE id = ? IF version = ?");
 
     @Inject
     Cql cql;
@@ -85,7 +83,7 @@ public class DeletePaste {
                                     before.isPrivate() ? Uni.createFrom().voidItem() : list.hide(before, version - 1);
                             return Step.write(
                                     "pastes_by_id",
-                                    unlist.chain(() -> cql.bind(DELETE, id, before.version()))
+                                    unlist.chain(() -> cql.bind(PasteRow.DELETE_IF_VERSION, id, before.version()))
                                             .chain(statement -> cql.execute(statement)),
                                     // Gone (ours or another delete: the same outcome), or still there.
                                     () -> PasteRow.readLive(cql, id, seen.now(), true)

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.paging.Cursors;
@@ -50,23 +49,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "pastebin")
 public class LatestPublicPastes {
     private static final String SCOPE = "pastes:latest";
-    private static final Query NEWEST =
-            Cql.idempotent("SELECT created_at, id, title, expires_at FROM latest_public_pastes WHERE day = ? LIMIT ?");
-    private static final Query OLDER_THAN = Cql.idempotent("SELECT created_at, id, title, expires_at "
-            + "FROM latest_public_pastes WHERE day = ? AND (created_at, id) < (?, ?) LIMIT ?");
-    private static final Query NEWEST_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
-    private static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? "
-            + "AND (created_at, id) < (?, ?) LIMIT ?");
-    private static final Query NEWEST_OF_PERIOD_MOVED =
-            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
-                    + "AND created_at > ? LIMIT ?");
-    private static final Query OLDER_OF_PERIOD_MOVED =
-            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
-                    + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
     /**
      * Newest first, as the table's clustering orders rows: created_at, then id as Cassandra compares a
      * uuid (version, then both halves unsigned; paste ids are random, version 4).
@@ -179,7 +161,9 @@ public class LatestPublicPastes {
      * the day is exhausted when fewer than {@code n} rows came back.
      */
     private Uni<BucketWalk.Chunk<Listed, Key>> readDay(int day, Key after, int n, Instant now) {
-        return (after == null ? cql.read(NEWEST, day, n) : cql.read(OLDER_THAN, day, after.createdAt(), after.id(), n))
+        return (after == null
+                        ? cql.read(PublicPasteList.NEWEST, day, n)
+                        : cql.read(PublicPasteList.OLDER_THAN, day, after.createdAt(), after.id(), n))
                 .map(Cql::rows)
                 .map(rows -> chunk(rows, rows.size() < n, row -> true, now));
     }
@@ -228,12 +212,13 @@ public class LatestPublicPastes {
     private Uni<AsyncResultSet> readPeriod(int day, int g, int period, Instant since, Key after, int n) {
         if (after == null) {
             return g == 0
-                    ? cql.read(NEWEST_OF_PERIOD, day, period, since, n)
-                    : cql.read(NEWEST_OF_PERIOD_MOVED, day, g, period, since, n);
+                    ? cql.read(PublicPasteList.NEWEST_OF_PERIOD, day, period, since, n)
+                    : cql.read(PublicPasteList.NEWEST_OF_PERIOD_MOVED, day, g, period, since, n);
         }
         return g == 0
-                ? cql.read(OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)
-                : cql.read(OLDER_OF_PERIOD_MOVED, day, g, period, since, after.createdAt(), after.id(), n);
+                ? cql.read(PublicPasteList.OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)
+                : cql.read(
+                        PublicPasteList.OLDER_OF_PERIOD_MOVED, day, g, period, since, after.createdAt(), after.id(), n);
     }
 
     /**

@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.scheduling.ClusterJob;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
@@ -40,8 +39,6 @@ public class PasteExpirySweeper {
     private static final Duration MAX_LOOKBACK = Duration.ofSeconds(PublicPasteList.EXPIRY_ROW_GRACE_SECONDS);
 
     private static final int PAGE_SIZE = 200;
-    private static final Query DUE = Cql.idempotent("SELECT id, expires_at, listed_day, listed_created_at, "
-            + "listed_version FROM public_paste_expiries WHERE day = ? AND expires_at > ? AND expires_at <= ?");
 
     @Inject
     Cql cql;
@@ -83,7 +80,7 @@ public class PasteExpirySweeper {
     }
 
     private Uni<Integer> sweepDay(int day, Instant from, Instant to, ByteBuffer pagingState) {
-        return cql.read(DUE, b -> b.setPageSize(PAGE_SIZE).setPagingState(pagingState), day, from, to)
+        return cql.read(PublicPasteList.DUE, b -> b.setPageSize(PAGE_SIZE).setPagingState(pagingState), day, from, to)
                 .chain(rs -> unlist(Cql.rows(rs))
                         .chain(n -> more(rs)
                                 ? sweepDay(day, from, to, rs.getExecutionInfo().getPagingState())

@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * One row of pastes_by_id (see cql/030_pastebin.cql), and the read every function that takes a
- * paste id starts with.
+ * One row of pastes_by_id (see cql/030_pastebin.cql), every statement on that table, and the read
+ * every function that takes a paste id starts with.
  *
  * @param version write timestamp (microseconds) of the paste's latest version, strictly
  *                increasing; the list is written with it as USING TIMESTAMP
@@ -33,6 +33,18 @@ record PasteRow(
 
     private static final Query READ = Cql.idempotent("SELECT id, title, body, is_private, secret_hash, created_at, "
             + "modified_at, expires_at, version FROM pastes_by_id WHERE id = ?");
+    // An UPDATE, not an INSERT ... IF NOT EXISTS: an INSERT also writes a row marker, which the
+    // later UPDATEs of a changed expiry cannot give the new TTL, so the row would outlive the
+    // paste. "IF version = null" is the same condition: no paste with this id yet.
+    static final Query CREATE = Cql.conditional("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
+            + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
+            + "WHERE id = ? IF version = null");
+    /** UpdatePaste: the next version, if the paste is still at the version read. */
+    static final Query REPLACE = Cql.conditional("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
+            + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
+            + "WHERE id = ? IF version = ?");
+    /** DeletePaste: the paste, if it is still at the version read. */
+    static final Query DELETE_IF_VERSION = Cql.conditional("DELETE FROM pastes_by_id WHERE id = ? IF version = ?");
 
     /**
      * The paste, 404 when there is none or it has expired at {@code now}. {@code serial} reads

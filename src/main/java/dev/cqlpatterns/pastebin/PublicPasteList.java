@@ -28,7 +28,9 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * Writes of the public list, shared by the functions that change a paste: latest_public_pastes with
+ * The public list and every statement on its tables; its writes are shared by the functions that
+ * change a paste, its reads are GET /pastes (LatestPublicPastes) and the expiry sweeper's:
+ * latest_public_pastes with
  * public_paste_expiries (cql/030_pastebin.cql) and latest_public_pastes_by_period
  * (cql/031_latest_public_pastes_by_period.cql), both always. Every write carries USING TIMESTAMP of
  * the paste version it stands for, so writes of concurrent changes land in version order whatever
@@ -76,6 +78,23 @@ public class PublicPasteList {
                     + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ?");
     private static final Query DROP_MOVED =
             Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?");
+    static final Query NEWEST =
+            Cql.idempotent("SELECT created_at, id, title, expires_at FROM latest_public_pastes WHERE day = ? LIMIT ?");
+    static final Query OLDER_THAN = Cql.idempotent("SELECT created_at, id, title, expires_at "
+            + "FROM latest_public_pastes WHERE day = ? AND (created_at, id) < (?, ?) LIMIT ?");
+    static final Query NEWEST_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
+    static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? "
+            + "AND (created_at, id) < (?, ?) LIMIT ?");
+    static final Query NEWEST_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
+            + "AND created_at > ? LIMIT ?");
+    static final Query OLDER_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
+            + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
+    static final Query DUE = Cql.idempotent("SELECT id, expires_at, listed_day, listed_created_at, "
+            + "listed_version FROM public_paste_expiries WHERE day = ? AND expires_at > ? AND expires_at <= ?");
     /**
      * A period's read stops this much short of the listing's end, so a service clock this far behind
      * the nodes' still never reads a row they have expired.

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
@@ -61,9 +60,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/pastes/{id}")
 @Tag(name = "pastebin")
 public class UpdatePaste {
-    private static final Query REPLACE = Cql.conditional("UPDATE pastes_by_id USING TTL ? SET title = ?, body = ?, "
-            + "is_private = ?, secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? "
-            + "WHERE id = ? IF version = ?");
 
     @Inject
     Cql cql;
@@ -209,7 +205,7 @@ public class UpdatePaste {
     /** The compare-and-set: applied when {@code before} was still the current version. */
     private Uni<AsyncResultSet> replace(PasteRow before, PasteRow after, Instant now) {
         return cql.bind(
-                        REPLACE,
+                        PasteRow.REPLACE,
                         after.ttl(now),
                         after.title(),
                         after.body(),
