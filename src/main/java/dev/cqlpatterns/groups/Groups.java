@@ -21,8 +21,9 @@ import java.time.Clock;
 import java.util.Optional;
 
 /**
- * What the group functions share: the groups table (a group and its bucket count), the bucket a
- * member lives in, and the time series of join days.
+ * What the group functions share: the groups table (a group and its bucket count), every statement
+ * on groups_by_user (a user's memberships, their bucket and join time), the bucket a member lives
+ * in, and the time series of join days.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -37,6 +38,18 @@ public class Groups {
     // Conditional (Cql.conditional): every answer, applied or not, is the group's bucket count.
     private static final Query CREATE =
             Cql.conditional("INSERT INTO groups (groupname, buckets, created_at) VALUES (?, ?, ?) IF NOT EXISTS");
+    /** JoinGroup and LeaveGroup: the caller's membership of one group, if any. */
+    static final Query MEMBERSHIP =
+            Cql.idempotent("SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
+    /** JoinGroup: how many groups the caller is in (the per-user cap). */
+    static final Query COUNT_GROUPS = Cql.idempotent("SELECT COUNT(*) FROM groups_by_user WHERE username = ?");
+    // Conditional (Cql.conditional), settled by CompareAndSet: the claim holding this join's own
+    // timeuuid is this join's, whatever Cassandra answered.
+    static final Query CLAIM_MEMBERSHIP = Cql.conditional(
+            "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
+    /** LeaveGroup: the membership, once its member row is gone. */
+    static final Query DELETE_MEMBERSHIP =
+            Cql.idempotent("DELETE FROM groups_by_user WHERE username = ? AND groupname = ?");
 
     @Inject
     Cql cql;

@@ -5,7 +5,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -59,13 +58,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/groups/{group}/members/{username}")
 @Tag(name = "groups")
 public class JoinGroup {
-    private static final Query MEMBERSHIP =
-            Cql.idempotent("SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
-    private static final Query COUNT_GROUPS = Cql.idempotent("SELECT COUNT(*) FROM groups_by_user WHERE username = ?");
-    // Conditional (Cql.conditional), settled by CompareAndSet: the claim holding this join's own
-    // timeuuid is this join's, whatever Cassandra answered.
-    private static final Query CLAIM = Cql.conditional(
-            "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
 
     @Inject
     Cql cql;
@@ -140,13 +132,13 @@ public class JoinGroup {
     }
 
     private Uni<Membership> membership(String group, String username, Instant now, boolean firstTry) {
-        return cql.read(MEMBERSHIP, username, group).chain(rs -> {
+        return cql.read(Groups.MEMBERSHIP, username, group).chain(rs -> {
             Row existing = rs.one();
             if (existing != null) {
                 return Uni.createFrom()
                         .item(new Membership(existing.getInt("bucket"), existing.getUuid("joined"), false));
             }
-            return cql.read(COUNT_GROUPS, username).chain(count -> {
+            return cql.read(Groups.COUNT_GROUPS, username).chain(count -> {
                 if (count.one().getLong(0) >= settings.maxGroupsPerUser()) {
                     return Uni.createFrom()
                             .failure(ProblemException.conflict(
@@ -156,9 +148,9 @@ public class JoinGroup {
                     Membership mine = new Membership(Groups.bucketOf(username, buckets), TimeUuids.at(now), true);
                     return cas.conditional(
                                     "groups_by_user",
-                                    cql.write(CLAIM, username, group, mine.bucket(), mine.joined()),
+                                    cql.write(Groups.CLAIM_MEMBERSHIP, username, group, mine.bucket(), mine.joined()),
                                     () -> cql.read(
-                                                    MEMBERSHIP,
+                                                    Groups.MEMBERSHIP,
                                                     b -> b.setConsistencyLevel(cql.serial()),
                                                     username,
                                                     group)

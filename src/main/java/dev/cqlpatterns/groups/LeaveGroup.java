@@ -2,7 +2,6 @@ package dev.cqlpatterns.groups;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -41,10 +40,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/groups/{group}/members/{username}")
 @Tag(name = "groups")
 public class LeaveGroup {
-    private static final Query MEMBERSHIP =
-            Cql.idempotent("SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
-    private static final Query DELETE_CLAIM =
-            Cql.idempotent("DELETE FROM groups_by_user WHERE username = ? AND groupname = ?");
 
     @Inject
     Cql cql;
@@ -70,14 +65,14 @@ public class LeaveGroup {
                     @PathParam("username")
                     String username) {
         caller.requireSelf(username);
-        return cql.read(MEMBERSHIP, username, group).chain(rs -> {
+        return cql.read(Groups.MEMBERSHIP, username, group).chain(rs -> {
             Row membership = rs.one();
             if (membership == null) {
                 return Uni.createFrom()
                         .failure(ProblemException.notFound(username + " is not a member of group " + group));
             }
             return lists.remove(group, membership.getInt("bucket"), username, membership.getUuid("joined"))
-                    .chain(() -> cql.write(DELETE_CLAIM, username, group))
+                    .chain(() -> cql.write(Groups.DELETE_MEMBERSHIP, username, group))
                     .map(done -> RestResponse.<Void>noContent());
         });
     }

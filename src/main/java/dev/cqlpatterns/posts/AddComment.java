@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
@@ -59,12 +58,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "posts")
 public class AddComment {
     static final int BODY_MAX = 2_000;
-    private static final Query COUNT =
-            Cql.idempotent("SELECT comment_count FROM post_and_comments WHERE post_id = ? LIMIT 1");
-    private static final Query INSERT = Cql.conditional("UPDATE post_and_comments SET commenter = ?, comment_body = ?, "
-            + "comment_count = ? WHERE post_id = ? AND comment_time = ? IF comment_count = ?");
-    private static final Query COMMENT =
-            Cql.idempotent("SELECT commenter FROM post_and_comments WHERE post_id = ? AND comment_time = ?");
 
     @Inject
     IdempotencyKeys idempotency;
@@ -155,7 +148,7 @@ public class AddComment {
     }
 
     private Uni<Boolean> written(UUID post, UUID comment) {
-        return cql.read(COMMENT, b -> b.setConsistencyLevel(cql.serial()), post, comment)
+        return cql.read(PostAndComments.COMMENTER, b -> b.setConsistencyLevel(cql.serial()), post, comment)
                 .map(rs -> rs.one() != null);
     }
 
@@ -173,7 +166,7 @@ public class AddComment {
                     }
                     return Step.write(
                             "post_and_comments",
-                            cql.write(INSERT, commenter, body, count + 1, post, comment, count),
+                            cql.write(PostAndComments.ADD_COMMENT, commenter, body, count + 1, post, comment, count),
                             // The comment's row (its own timeuuid) is there: our write holds.
                             () -> written(post, comment),
                             () -> Uni.createFrom().voidItem());
@@ -186,7 +179,10 @@ public class AddComment {
         if (attempt.lost() != null) {
             return Uni.createFrom().item(attempt.lost().one().getInt("comment_count"));
         }
-        return cql.read(COUNT, b -> attempt.retry() ? b.setConsistencyLevel(cql.serial()) : b, post)
+        return cql.read(
+                        PostAndComments.COMMENT_COUNT,
+                        b -> attempt.retry() ? b.setConsistencyLevel(cql.serial()) : b,
+                        post)
                 .map(rs -> {
                     Row row = rs.one();
                     return row == null ? null : row.getInt("comment_count");

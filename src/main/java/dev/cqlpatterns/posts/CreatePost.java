@@ -1,7 +1,6 @@
 package dev.cqlpatterns.posts;
 
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
 import dev.cqlpatterns.platform.http.Text;
@@ -52,8 +51,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "posts")
 public class CreatePost {
     static final int BODY_MAX = 10_000;
-    private static final Query INSERT = Cql.idempotent(
-            "INSERT INTO post_and_comments (post_id, author, post_body, comment_count) VALUES (?, ?, ?, 0) USING TIMESTAMP ?");
     public static final String OPERATION = "POST /posts";
 
     @Inject
@@ -130,7 +127,12 @@ public class CreatePost {
                         // Wall clock, not the service's Clock: write timestamps order writes.
                         () -> new Plan(
                                 TimeUuids.at(clock.instant()), ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())),
-                        (plan, retry) -> cql.write(INSERT, plan.id(), author, request.body(), plan.writtenAt())
+                        (plan, retry) -> cql.write(
+                                        PostAndComments.CREATE_POST,
+                                        plan.id(),
+                                        author,
+                                        request.body(),
+                                        plan.writtenAt())
                                 .replaceWithVoid())
                 .map(done -> done.respond(
                         NewResource.<Created>at("/posts/" + done.plan().id())

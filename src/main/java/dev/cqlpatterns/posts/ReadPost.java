@@ -3,7 +3,6 @@ package dev.cqlpatterns.posts;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
@@ -40,11 +39,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/posts/{id}")
 @Tag(name = "posts")
 public class ReadPost {
-    private static final String COLUMNS =
-            "SELECT author, post_body, comment_count, comment_time, commenter, comment_body "
-                    + "FROM post_and_comments WHERE post_id = ?";
-    private static final Query FIRST = Cql.idempotent(COLUMNS + " LIMIT ?");
-    private static final Query BEFORE = Cql.idempotent(COLUMNS + " AND comment_time < ? LIMIT ?");
 
     @Inject
     Cql cql;
@@ -112,8 +106,8 @@ public class ReadPost {
         int size = cursors.limit(limit);
         String scope = "post-comments:" + post;
         Uni<AsyncResultSet> read = cursors.decode(scope, cursor, Position.class)
-                .map(p -> cql.read(BEFORE, post, p.before(), size + 1))
-                .orElseGet(() -> cql.read(FIRST, post, size + 1));
+                .map(p -> cql.read(PostAndComments.COMMENTS_BEFORE, post, p.before(), size + 1))
+                .orElseGet(() -> cql.read(PostAndComments.FIRST_COMMENTS, post, size + 1));
         return read.map(rs -> {
             List<Row> rows = Cql.rows(rs);
             if (rows.isEmpty()) {

@@ -45,6 +45,12 @@ public class BucketRegistry {
             Cql.idempotent("DELETE FROM time_buckets WHERE series = ? AND entity = ? AND bucket = ?");
     private static final Query NEWEST_FIRST = Cql.idempotent(
             "SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
+    /** BucketRoller: the buckets around now, with whether each is open or closed. */
+    static final Query AROUND = Cql.idempotent("SELECT bucket, opened_at, closed FROM time_buckets "
+            + "WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ?");
+    /** BucketRoller: whether any bucket older than the retention is left. */
+    static final Query ANY_OLDER =
+            Cql.idempotent("SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ? LIMIT 1");
 
     @Inject
     Cql cql;

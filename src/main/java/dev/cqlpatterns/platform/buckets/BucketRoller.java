@@ -2,7 +2,6 @@ package dev.cqlpatterns.platform.buckets;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.scheduling.ClusterJob;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
 import io.smallrye.mutiny.Multi;
@@ -44,10 +43,6 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class BucketRoller {
     public static final String JOB = "bucket-roller";
-    private static final Query AROUND = Cql.idempotent("SELECT bucket, opened_at, closed FROM time_buckets "
-            + "WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ?");
-    private static final Query ANY_OLDER =
-            Cql.idempotent("SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ? LIMIT 1");
 
     @Inject
     Instance<TimeSeries> allSeries;
@@ -123,7 +118,7 @@ public class BucketRoller {
         int current = g.key(now);
         int next = g.next(current);
         int previous = g.previous(current);
-        return cql.read(AROUND, series.name(), TimeSeries.GLOBAL, next, previous)
+        return cql.read(BucketRegistry.AROUND, series.name(), TimeSeries.GLOBAL, next, previous)
                 .chain(rs -> {
                     Map<Integer, State> known = new HashMap<>();
                     for (Row row : Cql.rows(rs)) {
@@ -161,11 +156,13 @@ public class BucketRoller {
             return Uni.createFrom().item(0);
         }
         int oldestKept = series.oldestKept(now);
-        return cql.read(ANY_OLDER, series.name(), TimeSeries.GLOBAL, oldestKept).chain(rs -> {
-            if (rs.one() == null) {
-                return Uni.createFrom().item(0);
-            }
-            return registry.dropOlderThan(series, TimeSeries.GLOBAL, oldestKept).replaceWith(1);
-        });
+        return cql.read(BucketRegistry.ANY_OLDER, series.name(), TimeSeries.GLOBAL, oldestKept)
+                .chain(rs -> {
+                    if (rs.one() == null) {
+                        return Uni.createFrom().item(0);
+                    }
+                    return registry.dropOlderThan(series, TimeSeries.GLOBAL, oldestKept)
+                            .replaceWith(1);
+                });
     }
 }
