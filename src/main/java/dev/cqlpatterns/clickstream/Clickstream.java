@@ -6,7 +6,6 @@ import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.WebUrls;
@@ -60,10 +59,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/clicks")
 @Tag(name = "clickstream")
 public class Clickstream {
-    private static final Query IN_SHARD = Cql.idempotent(
-            "SELECT click_id, ip, url FROM clickstream" + " WHERE year = ? AND month = ? AND shard = ? LIMIT ?");
-    private static final Query IN_SHARD_AFTER = Cql.idempotent("SELECT click_id, ip, url FROM clickstream"
-            + " WHERE year = ? AND month = ? AND shard = ? AND click_id < ? LIMIT ?");
     private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("uuuu-MM");
     private static final String MONTH_PATTERN = "^[0-9]{4}-(0[1-9]|1[0-2])$";
     private static final Pattern MONTH_TEXT = Pattern.compile(MONTH_PATTERN);
@@ -192,8 +187,14 @@ public class Clickstream {
         for (int shard = 0; shard < settings.shards(); shard++) {
             shards.add(
                     before == null
-                            ? cql.read(IN_SHARD, month.getYear(), month.getMonthValue(), shard, need)
-                            : cql.read(IN_SHARD_AFTER, month.getYear(), month.getMonthValue(), shard, before, need));
+                            ? cql.read(ClickRows.IN_SHARD, month.getYear(), month.getMonthValue(), shard, need)
+                            : cql.read(
+                                    ClickRows.IN_SHARD_AFTER,
+                                    month.getYear(),
+                                    month.getMonthValue(),
+                                    shard,
+                                    before,
+                                    need));
         }
         return Uni.combine().all().unis(shards).with(results -> {
             List<Found> merged = new ArrayList<>();

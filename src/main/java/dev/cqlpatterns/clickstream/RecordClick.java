@@ -4,7 +4,6 @@ import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -56,8 +55,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/clicks")
 @Tag(name = "clickstream")
 public class RecordClick {
-    private static final Query WRITE_CLICK = Cql.idempotent(
-            "INSERT INTO clickstream (year, month, shard, click_id, ip, url) VALUES (?, ?, ?, ?, ?, ?) USING TTL ?");
     private static final String IPV4_PATTERN =
             "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}";
     private static final Pattern IPV4 = Pattern.compile(IPV4_PATTERN);
@@ -160,7 +157,14 @@ public class RecordClick {
         return registry.record(series, TimeSeries.GLOBAL, at)
                 .map(Granularity::monthOf)
                 .chain(month -> cql.write(
-                        WRITE_CLICK, month.getYear(), month.getMonthValue(), shard, clickId, ip, url, ttlSeconds))
+                        ClickRows.WRITE_CLICK,
+                        month.getYear(),
+                        month.getMonthValue(),
+                        shard,
+                        clickId,
+                        ip,
+                        url,
+                        ttlSeconds))
                 .map(rs -> RestResponse.status(RestResponse.Status.CREATED, new Recorded(clickId.toString(), at)));
     }
 

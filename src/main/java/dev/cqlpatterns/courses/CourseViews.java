@@ -5,7 +5,6 @@ import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.paging.Cursors;
@@ -48,10 +47,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/courses/{courseId}/views")
 @Tag(name = "courses")
 public class CourseViews {
-    private static final Query IN_DAY = Cql.idempotent("SELECT view_id FROM course_page_views"
-            + " WHERE course_id = ? AND day = ? AND view_id >= ? AND view_id <= ? LIMIT ?");
-    private static final Query IN_DAY_AFTER = Cql.idempotent("SELECT view_id FROM course_page_views"
-            + " WHERE course_id = ? AND day = ? AND view_id >= ? AND view_id < ? LIMIT ?");
 
     @Inject
     Cql cql;
@@ -147,8 +142,8 @@ public class CourseViews {
                             walk.budget(),
                             Function.<UUID>identity(),
                             (day, last, need) -> (last == null
-                                            ? cql.read(IN_DAY, id, day, lower, upper, need)
-                                            : cql.read(IN_DAY_AFTER, id, day, lower, last, need))
+                                            ? cql.read(PageViewRows.IN_DAY, id, day, lower, upper, need)
+                                            : cql.read(PageViewRows.IN_DAY_AFTER, id, day, lower, last, need))
                                     .map(rs -> Cql.rows(rs).stream()
                                             .map(row -> row.getUuid(0))
                                             .toList())

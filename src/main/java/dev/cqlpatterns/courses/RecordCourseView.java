@@ -3,7 +3,6 @@ package dev.cqlpatterns.courses;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.time.TimeUuids;
@@ -43,8 +42,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/courses/{courseId}/views")
 @Tag(name = "courses")
 public class RecordCourseView {
-    private static final Query WRITE_VIEW =
-            Cql.idempotent("INSERT INTO course_page_views (course_id, day, view_id) VALUES (?, ?, ?) USING TTL ?");
 
     @Inject
     Cql cql;
@@ -118,7 +115,7 @@ public class RecordCourseView {
         UUID viewId = TimeUuids.at(at);
         return known.require(id)
                 .chain(() -> registry.record(series, id, at))
-                .chain(day -> cql.write(WRITE_VIEW, id, day, viewId, ttlSeconds))
+                .chain(day -> cql.write(PageViewRows.WRITE_VIEW, id, day, viewId, ttlSeconds))
                 .map(rs -> RestResponse.status(RestResponse.Status.CREATED, CourseView.of(viewId)));
     }
 }
