@@ -12,10 +12,18 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * never says more than the contract allows (a value outside is a 500, logged).
  */
 final class RingText {
-    /** A keyspace or table name, as Cassandra takes one unquoted. */
-    static final String IDENTIFIER = "^[A-Za-z0-9_]{1,48}$";
+    /** A keyspace, table or column name, as Cassandra takes one unquoted; and the words for it. */
+    private static final String NAME_CHARS = "[A-Za-z0-9_]{1,48}";
 
-    static final String IDENTIFIER_MESSAGE = "must be 1 to 48 of A-Z, a-z, 0-9 and _";
+    private static final String NAME_WORDS = "1 to 48 of A-Z, a-z, 0-9 and _";
+    /** A value of a partition key column, in CQL literal form without quotes; and the words for it. */
+    private static final String VALUE_CHARS = Text.SINGLE_LINE_CHAR + "{1,256}";
+
+    private static final String VALUE_WORDS = "1 to 256 characters without control characters";
+    /** A keyspace or table name. */
+    static final String IDENTIFIER = "^" + NAME_CHARS + "$";
+
+    static final String IDENTIFIER_MESSAGE = "must be " + NAME_WORDS;
     /** A node's CQL endpoint: host:port, IPv4 or IPv6 (with its scope). */
     static final String ADDRESS = "^[0-9A-Za-z.:%/\\[\\]_-]{1,100}$";
     /** A data centre or rack, as the cluster's snitch names it. */
@@ -25,12 +33,12 @@ final class RingText {
     /** The partitioner's Java class name. */
     static final String PARTITIONER = "^[A-Za-z0-9_.$]{1,200}$";
     /** One value of a partition key, in CQL literal form without quotes. */
-    static final String KEY_VALUE = "^" + Text.SINGLE_LINE_CHAR + "{1,256}$";
+    static final String KEY_VALUE = "^" + VALUE_CHARS + "$";
     /** One column of a partition key as a query gives it: column=value. */
-    static final String KEY_PART = "^[A-Za-z0-9_]{1,48}=" + Text.SINGLE_LINE_CHAR + "{1,256}$";
+    static final String KEY_PART = "^" + NAME_CHARS + "=" + VALUE_CHARS + "$";
 
-    static final String KEY_PART_MESSAGE = "must be column=value: a column name (1 to 48 of A-Z, a-z, 0-9 and _), "
-            + "then 1 to 256 characters without control characters";
+    static final String KEY_PART_MESSAGE =
+            "must be column=value: a column name (" + NAME_WORDS + "), then " + VALUE_WORDS;
     /** Columns in one partition key, at most. */
     static final int KEY_PARTS_MAX = 16;
 
