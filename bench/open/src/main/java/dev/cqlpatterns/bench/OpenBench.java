@@ -1191,11 +1191,7 @@ public final class OpenBench {
     /** The service's heap in use, from its Prometheus metrics (jvm_memory_used_bytes, area heap). */
     private String heap() {
         try {
-            HttpResponse<String> metrics = http.send(
-                    HttpRequest.newBuilder(URI.create(options.baseUrl() + "/q/metrics"))
-                            .timeout(Duration.ofSeconds(10))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> metrics = http.send(get("/q/metrics", null), HttpResponse.BodyHandlers.ofString());
             double bytes = metrics.body()
                     .lines()
                     .filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
