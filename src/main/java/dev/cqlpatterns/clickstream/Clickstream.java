@@ -169,15 +169,8 @@ public class Clickstream {
                         Found::id,
                         (month, before, need) -> readMonth(month, before, need)
                                 .map(found -> BucketWalk.Chunk.of(found, need, Found::id)))
-                .map(page -> Page.of(
-                        page.items().stream().map(Found::click).toList(),
-                        page.next() == null
-                                ? null
-                                : cursors.encode(
-                                        scope,
-                                        new Position(
-                                                page.next().bucket(),
-                                                page.next().after()))));
+                .map(page -> page.toPage(
+                        Found::click, next -> cursors.encode(scope, new Position(next.bucket(), next.after()))));
     }
 
     /** The newest {@code need} clicks of a month (before a click id, if given): all shards, merged. */

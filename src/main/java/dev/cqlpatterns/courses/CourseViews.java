@@ -148,15 +148,8 @@ public class CourseViews {
                                             .map(row -> row.getUuid(0))
                                             .toList())
                                     .map(found -> BucketWalk.Chunk.of(found, need, Function.<UUID>identity())))
-                    .map(page -> Page.of(
-                            page.items().stream().map(CourseView::of).toList(),
-                            page.next() == null
-                                    ? null
-                                    : cursors.encode(
-                                            scope,
-                                            new Position(
-                                                    page.next().bucket(),
-                                                    page.next().after()))));
+                    .map(page -> page.toPage(
+                            CourseView::of, next -> cursors.encode(scope, new Position(next.bucket(), next.after()))));
         });
     }
 

@@ -99,14 +99,7 @@ public class LatestJoiners {
                                         .map(row -> new Joiner(row.getUuid("joined"), Member.of(row)))
                                         .toList())
                                 .map(found -> BucketWalk.Chunk.of(found, n, Joiner::joined))))
-                .map(page -> Page.of(
-                        page.items().stream().map(Joiner::member).toList(),
-                        page.next() == null
-                                ? null
-                                : cursors.encode(
-                                        scope,
-                                        new Position(
-                                                page.next().bucket(),
-                                                page.next().after()))));
+                .map(page -> page.toPage(
+                        Joiner::member, next -> cursors.encode(scope, new Position(next.bucket(), next.after()))));
     }
 }

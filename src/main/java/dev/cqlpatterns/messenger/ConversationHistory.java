@@ -21,6 +21,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -121,15 +122,8 @@ public class ConversationHistory {
                                         .map(Messages::view)
                                         .toList())
                                 .map(found -> BucketWalk.Chunk.of(found, n, ConversationHistory::key))))
-                .map(page -> Page.of(
-                        page.items(),
-                        page.next() == null
-                                ? null
-                                : cursors.encode(
-                                        scope,
-                                        new Position(
-                                                page.next().bucket(),
-                                                page.next().after()))));
+                .map(page -> page.toPage(
+                        Function.identity(), next -> cursors.encode(scope, new Position(next.bucket(), next.after()))));
     }
 
     private static UUID key(Messages.Message message) {

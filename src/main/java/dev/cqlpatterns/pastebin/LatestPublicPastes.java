@@ -27,6 +27,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -152,8 +153,7 @@ public class LatestPublicPastes {
                         settings.listIndex() == PastebinSettings.ListIndex.PERIOD
                                 ? (day, after, n) -> readPeriods(day, after, n, now)
                                 : (day, after, n) -> readDay(day, after, n, now))
-                .map(page -> Page.of(
-                        page.items(), page.next() == null ? null : cursors.encode(SCOPE, Position.of(page.next()))));
+                .map(page -> page.toPage(Function.identity(), next -> cursors.encode(SCOPE, Position.of(next))));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform.buckets;
 
+import dev.cqlpatterns.platform.paging.Page;
 import dev.cqlpatterns.platform.paging.PagingSettings;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -63,7 +64,12 @@ public class BucketWalk {
     }
 
     /** A page: its items, and where the next page starts (null on the last page). */
-    public record Walked<T, K>(List<T> items, Mark<K> next) {}
+    public record Walked<T, K>(List<T> items, Mark<K> next) {
+        /** The page as a route answers it: each item mapped, and the next mark made a cursor. */
+        public <R> Page<R> toPage(Function<? super T, R> item, Function<Mark<K>, String> cursor) {
+            return Page.of(items.stream().<R>map(item).toList(), next == null ? null : cursor.apply(next));
+        }
+    }
 
     @Inject
     BucketRegistry registry;
