@@ -3,6 +3,7 @@ package dev.cqlpatterns.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /** report.html: inline SVG line charts, no script and no library, so it opens anywhere. */
@@ -31,63 +32,16 @@ final class Plot {
                 .append(String.format("%,d", smallest))
                 .append(" rows)</h2>");
         for (String route : routes) {
-            List<Series> series = new ArrayList<>();
-            for (String target : List.of("service", "floor")) {
-                boolean dashed = target.equals("floor");
-                series.add(new Series(
-                        target + " p50",
-                        "#1f77b4",
-                        dashed,
-                        points(
-                                results,
-                                route,
-                                target,
-                                r -> r.rows() == smallest,
-                                OpenBench.Result::rate,
-                                OpenBench.Result::p50)));
-                series.add(new Series(
-                        target + " p99",
-                        "#d62728",
-                        dashed,
-                        points(
-                                results,
-                                route,
-                                target,
-                                r -> r.rows() == smallest,
-                                OpenBench.Result::rate,
-                                OpenBench.Result::p99)));
-            }
-            h.append(chart(route, "arrivals per second", series));
+            h.append(chart(
+                    route,
+                    "arrivals per second",
+                    percentiles(results, route, r -> r.rows() == smallest, OpenBench.Result::rate)));
         }
         if (rows.size() > 1) {
             h.append("<h2>Latency against rows (").append(rates.get(0)).append(" requests per second)</h2>");
             for (String route : routes) {
-                List<Series> series = new ArrayList<>();
-                for (String target : List.of("service", "floor")) {
-                    boolean dashed = target.equals("floor");
-                    series.add(new Series(
-                            target + " p50",
-                            "#1f77b4",
-                            dashed,
-                            points(
-                                    results,
-                                    route,
-                                    target,
-                                    r -> r.rate() == rates.get(0),
-                                    OpenBench.Result::rows,
-                                    OpenBench.Result::p50)));
-                    series.add(new Series(
-                            target + " p99",
-                            "#d62728",
-                            dashed,
-                            points(
-                                    results,
-                                    route,
-                                    target,
-                                    r -> r.rate() == rates.get(0),
-                                    OpenBench.Result::rows,
-                                    OpenBench.Result::p99)));
-                }
+                List<Series> series =
+                        percentiles(results, route, r -> r.rate() == rates.get(0), OpenBench.Result::rows);
                 if (series.get(0).points().size() > 1) {
                     h.append(chart(route, "rows (log scale)", series, true));
                 }
@@ -96,11 +50,34 @@ final class Plot {
         return h.toString();
     }
 
+    /** The p50 and p99 of the service and of the floor, for one route, against x. */
+    private static List<Series> percentiles(
+            List<OpenBench.Result> results,
+            String route,
+            Predicate<OpenBench.Result> which,
+            ToDoubleFunction<OpenBench.Result> x) {
+        List<Series> series = new ArrayList<>();
+        for (String target : List.of("service", "floor")) {
+            boolean dashed = target.equals("floor");
+            series.add(new Series(
+                    target + " p50",
+                    "#1f77b4",
+                    dashed,
+                    points(results, route, target, which, x, OpenBench.Result::p50)));
+            series.add(new Series(
+                    target + " p99",
+                    "#d62728",
+                    dashed,
+                    points(results, route, target, which, x, OpenBench.Result::p99)));
+        }
+        return series;
+    }
+
     private static List<double[]> points(
             List<OpenBench.Result> results,
             String route,
             String target,
-            java.util.function.Predicate<OpenBench.Result> which,
+            Predicate<OpenBench.Result> which,
             ToDoubleFunction<OpenBench.Result> x,
             ToDoubleFunction<OpenBench.Result> y) {
         return results.stream()
