@@ -63,7 +63,7 @@ public class CreatePaste {
     Clock clock;
 
     @Inject
-    PasteInput input;
+    PasteRules rules;
 
     @Inject
     PublicPasteList list;
@@ -74,7 +74,7 @@ public class CreatePaste {
                     nullable = true,
                     description = "Optional title, at most 200 characters, one line; blank: none",
                     maxLength = 200,
-                    pattern = PasteInput.TITLE,
+                    pattern = PasteRules.TITLE,
                     examples = "nginx config")
             String title,
 
@@ -84,7 +84,7 @@ public class CreatePaste {
                     description = "The text; not empty, at most max-body-size bytes of UTF-8 "
                             + "(512 KiB; 413 above it); no control character but tab, line feed and carriage return",
                     minLength = 1,
-                    maxLength = PasteInput.BODY_MAX_CHARACTERS,
+                    maxLength = PasteRules.BODY_MAX_CHARACTERS,
                     pattern = Text.FREE_TEXT,
                     examples = "server { listen 80; }")
             String body,
@@ -96,9 +96,9 @@ public class CreatePaste {
             @Schema(
                     nullable = true,
                     description = "How long until the paste expires, e.g. PT10M, PT1H, P7D: a "
-                            + PasteInput.DURATION_DESCRIPTION + "; absent: the configured default (none: never)",
-                    pattern = PasteInput.DURATION,
-                    maxLength = PasteInput.DURATION_MAX,
+                            + PasteRules.DURATION_DESCRIPTION + "; absent: the configured default (none: never)",
+                    pattern = PasteRules.DURATION,
+                    maxLength = PasteRules.DURATION_MAX,
                     examples = "P7D")
             String expiresIn) {}
 
@@ -175,9 +175,9 @@ public class CreatePaste {
         if (request.isPrivate() == null) {
             throw ProblemException.invalid("private", "must be true or false");
         }
-        String title = input.title(request.title());
-        String body = input.body(request.body());
-        Optional<Duration> lifetime = input.expiresIn(request.expiresIn());
+        String title = rules.title(request.title());
+        String body = rules.body(request.body());
+        Optional<Duration> lifetime = rules.expiresIn(request.expiresIn());
         Fingerprint fingerprint = new Fingerprint(title, body, request.isPrivate(), lifetime.orElse(null));
         return idempotency
                 .run(

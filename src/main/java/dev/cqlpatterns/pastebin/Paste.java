@@ -16,7 +16,7 @@ public record Paste(
         String title,
 
         @Schema(
-                maxLength = PasteInput.BODY_MAX_CHARACTERS,
+                maxLength = PasteRules.BODY_MAX_CHARACTERS,
                 pattern = Text.FREE_TEXT,
                 examples = "server { listen 80; }")
         String body,

@@ -16,7 +16,7 @@ import java.util.Optional;
 /** The checks a paste's fields need beyond Bean Validation, shared by create and update. */
 @IfBuildProperty(name = FunctionGroup.Property.PASTEBIN, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
-public class PasteInput {
+public class PasteRules {
     /**
      * The contract's form of an expiresIn: an ISO-8601 duration as {@link Duration#parse} reads it
      * (days, hours, minutes, seconds with up to 9 decimals), without signs: only positive durations are

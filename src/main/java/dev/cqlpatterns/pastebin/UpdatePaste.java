@@ -68,7 +68,7 @@ public class UpdatePaste {
     Clock clock;
 
     @Inject
-    PasteInput input;
+    PasteRules rules;
 
     @Inject
     PublicPasteList list;
@@ -85,7 +85,7 @@ public class UpdatePaste {
                     nullable = true,
                     description = "New title, at most 200 characters, one line; a blank one removes the " + "title",
                     maxLength = 200,
-                    pattern = PasteInput.TITLE,
+                    pattern = PasteRules.TITLE,
                     examples = "nginx config, fixed")
             String title,
 
@@ -94,7 +94,7 @@ public class UpdatePaste {
                     description = "New text; not empty, at most max-body-size bytes of UTF-8 (512 KiB; "
                             + "413 above it); no control character but tab, line feed and carriage return",
                     minLength = 1,
-                    maxLength = PasteInput.BODY_MAX_CHARACTERS,
+                    maxLength = PasteRules.BODY_MAX_CHARACTERS,
                     pattern = Text.FREE_TEXT,
                     examples = "server { listen 8080; }")
             String body,
@@ -108,9 +108,9 @@ public class UpdatePaste {
             @Schema(
                     nullable = true,
                     description =
-                            "New expiry, counted from now, such as PT10M or P7D: a " + PasteInput.DURATION_DESCRIPTION,
-                    pattern = PasteInput.DURATION,
-                    maxLength = PasteInput.DURATION_MAX,
+                            "New expiry, counted from now, such as PT10M or P7D: a " + PasteRules.DURATION_DESCRIPTION,
+                    pattern = PasteRules.DURATION,
+                    maxLength = PasteRules.DURATION_MAX,
                     examples = "PT1H")
             String expiresIn) {}
 
@@ -178,10 +178,10 @@ public class UpdatePaste {
         }
         Change change = new Change(
                 request.title() != null,
-                input.title(request.title()),
-                request.body() == null ? null : input.body(request.body()),
+                rules.title(request.title()),
+                request.body() == null ? null : rules.body(request.body()),
                 request.isPrivate(),
-                request.expiresIn() == null ? Optional.empty() : input.expiresIn(request.expiresIn()));
+                request.expiresIn() == null ? Optional.empty() : rules.expiresIn(request.expiresIn()));
         // Each attempt's version is above the one the previous attempt proposed.
         AtomicLong floor = new AtomicLong();
         return cas.<PasteRow.Seen, Paste>run(
