@@ -97,10 +97,10 @@ public class InboxRows {
     /** Inbox: the unread markers of several conversations, in one read (see Inbox.unreadTogether). */
     static final Query UNREAD_OF_SOME = Cql.idempotent("SELECT conversation_id, message_id FROM inbox_by_user WHERE "
             + UNREAD_ROWS + " AND conversation_id IN ? AND message_id > ? LIMIT ?");
-    /** MarkRead: the markers a mark-read clears, up to the message read. */
-    static final Query UNREAD_UP_TO = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
-            + " AND conversation_id = ? AND message_id <= ? AND message_id > ? LIMIT ?");
-    /** MarkRead: clears those markers in one range deletion. */
+    /** MarkRead: the markers after the last mark-read, newest first. */
+    static final Query UNREAD_SINCE = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
+            + " AND conversation_id = ? AND message_id > ? LIMIT ?");
+    /** MarkRead: clears the markers up to the newest read, in one range deletion. */
     static final Query CLEAR_UNREAD = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS
             + " AND conversation_id = ? AND message_id <= ?");
 

@@ -7,7 +7,6 @@ import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
-import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -33,18 +32,23 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * POST /conversations/{id}/read: the caller has read everything up to now ("mark read" of seed 001,
- * cql/SEEDS.md, without its read-modify-write of a JSON blob).
+ * POST /conversations/{id}/read: the caller has read every message unread so far ("mark read" of
+ * seed 001, cql/SEEDS.md, without its read-modify-write of a JSON blob).
  *
  * <p>The caller's unread markers are the exact list of messages to add them to seenBy: read the
- * newest of them after the previous mark-read's end (at most markReadMaxMessages, 500), write the caller's own entry of those messages'
- * seen_at map (cql/012_seen_at.cql), then delete every marker up to now with one range tombstone
- * (unread becomes 0; older markers beyond the bound are counted read without a seenBy entry), and
- * records that point as read_up_to in the caller's inbox summary (cql/013_unread_window.cql). Every
- * write is idempotent and touches only the caller's cells, so concurrent mark-reads, by one member
- * or several, need no lease and all succeed; a repeated one finds no marker and writes nothing but
- * the (idempotent) range tombstone. A message that lands after the markers were read and was sent
- * before "now" is counted read without a seenBy entry; one sent after "now" stays unread.
+ * newest of them after the previous mark-read's end (at most markReadMaxMessages, 500), write the
+ * caller's own entry of those messages' seen_at map (cql/012_seen_at.cql), then delete every marker
+ * up to the newest one read with one range tombstone (unread becomes 0; older markers beyond the
+ * bound are counted read without a seenBy entry), and record that message as read_up_to in the
+ * caller's inbox summary (cql/013_unread_window.cql). Both writes carry that message's time as write
+ * timestamp, as its marker does: the newest message read wins, whichever replica's clock is ahead.
+ *
+ * <p>The end is the newest message, not this replica's clock: a replica whose clock is ahead would
+ * otherwise count as read the messages others send in the time it is ahead. A message sent after the
+ * markers were read stays unread, because SendMessage gives a message a time after the conversation's
+ * newest. Every write is idempotent and touches only the caller's cells, so concurrent mark-reads, by
+ * one member or several, need no lease and all succeed; a repeated one finds no marker and writes
+ * nothing.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/read")
@@ -77,7 +81,9 @@ public class MarkRead {
             @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
             String conversationId,
 
-            @Schema(description = "Everything sent up to this instant is read", examples = "2025-06-01T10:20:00.000Z")
+            @Schema(
+                    description = "When the call ran; the messages unread then are read now, later ones stay unread",
+                    examples = "2025-06-01T10:20:00.000Z")
             Instant readAt,
 
             @Schema(
@@ -89,7 +95,7 @@ public class MarkRead {
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(
-            summary = "Mark everything in a conversation read, up to now (members only)",
+            summary = "Mark every message of a conversation read that is unread so far (members only)",
             description =
                     "The caller's unread count for it becomes 0, and they are added once to seenBy of the "
                             + "messages they had not read: the newest 500 at most per call (older unread ones count as read "
@@ -115,32 +121,35 @@ public class MarkRead {
     }
 
     private Uni<Receipt> read(UUID id, String me, Instant now, UUID readBefore) {
-        UUID upTo = TimeUuids.endOf(now);
-        return cql.read(InboxRows.UNREAD_UP_TO, me, id, upTo, readBefore, settings.markReadMaxMessages())
+        return cql.read(InboxRows.UNREAD_SINCE, me, id, readBefore, settings.markReadMaxMessages())
                 .chain(rs -> {
+                    List<UUID> unread =
+                            Cql.rows(rs).stream().map(row -> row.getUuid(0)).toList();
+                    if (unread.isEmpty()) {
+                        return Uni.createFrom().item(new Receipt(id.toString(), now, 0));
+                    }
+                    // Newest first: read up to the newest message unread now, not up to this replica's clock.
+                    UUID upTo = unread.get(0);
+                    long timestamp = InboxRows.micros(upTo);
                     Map<Integer, List<UUID>> byMonth = new TreeMap<>();
-                    Cql.rows(rs).forEach(row -> {
-                        UUID messageId = row.getUuid(0);
-                        byMonth.computeIfAbsent(Messages.bucket(messageId), b -> new ArrayList<>())
-                                .add(messageId);
-                    });
+                    unread.forEach(
+                            messageId -> byMonth.computeIfAbsent(Messages.bucket(messageId), b -> new ArrayList<>())
+                                    .add(messageId));
                     List<Uni<Integer>> months = byMonth.entrySet().stream()
                             .map(e -> markSeen(id, e.getKey(), e.getValue(), me, now))
                             .toList();
-                    return months.isEmpty()
-                            ? Uni.createFrom().item(0)
-                            : Uni.join()
-                                    .all(months)
-                                    .andFailFast()
-                                    .map(counts ->
-                                            counts.stream().mapToInt(i -> i).sum());
-                })
-                // Markers go last: should this call die before, the next one finds them and writes the same cells.
-                .call(marked -> cql.write(InboxRows.CLEAR_UNREAD, InboxRows.micros(now), me, id, upTo))
-                // Then where the inbox starts counting (cql/013_unread_window.cql); the newest mark-read wins.
-                .call(marked ->
-                        cql.write(InboxRows.SET_READ_UP_TO, InboxRows.micros(now), upTo, me, id, InboxRows.SUMMARY))
-                .map(marked -> new Receipt(id.toString(), now, marked));
+                    return Uni.join()
+                            .all(months)
+                            .andFailFast()
+                            .map(counts -> counts.stream().mapToInt(i -> i).sum())
+                            // Markers go last: should this call die before, the next one finds them and writes the
+                            // same cells.
+                            .call(marked -> cql.write(InboxRows.CLEAR_UNREAD, timestamp, me, id, upTo))
+                            // Then where the inbox starts counting; the newest message read wins.
+                            .call(marked ->
+                                    cql.write(InboxRows.SET_READ_UP_TO, timestamp, upTo, me, id, InboxRows.SUMMARY))
+                            .map(marked -> new Receipt(id.toString(), now, marked));
+                });
     }
 
     /** Sets the caller's seen_at entry of those messages of one month: one cell each, idempotent. */

@@ -47,6 +47,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 /**
  * POST /conversations/{id}/messages: sends a message (the row of seed 000 and "send message" of seed 001, cql/SEEDS.md).
  *
+ * <p>The message's time is the replica's clock, or just after the conversation's newest message when
+ * that is later ({@link #timeOf}): replicas' clocks differ, and order matters to readers.
+ *
  * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
  * its month bucket (listed in time_buckets first); then, for every other member, an unread marker
  * and the last message of their inbox summary; for the sender, the last message only. The inbox
@@ -141,7 +144,11 @@ public class SendMessage {
             @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
             String conversationId,
 
-            @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
+            @Schema(
+                    description = "The message's time: the service's clock, or just after the conversation's newest "
+                            + "message when that is later, so messages keep the order in which they were sent",
+                    examples = "2025-06-01T10:15:30.123Z")
+            Instant sentAt,
 
             @Schema(pattern = Usernames.ANSWERED, examples = "alice")
             String sender,
@@ -201,10 +208,24 @@ public class SendMessage {
         return "POST /conversations/" + conversationId + "/messages";
     }
 
-    private static Plan plan(Conversations.Conversation c, String sender, Instant at) {
+    private static Plan plan(Conversations.Conversation c, String sender, Instant now) {
         Set<String> recipients = new TreeSet<>(c.members());
         recipients.remove(sender);
-        return new Plan(TimeUuids.at(at), List.copyOf(recipients));
+        return new Plan(TimeUuids.at(timeOf(now, c.lastMessageId())), List.copyOf(recipients));
+    }
+
+    /**
+     * A new message's time: this replica's clock, or the millisecond after the conversation's newest
+     * message where that is later (this replica's clock is behind another's). So a message is after
+     * every message sent before it was read here, in history and in mark-read's order, whatever the
+     * replicas' clocks; only a send running at the same time can still land before it.
+     */
+    static Instant timeOf(Instant now, UUID newest) {
+        if (newest == null) {
+            return now;
+        }
+        Instant after = TimeUuids.instant(newest).plusMillis(1);
+        return now.isBefore(after) ? after : now;
     }
 
     private static Sent sent(UUID conversationId, String sender, Plan plan) {
