@@ -1,5 +1,6 @@
 package dev.cqlpatterns.contract;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -415,12 +416,8 @@ class ContractRefusesWhatTheServiceRefusesTest {
     }
 
     private static String createPaste() {
-        return given().contentType("application/json")
+        return createdId(given().contentType("application/json")
                 .body("{\"body\":\"x\",\"private\":true}")
-                .post("/pastes")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/pastes"));
     }
 }

@@ -1,11 +1,11 @@
 package dev.cqlpatterns.courses;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.MovableClockProfile;
 import dev.cqlpatterns.testsupport.Pages;
@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -123,32 +124,11 @@ class CourseViewsTest {
         String t2 = view(course, "2030-07-01T10:00:01Z");
         String t3 = view(course, "2030-07-01T10:00:02Z");
 
-        assertThat(ids(given().queryParam("from", "2030-07-01T10:00:01Z")
-                        .queryParam("to", "2030-07-01T10:00:01Z")
-                        .when()
-                        .get("/courses/{id}/views", course)
-                        .then()
-                        .statusCode(200)
-                        .extract()
-                        .jsonPath()))
+        assertThat(viewIds(course, Map.of("from", "2030-07-01T10:00:01Z", "to", "2030-07-01T10:00:01Z")))
                 .containsExactly(t2);
-        assertThat(ids(given().queryParam("from", "2030-07-01T10:00:00.001Z")
-                        .queryParam("to", "2030-07-01T10:00:02Z")
-                        .when()
-                        .get("/courses/{id}/views", course)
-                        .then()
-                        .statusCode(200)
-                        .extract()
-                        .jsonPath()))
+        assertThat(viewIds(course, Map.of("from", "2030-07-01T10:00:00.001Z", "to", "2030-07-01T10:00:02Z")))
                 .containsExactly(t3, t2);
-        assertThat(ids(given().queryParam("to", "2030-07-01T10:00:01.999Z")
-                        .when()
-                        .get("/courses/{id}/views", course)
-                        .then()
-                        .statusCode(200)
-                        .extract()
-                        .jsonPath()))
-                .containsExactly(t2, t1);
+        assertThat(viewIds(course, Map.of("to", "2030-07-01T10:00:01.999Z"))).containsExactly(t2, t1);
     }
 
     @Test
@@ -158,9 +138,7 @@ class CourseViewsTest {
         String recent = view(course, "2030-06-01T12:00:00Z");
 
         // the first view is 151 days old, past the 90-day retention: expired, and its day not read
-        assertThat(ids(given().queryParam("from", "2029-01-01T00:00:00Z")
-                        .when()
-                        .get("/courses/{id}/views", course)
+        assertThat(ids(views(course, Map.of("from", "2029-01-01T00:00:00Z"))
                         .then()
                         .statusCode(200)
                         .header("X-Partitions-Read", equalTo("2"))
@@ -172,70 +150,31 @@ class CourseViewsTest {
     @Test
     void should_answer_404_for_views_of_an_unknown_course() {
         String unknown = "no-such-course-" + UUID.randomUUID();
-        given().when()
-                .post("/courses/{id}/views", unknown)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        given().when()
-                .get("/courses/{id}/views", unknown)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(given().when().post("/courses/{id}/views", unknown), 404);
+        problem(views(unknown, Map.of()), 404);
     }
 
     @Test
     void should_reject_bad_ranges_limits_and_cursors() {
         String course = newCourse();
-        given().queryParam("from", "yesterday")
-                .when()
-                .get("/courses/{id}/views", course)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("from"));
-        given().queryParam("to", "2030-13-01T00:00:00Z")
-                .when()
-                .get("/courses/{id}/views", course)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("to"));
-        given().queryParam("from", "2030-02-01T00:00:00Z")
-                .queryParam("to", "2030-01-01T00:00:00Z")
-                .when()
-                .get("/courses/{id}/views", course)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("from"));
-        given().queryParam("limit", 0)
-                .when()
-                .get("/courses/{id}/views", course)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("limit"));
-        given().queryParam("limit", 501)
-                .when()
-                .get("/courses/{id}/views", course)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("limit"));
-        given().queryParam("cursor", "not-a-cursor")
-                .when()
-                .get("/courses/{id}/views", course)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(views(course, Map.of("from", "yesterday")), 400, "from");
+        problem(views(course, Map.of("to", "2030-13-01T00:00:00Z")), 400, "to");
+        problem(views(course, Map.of("from", "2030-02-01T00:00:00Z", "to", "2030-01-01T00:00:00Z")), 400, "from");
+        problem(views(course, Map.of("limit", 0)), 400, "limit");
+        problem(views(course, Map.of("limit", 501)), 400, "limit");
+        problem(views(course, Map.of("cursor", "not-a-cursor")), 400)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        given().when()
-                .post("/courses/{id}/views", "bad id")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("courseId"));
+        problem(given().when().post("/courses/{id}/views", "bad id"), 400, "courseId");
+    }
+
+    /** GET the views of {@code course} with {@code query}, the answer not yet checked. */
+    private static Response views(String course, Map<String, ?> query) {
+        return given().queryParams(query).when().get("/courses/{id}/views", course);
+    }
+
+    /** The ids of one 200 page of views of {@code course} with {@code query}. */
+    private static List<String> viewIds(String course, Map<String, ?> query) {
+        return ids(views(course, query).then().statusCode(200).extract().jsonPath());
     }
 
     @Test
@@ -252,13 +191,7 @@ class CourseViewsTest {
                 .extract()
                 .path("next");
         assertThat(next).isNotNull();
-        given().queryParam("limit", 1)
-                .queryParam("cursor", next)
-                .when()
-                .get("/courses/{id}/views", other)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(views(other, Map.of("limit", 1, "cursor", next)), 400)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
     }
 }

@@ -1,11 +1,11 @@
 package dev.cqlpatterns.courses;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -52,9 +52,7 @@ class CoursesTest {
 
         putCourse(id, Map.of("name", "Node.js in Depth")).statusCode(200);
 
-        given().when()
-                .get("/courses/{id}", id)
-                .then()
+        getCourse(id)
                 .statusCode(200)
                 .header("X-Partitions-Read", equalTo("1"))
                 .body("name", equalTo("Node.js in Depth"))
@@ -73,9 +71,7 @@ class CoursesTest {
         // the seed's UPDATE of a module: the course name "remains the same"
         putModule(id, 2, Map.of("name", "Events and Streams")).statusCode(200);
 
-        given().when()
-                .get("/courses/{id}", id)
-                .then()
+        getCourse(id)
                 .statusCode(200)
                 .body("name", equalTo("Introduction to Node.js"))
                 .body("modules.name", contains("Events and Streams"));
@@ -88,9 +84,7 @@ class CoursesTest {
         for (int module : new int[] {10, 3, 1000, 7, 1}) {
             putModule(id, module, Map.of("name", "Module " + module)).statusCode(200);
         }
-        given().when()
-                .get("/courses/{id}", id)
-                .then()
+        getCourse(id)
                 .statusCode(200)
                 .header("X-Partitions-Read", equalTo("1"))
                 .header("X-Statements", equalTo("1"))
@@ -102,12 +96,7 @@ class CoursesTest {
     void should_answer_a_course_without_modules_with_an_empty_list() {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Nothing yet")).statusCode(200);
-        given().when()
-                .get("/courses/{id}", id)
-                .then()
-                .statusCode(200)
-                .body("name", equalTo("Nothing yet"))
-                .body("modules", empty());
+        getCourse(id).statusCode(200).body("name", equalTo("Nothing yet")).body("modules", empty());
     }
 
     @Test
@@ -117,32 +106,16 @@ class CoursesTest {
         putModule(id, 1, Map.of("name", "One")).statusCode(200);
         putModule(id, 2, Map.of("name", "Two")).statusCode(200);
 
-        given().header("Authorization", AUTH)
-                .when()
-                .delete("/courses/{id}/modules/{m}", id, 1)
-                .then()
-                .statusCode(204);
+        deleteModule(id, 1).statusCode(204);
         // deleting it again is the same success: a retried delete must not fail
-        given().header("Authorization", AUTH)
-                .when()
-                .delete("/courses/{id}/modules/{m}", id, 1)
-                .then()
-                .statusCode(204);
+        deleteModule(id, 1).statusCode(204);
 
-        given().when()
-                .get("/courses/{id}", id)
-                .then()
+        getCourse(id)
                 .statusCode(200)
                 .body("name", equalTo("Introduction to Node.js"))
                 .body("modules.id", contains(2));
-        given().header("Authorization", AUTH)
-                .when()
-                .delete("/courses/{id}/modules/{m}", id, 2)
-                .then()
-                .statusCode(204);
-        given().when()
-                .get("/courses/{id}", id)
-                .then()
+        deleteModule(id, 2).statusCode(204);
+        getCourse(id)
                 .statusCode(200)
                 .body("name", equalTo("Introduction to Node.js"))
                 .body("modules", empty());
@@ -150,11 +123,7 @@ class CoursesTest {
 
     @Test
     void should_answer_404_for_an_unknown_course() {
-        given().when()
-                .get("/courses/{id}", newCourseId())
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(getCourse(newCourseId()), 404)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"))
                 .header("X-Partitions-Read", equalTo("1"));
     }
@@ -162,9 +131,9 @@ class CoursesTest {
     @Test
     void should_answer_404_for_a_module_of_an_unknown_course() {
         String id = newCourseId();
-        putModule(id, 1, Map.of("name", "Orphan")).statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(putModule(id, 1, Map.of("name", "Orphan")), 404);
         // and nothing was written: the course is still unknown
-        given().when().get("/courses/{id}", id).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(getCourse(id), 404);
     }
 
     @Test
@@ -172,85 +141,59 @@ class CoursesTest {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Introduction to Node.js")).statusCode(200);
         for (String bad : new String[] {"abc", "1.5", "0", "-1", "1001", "99999999999"}) {
-            putModule(id, bad, Map.of("name", "Bad"))
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
-                    .body("errors[0].field", equalTo("moduleId"));
-            given().header("Authorization", AUTH)
-                    .when()
-                    .delete("/courses/{id}/modules/{m}", id, bad)
-                    .then()
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
-                    .body("errors[0].field", equalTo("moduleId"));
+            problem(putModule(id, bad, Map.of("name", "Bad")), 400, "moduleId");
+            problem(deleteModule(id, bad), 400, "moduleId");
         }
     }
 
     @Test
     void should_reject_a_blank_course_name() {
         String id = newCourseId();
-        putCourse(id, Map.of("name", "  "))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("name"));
-        putCourse(id, Map.of())
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("name"));
-        given().when().get("/courses/{id}", id).then().statusCode(404);
+        problem(putCourse(id, Map.of("name", "  ")), 400, "name");
+        problem(putCourse(id, Map.of()), 400, "name");
+        getCourse(id).statusCode(404);
     }
 
     @Test
     void should_reject_a_blank_module_name() {
         String id = newCourseId();
         putCourse(id, Map.of("name", "Introduction to Node.js")).statusCode(200);
-        putModule(id, 1, Map.of("name", ""))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("name"));
+        problem(putModule(id, 1, Map.of("name", "")), 400, "name");
     }
 
     @Test
     void should_reject_a_malformed_course_id() {
-        putCourse("has space", Map.of("name", "x"))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("courseId"));
-        given().when()
-                .get("/courses/{id}", "-starts-with-dash")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("courseId"));
-        given().when()
-                .get("/courses/{id}", "x".repeat(101))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("courseId"));
+        problem(putCourse("has space", Map.of("name", "x")), 400, "courseId");
+        problem(getCourse("-starts-with-dash"), 400, "courseId");
+        problem(getCourse("x".repeat(101)), 400, "courseId");
     }
 
     @Test
     void should_require_a_bearer_token_to_change_the_catalog() {
         String id = newCourseId();
-        given().contentType(ContentType.JSON)
-                .body(Map.of("name", "x"))
+        problem(
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("name", "x"))
+                        .when()
+                        .put("/courses/{id}", id),
+                401);
+        problem(
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("name", "x"))
+                        .when()
+                        .put("/courses/{id}/modules/1", id),
+                401);
+        problem(given().when().delete("/courses/{id}/modules/1", id), 401);
+    }
+
+    private static ValidatableResponse deleteModule(String id, Object moduleId) {
+        return given().header("Authorization", AUTH)
                 .when()
-                .put("/courses/{id}", id)
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE);
-        given().contentType(ContentType.JSON)
-                .body(Map.of("name", "x"))
-                .when()
-                .put("/courses/{id}/modules/1", id)
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE);
-        given().when()
-                .delete("/courses/{id}/modules/1", id)
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE);
+                .delete("/courses/{id}/modules/{m}", id, moduleId)
+                .then();
+    }
+
+    private static ValidatableResponse getCourse(String id) {
+        return given().when().get("/courses/{id}", id).then();
     }
 }

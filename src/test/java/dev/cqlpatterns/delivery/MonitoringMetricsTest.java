@@ -1,5 +1,6 @@
 package dev.cqlpatterns.delivery;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,15 +77,11 @@ class MonitoringMetricsTest {
         String forwarded = "10.9." + ThreadLocalRandom.current().nextInt(256) + "."
                 + ThreadLocalRandom.current().nextInt(256);
         Map<String, Object> paste = new HashMap<>(Map.of("title", "metrics", "body", "hello", "private", false));
-        String id = given().header("X-Forwarded-For", forwarded)
+        String id = createdId(given().header("X-Forwarded-For", forwarded)
                 .contentType(ContentType.JSON)
                 .body(paste)
                 .when()
-                .post("/pastes")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/pastes"));
         given().header("X-Forwarded-For", forwarded)
                 .when()
                 .get("/pastes/" + id)

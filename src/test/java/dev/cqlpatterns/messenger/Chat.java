@@ -1,10 +1,13 @@
 package dev.cqlpatterns.messenger;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 
+import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import java.util.List;
@@ -34,15 +37,11 @@ final class Chat {
     }
 
     static String create(String creator, List<String> members, String title) {
-        return as(creator)
+        return createdId(as(creator)
                 .contentType(ContentType.JSON)
                 .body(title == null ? Map.of("members", members) : Map.of("members", members, "title", title))
                 .when()
-                .post("/conversations")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/conversations"));
     }
 
     static ValidatableResponse send(String sender, String conversationId, String content) {
@@ -68,6 +67,21 @@ final class Chat {
                 .extract()
                 .jsonPath()
                 .getMap("items.find { it.conversationId == '" + conversationId + "' }");
+    }
+
+    /** GET the messages of conversation {@code id} as {@code caller} with {@code query}, the answer not yet checked. */
+    static Response history(String caller, String id, Map<String, ?> query) {
+        return as(caller).queryParams(query).when().get("/conversations/{id}/messages", id);
+    }
+
+    /** GET the inbox of {@code caller} with {@code query}, the answer not yet checked. */
+    static Response inboxPage(String caller, Map<String, ?> query) {
+        return as(caller).queryParams(query).when().get("/inbox");
+    }
+
+    /** The instant of a message (its id is a timeuuid), as the API writes it. */
+    static String timeOf(String messageId) {
+        return TimeUuids.instant(UUID.fromString(messageId)).toString();
     }
 
     static ValidatableResponse markRead(String username, String conversationId) {

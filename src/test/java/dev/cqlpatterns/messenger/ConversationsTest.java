@@ -3,6 +3,7 @@ package dev.cqlpatterns.messenger;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.user;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -11,10 +12,10 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,22 +52,12 @@ class ConversationsTest {
                 .isEqualTo(UUID.nameUUIDFromBytes((smaller + ":" + bigger).getBytes(StandardCharsets.UTF_8))
                         .toString());
 
-        as(bob).contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(alice, bob)))
-                .when()
-                .post("/conversations")
+        start(bob, Map.of("members", List.of(alice, bob)))
                 .then()
                 .statusCode(200)
                 .body("id", equalTo(id))
                 .body("title", equalTo("Lunch"));
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(bob)))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(200)
-                .body("id", equalTo(id));
+        start(alice, Map.of("members", List.of(bob))).then().statusCode(200).body("id", equalTo(id));
     }
 
     @Test
@@ -128,74 +119,25 @@ class ConversationsTest {
     void should_hide_a_conversation_from_non_members() {
         String alice = user("alice");
         String id = create(alice, List.of(user("bob")), null);
-        as(user("mallory"))
-                .when()
-                .get("/conversations/{id}", id)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .when()
-                .get("/conversations/{id}", UUID.randomUUID())
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice).when().get("/conversations/not-a-uuid").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().when().get("/conversations/{id}", id).then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+        problem(as(user("mallory")).when().get("/conversations/{id}", id), 404);
+        problem(as(alice).when().get("/conversations/{id}", UUID.randomUUID()), 404);
+        problem(as(alice).when().get("/conversations/not-a-uuid"), 400);
+        problem(given().when().get("/conversations/{id}", id), 401);
     }
 
     @Test
     void should_refuse_bad_conversations() {
         String alice = user("alice");
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body("{}")
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("members"));
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(alice)))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("members"));
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of("Bob:Smith")))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("members[0]"));
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(user("bob")), "title", "t".repeat(101)))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(start(alice, "{}"), 400).body("errors.field", hasItem("members"));
+        problem(start(alice, Map.of("members", List.of(alice))), 400).body("errors.field", hasItem("members"));
+        problem(start(alice, Map.of("members", List.of("Bob:Smith"))), 400).body("errors.field", hasItem("members[0]"));
+        problem(start(alice, Map.of("members", List.of(user("bob")), "title", "t".repeat(101))), 400)
                 .body("errors.field", hasItem("title"));
         List<String> crowd = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             crowd.add("crowd-" + i);
         }
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", crowd))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("detail", containsString("50"));
+        problem(start(alice, Map.of("members", crowd)), 400).body("detail", containsString("50"));
     }
 
     @Test
@@ -203,45 +145,16 @@ class ConversationsTest {
         String alice = user("alice");
         String bob = user("bob");
         String ghost = Chat.unknown("ghost");
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(bob, ghost)))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(start(alice, Map.of("members", List.of(bob, ghost))), 400)
                 .body("errors.field", equalTo(List.of("members[1]")))
                 .body("detail", containsString(ghost));
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(ghost)))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("detail", containsString(ghost));
+        problem(start(alice, Map.of("members", List.of(ghost))), 400).body("detail", containsString(ghost));
         // A caller who never signed up starts nothing either.
         String stranger = Chat.unknown("stranger");
-        as(stranger)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(bob)))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", equalTo(List.of("caller")));
+        problem(start(stranger, Map.of("members", List.of(bob))), 400).body("errors.field", equalTo(List.of("caller")));
 
         String id = create(alice, List.of(bob, user("carol")), null);
-        as(alice)
-                .when()
-                .put("/conversations/{id}/members/{u}", id, ghost)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("detail", containsString(ghost));
+        problem(join(alice, id, ghost), 404).body("detail", containsString(ghost));
         as(alice).when().get("/conversations/{id}", id).then().statusCode(200).body("members", not(hasItem(ghost)));
         Chat.inbox(alice)
                 .body(
@@ -260,51 +173,21 @@ class ConversationsTest {
         String dave = user("dave");
         String id = create(alice, List.of(bob, carol), "Group");
 
-        as(bob).when()
-                .put("/conversations/{id}/members/{u}", id, dave)
-                .then()
-                .statusCode(200)
-                .body("members", hasItem(dave));
-        as(bob).when()
-                .put("/conversations/{id}/members/{u}", id, dave)
-                .then()
-                .statusCode(200)
-                .body("members.size()", equalTo(4));
+        join(bob, id, dave).then().statusCode(200).body("members", hasItem(dave));
+        join(bob, id, dave).then().statusCode(200).body("members.size()", equalTo(4));
         as(dave).when().get("/conversations/{id}", id).then().statusCode(200);
         Chat.inbox(dave).body("items.conversationId", hasItem(id));
 
         // carol leaves; she no longer sees it, and it leaves her inbox
-        as(carol)
-                .when()
-                .delete("/conversations/{id}/members/{u}", id, carol)
-                .then()
-                .statusCode(204);
-        as(carol).when().get("/conversations/{id}", id).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        remove(carol, id, carol).then().statusCode(204);
+        problem(as(carol).when().get("/conversations/{id}", id), 404);
         Chat.inbox(carol).body("items.conversationId", not(hasItem(id)));
         // leaving again: not a member any more
-        as(carol)
-                .when()
-                .delete("/conversations/{id}/members/{u}", id, carol)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(remove(carol, id, carol), 404);
         // bob may not remove dave; alice created it and may
-        as(bob).when()
-                .delete("/conversations/{id}/members/{u}", id, dave)
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .when()
-                .delete("/conversations/{id}/members/{u}", id, dave)
-                .then()
-                .statusCode(204);
-        as(alice)
-                .when()
-                .delete("/conversations/{id}/members/{u}", id, carol)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(remove(bob, id, dave), 403);
+        remove(alice, id, dave).then().statusCode(204);
+        problem(remove(alice, id, carol), 404);
         as(alice)
                 .when()
                 .get("/conversations/{id}", id)
@@ -312,18 +195,8 @@ class ConversationsTest {
                 .statusCode(200)
                 .body("members", equalTo(List.of(alice, bob).stream().sorted().toList()));
         // a non-member cannot add anyone
-        as(carol)
-                .when()
-                .put("/conversations/{id}/members/{u}", id, carol)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .when()
-                .put("/conversations/{id}/members/{u}", id, "Not Valid")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(join(carol, id, carol), 404);
+        problem(join(alice, id, "Not Valid"), 400);
     }
 
     @Test
@@ -334,13 +207,7 @@ class ConversationsTest {
             others.add(user("member" + i));
         }
         String id = create(alice, others, "Full house");
-        as(alice)
-                .when()
-                .put("/conversations/{id}/members/{u}", id, user("late"))
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("detail", containsString("50"));
+        problem(join(alice, id, user("late")), 409).body("detail", containsString("50"));
     }
 
     @Test
@@ -348,17 +215,22 @@ class ConversationsTest {
         String alice = user("alice");
         String bob = user("bob");
         String id = create(alice, List.of(bob), null);
-        as(alice)
-                .when()
-                .put("/conversations/{id}/members/{u}", id, user("carol"))
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .when()
-                .delete("/conversations/{id}/members/{u}", id, alice)
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(join(alice, id, user("carol")), 409);
+        problem(remove(alice, id, alice), 409);
+    }
+
+    /** POST /conversations as {@code caller} with {@code body}, the answer not yet checked. */
+    private static Response start(String caller, Object body) {
+        return as(caller).contentType(ContentType.JSON).body(body).when().post("/conversations");
+    }
+
+    /** {@code caller} adds {@code member} to the conversation {@code id}. */
+    private static Response join(String caller, String id, String member) {
+        return as(caller).when().put("/conversations/{id}/members/{u}", id, member);
+    }
+
+    /** {@code caller} removes {@code member} from the conversation {@code id}. */
+    private static Response remove(String caller, String id, String member) {
+        return as(caller).when().delete("/conversations/{id}/members/{u}", id, member);
     }
 }

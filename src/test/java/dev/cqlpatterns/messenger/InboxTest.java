@@ -2,16 +2,18 @@ package dev.cqlpatterns.messenger;
 
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.history;
+import static dev.cqlpatterns.messenger.Chat.inboxPage;
 import static dev.cqlpatterns.messenger.Chat.markRead;
 import static dev.cqlpatterns.messenger.Chat.sent;
+import static dev.cqlpatterns.messenger.Chat.timeOf;
 import static dev.cqlpatterns.messenger.Chat.user;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
-import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.Concurrently;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -64,13 +66,9 @@ class InboxTest {
                 .body("items[0].lastMessageId", equalTo(last))
                 .body("items[0].lastMessage", equalTo("x".repeat(99) + "…"))
                 .body("items[0].lastMessage.length()", equalTo(100))
-                .body(
-                        "items[0].lastAt",
-                        equalTo(TimeUuids.instant(UUID.fromString(last)).toString()))
+                .body("items[0].lastAt", equalTo(timeOf(last)))
                 .body("items[0].unreadCount", equalTo(2))
-                .body(
-                        "items[0].firstUnreadAt",
-                        equalTo(TimeUuids.instant(UUID.fromString(first)).toString()))
+                .body("items[0].firstUnreadAt", equalTo(timeOf(first)))
                 .body("items[1].kind", equalTo("group"))
                 .body("items[1].title", equalTo("Trip"))
                 .body("items[1].partner", nullValue())
@@ -118,39 +116,18 @@ class InboxTest {
         } while (cursor != null);
         assertThat(seen).isEqualTo(expected);
 
-        as(alice)
-                .queryParam("limit", 501)
-                .when()
-                .get("/inbox")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .queryParam("cursor", "not-a-cursor")
-                .when()
-                .get("/inbox")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(inboxPage(alice, Map.of("limit", 501)), 400);
+        problem(inboxPage(alice, Map.of("cursor", "not-a-cursor")), 400);
         // Another user's cursor does not page through this inbox.
         String bob = user("bob");
         create(bob, List.of(user("x")), null);
         create(bob, List.of(user("y")), null);
-        String bobs = Chat.as(bob)
-                .queryParam("limit", 1)
-                .when()
-                .get("/inbox")
+        String bobs = inboxPage(bob, Map.of("limit", 1))
                 .then()
                 .statusCode(200)
                 .extract()
                 .path("next");
-        as(alice)
-                .queryParam("cursor", bobs)
-                .when()
-                .get("/inbox")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(inboxPage(alice, Map.of("cursor", bobs)), 400);
     }
 
     @Test
@@ -190,9 +167,7 @@ class InboxTest {
         String four = sent(alice, id, "four");
         assertThat(Chat.inboxEntry(bob, id))
                 .containsEntry("unreadCount", 1)
-                .containsEntry(
-                        "firstUnreadAt",
-                        TimeUuids.instant(UUID.fromString(four)).toString());
+                .containsEntry("firstUnreadAt", timeOf(four));
         markRead(alice, id).statusCode(200).body("markedSeen", equalTo(1));
         assertThat(Chat.inboxEntry(alice, id)).containsEntry("unreadCount", 0);
     }
@@ -211,15 +186,7 @@ class InboxTest {
         assertThat(answers)
                 .allSatisfy(answer ->
                         assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(200));
-        List<List<String>> seenBy = as(alice)
-                .queryParam("limit", 100)
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .getList("items.seenBy");
+        List<List<String>> seenBy = seenBy(alice, id);
         assertThat(seenBy).hasSize(30).allSatisfy(list -> assertThat(list).containsExactly(bob));
         assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 0);
     }
@@ -237,15 +204,7 @@ class InboxTest {
         assertThat(answers)
                 .allSatisfy(answer ->
                         assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(200));
-        List<List<String>> seenBy = as(alice)
-                .queryParam("limit", 100)
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .getList("items.seenBy");
+        List<List<String>> seenBy = seenBy(alice, id);
         assertThat(seenBy)
                 .hasSize(20)
                 .allSatisfy(list -> assertThat(list).containsExactlyInAnyOrderElementsOf(readers));
@@ -287,7 +246,17 @@ class InboxTest {
     void should_refuse_mark_read_of_a_conversation_one_is_not_in() {
         String alice = user("alice");
         String id = create(alice, List.of(user("bob")), null);
-        markRead(user("mallory"), id).statusCode(404).contentType(Problem.MEDIA_TYPE);
-        markRead(alice, UUID.randomUUID().toString()).statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(markRead(user("mallory"), id), 404);
+        problem(markRead(alice, UUID.randomUUID().toString()), 404);
+    }
+
+    /** The seenBy list of each message of conversation {@code id} (up to 100), newest first, as {@code caller} reads it. */
+    private static List<List<String>> seenBy(String caller, String id) {
+        return history(caller, id, Map.of("limit", 100))
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.seenBy");
     }
 }

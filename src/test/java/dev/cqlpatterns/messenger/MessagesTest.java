@@ -2,9 +2,11 @@ package dev.cqlpatterns.messenger;
 
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.history;
 import static dev.cqlpatterns.messenger.Chat.send;
 import static dev.cqlpatterns.messenger.Chat.sent;
 import static dev.cqlpatterns.messenger.Chat.user;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -15,12 +17,12 @@ import static org.hamcrest.Matchers.nullValue;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.KeyClaims;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.HashMap;
@@ -124,13 +126,8 @@ class MessagesTest {
                 .body(
                         "items[2].recipients",
                         equalTo(List.of(bob, carol).stream().sorted().toList()));
-        send(carol, id, "let me back in").statusCode(404).contentType(Problem.MEDIA_TYPE);
-        as(carol)
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(send(carol, id, "let me back in"), 404);
+        problem(history(carol, id, Map.of()), 404);
     }
 
     @Test
@@ -140,46 +137,21 @@ class MessagesTest {
         String id = create(alice, List.of(bob), null);
         Map<String, Object> body = Map.of("content", "only once");
 
-        String first = as(alice)
-                .header("Idempotency-Key", "key-1")
-                .contentType(ContentType.JSON)
-                .body(body)
-                .when()
-                .post("/conversations/{id}/messages", id)
+        String first = sendKeyed(alice, id, "key-1", body)
                 .then()
                 .statusCode(201)
                 .header("Idempotent-Replayed", nullValue())
                 .extract()
                 .path("id");
-        as(alice)
-                .header("Idempotency-Key", "key-1")
-                .contentType(ContentType.JSON)
-                .body(body)
-                .when()
-                .post("/conversations/{id}/messages", id)
+        sendKeyed(alice, id, "key-1", body)
                 .then()
                 .statusCode(201)
                 .header("Idempotent-Replayed", equalTo("true"))
                 .body("id", equalTo(first))
                 .body("recipients", equalTo(List.of(bob)));
-        as(alice)
-                .header("Idempotency-Key", "key-1")
-                .contentType(ContentType.JSON)
-                .body(Map.of("content", "something else"))
-                .when()
-                .post("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(sendKeyed(alice, id, "key-1", Map.of("content", "something else")), 409);
         // Keys belong to their sender: bob's key-1 is another message.
-        as(bob).header("Idempotency-Key", "key-1")
-                .contentType(ContentType.JSON)
-                .body(body)
-                .when()
-                .post("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(201)
-                .header("Idempotent-Replayed", nullValue());
+        sendKeyed(bob, id, "key-1", body).then().statusCode(201).header("Idempotent-Replayed", nullValue());
 
         as(alice)
                 .when()
@@ -203,12 +175,7 @@ class MessagesTest {
                 new SendMessage.Fingerprint("lost", Map.of()),
                 new SendMessage.Plan(claimed, List.of(bob)));
 
-        as(alice)
-                .header("Idempotency-Key", "died")
-                .contentType(ContentType.JSON)
-                .body(Map.of("content", "lost"))
-                .when()
-                .post("/conversations/{id}/messages", id)
+        sendKeyed(alice, id.toString(), "died", Map.of("content", "lost"))
                 .then()
                 .statusCode(201)
                 .header("Idempotent-Replayed", equalTo("true"))
@@ -238,12 +205,7 @@ class MessagesTest {
                         "half",
                         java.util.Set.of(bob))
                 .setKeyspace(cql.keyspace()));
-        as(alice)
-                .header("Idempotency-Key", "died-later")
-                .contentType(ContentType.JSON)
-                .body(Map.of("content", "half"))
-                .when()
-                .post("/conversations/{id}/messages", id)
+        sendKeyed(alice, id.toString(), "died-later", Map.of("content", "half"))
                 .then()
                 .statusCode(201)
                 .header("Idempotent-Replayed", equalTo("true"))
@@ -263,58 +225,25 @@ class MessagesTest {
         String alice = user("alice");
         String id = create(alice, List.of(user("bob")), null);
 
-        send(alice, UUID.randomUUID().toString(), "hello?").statusCode(404).contentType(Problem.MEDIA_TYPE);
-        send(user("mallory"), id, "let me in").statusCode(404).contentType(Problem.MEDIA_TYPE);
-        send(alice, id, "").statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("content"));
-        send(alice, id, "   ").statusCode(400).contentType(Problem.MEDIA_TYPE).body("errors.field", hasItem("content"));
-        send(alice, id, "x".repeat(4001))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("detail", containsString("4000"));
+        problem(send(alice, UUID.randomUUID().toString(), "hello?"), 404);
+        problem(send(user("mallory"), id, "let me in"), 404);
+        problem(send(alice, id, ""), 400).body("errors.field", hasItem("content"));
+        problem(send(alice, id, "   "), 400).body("errors.field", hasItem("content"));
+        problem(send(alice, id, "x".repeat(4001)), 400).body("detail", containsString("4000"));
         send(alice, id, "x".repeat(4000)).statusCode(201);
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body("{}")
-                .when()
-                .post("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("content"));
+        problem(post(alice, id, "{}"), 400).body("errors.field", hasItem("content"));
 
         Map<String, String> eleven = new HashMap<>();
         for (int i = 0; i < 11; i++) {
             eleven.put("file" + i, "https://example.com/" + i);
         }
-        as(alice)
-                .contentType(ContentType.JSON)
-                .body(Map.of("content", "files", "attachments", eleven))
-                .when()
-                .post("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(post(alice, id, Map.of("content", "files", "attachments", eleven)), 400)
                 .body("errors.field", hasItem("attachments"));
         for (String url : List.of("ftp://example.com/a", "javascript:alert(1)", "not a url", "https://", "/relative")) {
-            as(alice)
-                    .contentType(ContentType.JSON)
-                    .body(Map.of("content", "file", "attachments", Map.of("a", url)))
-                    .when()
-                    .post("/conversations/{id}/messages", id)
-                    .then()
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
+            problem(post(alice, id, Map.of("content", "file", "attachments", Map.of("a", url))), 400)
                     .body("errors.field", hasItem("attachments.a"));
         }
-        as(alice)
-                .header("Idempotency-Key", "has space")
-                .contentType(ContentType.JSON)
-                .body(Map.of("content", "k"))
-                .when()
-                .post("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(sendKeyed(alice, id, "has space", Map.of("content", "k")), 400)
                 .body("errors.field", hasItem("Idempotency-Key"));
     }
 
@@ -325,67 +254,35 @@ class MessagesTest {
         String other = create(alice, List.of(user("carol")), null);
         sent(alice, other, "1");
         sent(alice, other, "2");
-        String foreign = as(alice)
-                .queryParam("limit", 1)
-                .when()
-                .get("/conversations/{id}/messages", other)
+        String foreign = history(alice, other, Map.of("limit", 1))
                 .then()
                 .statusCode(200)
                 .extract()
                 .path("next");
         assertThat(foreign).isNotNull();
 
-        as(alice)
-                .when()
-                .get("/conversations/{id}/messages", UUID.randomUUID())
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .queryParam("cursor", "garbage")
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .queryParam("cursor", foreign)
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .queryParam("from", "2025-02-01T00:00:00Z")
-                .queryParam("to", "2025-01-01T00:00:00Z")
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(history(alice, UUID.randomUUID().toString(), Map.of()), 404);
+        problem(history(alice, id, Map.of("cursor", "garbage")), 400);
+        problem(history(alice, id, Map.of("cursor", foreign)), 400);
+        problem(history(alice, id, Map.of("from", "2025-02-01T00:00:00Z", "to", "2025-01-01T00:00:00Z")), 400)
                 .body("errors.field", hasItem("from"));
-        as(alice)
-                .queryParam("from", "yesterday")
+        problem(history(alice, id, Map.of("from", "yesterday")), 400).body("errors.field", hasItem("from"));
+        problem(history(alice, id, Map.of("limit", 501)), 400).body("detail", containsString("500"));
+        problem(history(alice, id, Map.of("limit", 0)), 400);
+    }
+
+    /** POST {@code body} as a message of {@code sender} to conversation {@code id}. */
+    private static Response post(String sender, String id, Object body) {
+        return as(sender).contentType(ContentType.JSON).body(body).when().post("/conversations/{id}/messages", id);
+    }
+
+    /** As {@link #post}, with the Idempotency-Key {@code key}. */
+    private static Response sendKeyed(String sender, String id, String key, Object body) {
+        return as(sender)
+                .header("Idempotency-Key", key)
+                .contentType(ContentType.JSON)
+                .body(body)
                 .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("from"));
-        as(alice)
-                .queryParam("limit", 501)
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("detail", containsString("500"));
-        as(alice)
-                .queryParam("limit", 0)
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+                .post("/conversations/{id}/messages", id);
     }
 }

@@ -3,10 +3,10 @@ package dev.cqlpatterns.messenger;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.markRead;
 import static dev.cqlpatterns.messenger.Chat.sent;
+import static dev.cqlpatterns.messenger.Chat.timeOf;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The inbox reads at most cap + 1 unread markers per conversation: exact below the cap, cap + 1 ("3+") above. */
@@ -44,18 +43,14 @@ class UnreadCapTest {
         sent(alice, id, "and another");
         assertThat(Chat.inboxEntry(bob, id))
                 .containsEntry("unreadCount", CAP + 1)
-                .containsEntry(
-                        "firstUnreadAt",
-                        TimeUuids.instant(UUID.fromString(first)).toString());
+                .containsEntry("firstUnreadAt", timeOf(first));
 
         markRead(bob, id).statusCode(200);
         assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 0).containsEntry("firstUnreadAt", null);
         String after = sent(alice, id, "after");
         assertThat(Chat.inboxEntry(bob, id))
                 .containsEntry("unreadCount", 1)
-                .containsEntry(
-                        "firstUnreadAt",
-                        TimeUuids.instant(UUID.fromString(after)).toString());
+                .containsEntry("firstUnreadAt", timeOf(after));
     }
 
     @Test
@@ -85,9 +80,7 @@ class UnreadCapTest {
         for (int pass = 0; pass < 2; pass++) {
             sends.forEach((id, n) -> assertThat(Chat.inboxEntry(bob, id))
                     .containsEntry("unreadCount", Math.min(n, CAP + 1))
-                    .containsEntry(
-                            "firstUnreadAt",
-                            TimeUuids.instant(UUID.fromString(first.get(id))).toString()));
+                    .containsEntry("firstUnreadAt", timeOf(first.get(id))));
         }
     }
 }

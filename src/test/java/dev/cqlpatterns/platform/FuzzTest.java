@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -230,13 +231,9 @@ class FuzzTest {
                     .then()
                     .statusCode(200);
 
-            String conversation = as(owner)
+            String conversation = createdId(as(owner)
                     .body(Map.of("members", List.of(peer, owner + "q"), "title", "Fuzz"))
-                    .post("/conversations")
-                    .then()
-                    .statusCode(201)
-                    .extract()
-                    .path("id");
+                    .post("/conversations"));
             for (String content : List.of("first", "second")) {
                 as(owner)
                         .body(Map.of("content", content))
@@ -288,13 +285,8 @@ class FuzzTest {
                 as(member).put("/groups/{g}/members/{u}", group, member).then().statusCode(201);
             }
 
-            String post = as(owner)
-                    .body(Map.of("body", "Query first."))
-                    .post("/posts")
-                    .then()
-                    .statusCode(201)
-                    .extract()
-                    .path("id");
+            String post =
+                    createdId(as(owner).body(Map.of("body", "Query first.")).post("/posts"));
             for (String comment : List.of("one", "two")) {
                 as(peer).body(Map.of("body", comment))
                         .post("/posts/{id}/comments", post)

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -50,15 +51,11 @@ class IdentityTest {
         String bob = SignUp.user(someone());
         String carol = SignUp.user(someone());
         String token = Tokens.signed(valid(alice).upn(bob).preferredUserName(bob));
-        String id = given().header("Authorization", token)
+        String id = createdId(given().header("Authorization", token)
                 .contentType(ContentType.JSON)
                 .body(Map.of("members", List.of(carol)))
                 .when()
-                .post("/conversations")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/conversations"));
         given().header("Authorization", Tokens.bearer(carol))
                 .when()
                 .get("/conversations/{id}", id)

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -131,14 +132,8 @@ class MalformedHeadersTest {
         problem(send("GET", "/inbox", null, "Authorization", value), 401);
         problem(send("GET", "/inbox", null, "Authorization", "Bearer " + value), 401);
         problem(send("POST", "/pastes", PASTE, "Content-Type", value), 415, 400);
-        String id = given().contentType(ContentType.JSON)
-                .body(PASTE)
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+        String id = createdId(
+                given().contentType(ContentType.JSON).body(PASTE).when().post("/pastes"));
         problem(send("DELETE", "/pastes/" + id, null, "X-Paste-Secret", value), 403, 400);
         given().when().get("/pastes/{id}", id).then().statusCode(200);
         if (!(value.length() <= 200 && value.chars().allMatch(c -> c > 0x20 && c < 0x7F))) {

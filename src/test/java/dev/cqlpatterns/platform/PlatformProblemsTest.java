@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -7,10 +8,10 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -18,37 +19,21 @@ class PlatformProblemsTest {
 
     @Test
     void should_answer_unknown_route_with_404_problem() {
-        given().when()
-                .get("/no-such-route")
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(given().when().get("/no-such-route"), 404)
                 .body("type", equalTo("urn:cql-patterns:problem:not-found"))
                 .body("status", equalTo(404));
     }
 
     @Test
     void should_answer_malformed_json_with_400_problem() {
-        given().contentType(ContentType.JSON)
-                .body("{\"text\": ")
-                .when()
-                .post("/test-probe/echo")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(echo(ContentType.JSON, "{\"text\": "), 400)
                 .body("type", equalTo("urn:cql-patterns:problem:malformed-json"))
                 .body("detail", not(containsString("com.fasterxml")));
     }
 
     @Test
     void should_name_every_invalid_field() {
-        given().contentType(ContentType.JSON)
-                .body("{\"text\": \"\", \"n\": 0}")
-                .when()
-                .post("/test-probe/echo")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(echo(ContentType.JSON, "{\"text\": \"\", \"n\": 0}"), 400)
                 .body("type", equalTo("urn:cql-patterns:problem:validation"))
                 .body("errors.field", hasItem("text"))
                 .body("errors.field", hasItem("n"));
@@ -56,60 +41,30 @@ class PlatformProblemsTest {
 
     @Test
     void should_name_a_field_of_the_wrong_type() {
-        given().contentType(ContentType.JSON)
-                .body("{\"text\": \"a\", \"n\": \"many\"}")
-                .when()
-                .post("/test-probe/echo")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("n"));
+        problem(echo(ContentType.JSON, "{\"text\": \"a\", \"n\": \"many\"}"), 400, "n");
     }
 
     @Test
     void should_answer_wrong_media_type_with_415_problem() {
-        given().contentType(ContentType.TEXT)
-                .body("text=a")
-                .when()
-                .post("/test-probe/echo")
-                .then()
-                .statusCode(415)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(echo(ContentType.TEXT, "text=a"), 415)
                 .body("type", equalTo("urn:cql-patterns:problem:unsupported-media-type"));
     }
 
     @Test
     void should_answer_body_over_limit_with_413_problem() {
         String big = "{\"text\": \"" + "x".repeat(1_100_000) + "\"}";
-        given().contentType(ContentType.JSON)
-                .body(big)
-                .when()
-                .post("/test-probe/echo")
-                .then()
-                .statusCode(413)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:payload-too-large"));
+        problem(echo(ContentType.JSON, big), 413).body("type", equalTo("urn:cql-patterns:problem:payload-too-large"));
     }
 
     @Test
     void should_answer_wrong_method_with_405_problem() {
-        given().when().delete("/test-probe/echo").then().statusCode(405).contentType(Problem.MEDIA_TYPE);
+        problem(given().when().delete("/test-probe/echo"), 405);
     }
 
     @Test
     void should_require_a_bearer_token() {
-        given().when()
-                .get("/test-probe/me")
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE)
-                .header("WWW-Authenticate", equalTo("Bearer"));
-        given().header("Authorization", "Bearer not-a-jwt")
-                .when()
-                .get("/test-probe/me")
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(given().when().get("/test-probe/me"), 401).header("WWW-Authenticate", equalTo("Bearer"));
+        problem(given().header("Authorization", "Bearer not-a-jwt").when().get("/test-probe/me"), 401);
     }
 
     @Test
@@ -131,43 +86,26 @@ class PlatformProblemsTest {
                 .body("last", equalTo("start"))
                 .extract()
                 .path("next");
-        given().queryParam("cursor", next)
-                .when()
-                .get("/test-probe/cursor")
-                .then()
-                .statusCode(200)
-                .body("last", equalTo("start+"));
+        cursorPage("cursor", next).then().statusCode(200).body("last", equalTo("start+"));
         String tampered = (next.charAt(0) == 'A' ? 'B' : 'A') + next.substring(1);
-        given().queryParam("cursor", tampered)
-                .when()
-                .get("/test-probe/cursor")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        given().queryParam("cursor", "garbage")
-                .when()
-                .get("/test-probe/cursor")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(cursorPage("cursor", tampered), 400).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        problem(cursorPage("cursor", "garbage"), 400);
     }
 
     @Test
     void should_refuse_a_limit_over_the_maximum() {
-        given().queryParam("limit", 501)
-                .when()
-                .get("/test-probe/cursor")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("detail", containsString("500"));
-        given().queryParam("limit", "ten")
-                .when()
-                .get("/test-probe/cursor")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(cursorPage("limit", 501), 400).body("detail", containsString("500"));
+        problem(cursorPage("limit", "ten"), 400);
+    }
+
+    /** POSTs {@code body} as {@code type} to the probe's echo. */
+    private static Response echo(ContentType type, String body) {
+        return given().contentType(type).body(body).when().post("/test-probe/echo");
+    }
+
+    /** GETs the probe's cursor list with one query parameter. */
+    private static Response cursorPage(String parameter, Object value) {
+        return given().queryParam(parameter, value).when().get("/test-probe/cursor");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -44,24 +45,16 @@ class SignedCursorsTest {
     void should_refuse_a_signed_cursor_whose_content_no_page_wrote_on_every_list() {
         String me = SignUp.user("cursor_" + UUID.randomUUID().toString().substring(0, 8));
         String peer = SignUp.user("cursor_" + UUID.randomUUID().toString().substring(0, 8));
-        String conversation = given().header("Authorization", Tokens.bearer(me))
+        String conversation = createdId(given().header("Authorization", Tokens.bearer(me))
                 .contentType(ContentType.JSON)
                 .body(Map.of("members", List.of(peer)))
                 .when()
-                .post("/conversations")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
-        String post = given().header("Authorization", Tokens.bearer(me))
+                .post("/conversations"));
+        String post = createdId(given().header("Authorization", Tokens.bearer(me))
                 .contentType(ContentType.JSON)
                 .body(Map.of("body", "cursor test"))
                 .when()
-                .post("/posts")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/posts"));
         String course = "cursor-" + UUID.randomUUID().toString().substring(0, 8);
         given().header("Authorization", Tokens.bearer(me))
                 .contentType(ContentType.JSON)

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -168,14 +169,10 @@ class StrictInputTest {
     }
 
     private static String paste(String body) {
-        return given().contentType(ContentType.JSON)
+        return createdId(given().contentType(ContentType.JSON)
                 .body(Map.of("body", body, "private", false))
                 .when()
-                .post("/pastes")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/pastes"));
     }
 
     private static ValidatableResponse postPaste(String json) {

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.ring;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -9,9 +10,9 @@ import static org.hamcrest.Matchers.hasSize;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
-import dev.cqlpatterns.platform.errors.Problem;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
 import java.util.List;
@@ -112,100 +113,61 @@ class RingTest {
 
     @Test
     void should_name_a_missing_partition_key_column() {
-        given().queryParam("key", "country=TR")
-                .when()
-                .get("/ring/ring_probe/token")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("key"))
+        problem(token("ring_probe", "country=TR"), 400, "key")
                 .body("errors[0].message", containsString("zip is missing"));
     }
 
     @Test
     void should_refuse_a_column_that_is_not_of_the_partition_key_rather_than_drop_it() {
-        given().queryParam("key", "country=TR", "zip=34000", "city=Istanbul")
-                .when()
-                .get("/ring/ring_probe/token")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("key"))
+        problem(token("ring_probe", "country=TR", "zip=34000", "city=Istanbul"), 400, "key")
                 .body("errors[0].message", containsString("city is not a partition key column"));
     }
 
     @Test
     void should_refuse_a_column_given_twice_and_any_other_parameter() {
-        given().queryParam("key", "country=TR", "zip=34000", "zip=35000")
-                .when()
-                .get("/ring/ring_probe/token")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(token("ring_probe", "country=TR", "zip=34000", "zip=35000"), 400)
                 .body("errors[0].message", containsString("zip is given twice"));
-        given().queryParam("key", "country=TR", "zip=34000")
-                .queryParam("country", "TR")
-                .when()
-                .get("/ring/ring_probe/token")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("country"));
+        problem(
+                given().queryParam("key", "country=TR", "zip=34000")
+                        .queryParam("country", "TR")
+                        .when()
+                        .get("/ring/ring_probe/token"),
+                400,
+                "country");
     }
 
     @Test
     void should_name_a_malformed_partition_key_column() {
-        given().queryParam("key", "country=TR", "zip=not-a-number")
-                .when()
-                .get("/ring/ring_probe/token")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("key"))
+        problem(token("ring_probe", "country=TR", "zip=not-a-number"), 400, "key")
                 .body("errors[0].message", containsString("zip is not a valid int"));
     }
 
     @Test
     void should_answer_404_for_an_unknown_table() {
-        given().queryParam("key", "id=1")
-                .when()
-                .get("/ring/no_such_table/token")
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:not-found"));
+        problem(token("no_such_table", "id=1"), 404).body("type", equalTo("urn:cql-patterns:problem:not-found"));
     }
 
     @Test
     void should_refuse_a_table_name_cassandra_could_not_have() {
         for (String table : List.of("ring-probe", "a".repeat(49), "ring_probe;")) {
-            given().queryParam("key", "country=TR", "zip=34000")
-                    .when()
-                    .get("/ring/{table}/token", table)
-                    .then()
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
-                    .body("errors[0].field", equalTo("table"));
+            problem(token(table, "country=TR", "zip=34000"), 400, "table");
         }
     }
 
     @Test
     void should_refuse_a_partition_key_value_over_256_characters_or_with_control_characters() {
-        given().queryParam("key", "country=" + "T".repeat(256), "zip=34000")
-                .when()
-                .get("/ring/ring_probe/token")
+        token("ring_probe", "country=" + "T".repeat(256), "zip=34000")
                 .then()
                 .statusCode(200)
                 .body("partitionKey.country", equalTo("T".repeat(256)));
         for (String country :
                 List.of("country=" + "T".repeat(257), "country=T\u0000R", "country=T\nR", "country=", "TR")) {
-            given().queryParam("key", country, "zip=34000")
-                    .when()
-                    .get("/ring/ring_probe/token")
-                    .then()
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
-                    .body("errors[0].field", equalTo("key"));
+            problem(token("ring_probe", country, "zip=34000"), 400, "key");
         }
+    }
+
+    /** GET the token of the partition {@code keyParts} of {@code table}, the answer not yet checked. */
+    private static Response token(String table, Object... keyParts) {
+        return given().queryParam("key", keyParts).when().get("/ring/{table}/token", table);
     }
 }

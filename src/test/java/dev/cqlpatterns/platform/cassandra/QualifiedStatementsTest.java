@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform.cassandra;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,14 +30,10 @@ class QualifiedStatementsTest {
 
     @Test
     void should_prepare_every_statement_with_its_keyspace_in_its_text() {
-        String id = given().contentType(ContentType.JSON)
+        String id = createdId(given().contentType(ContentType.JSON)
                 .body(Map.of("title", "t", "body", "b", "private", false))
                 .when()
-                .post("/pastes")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/pastes"));
         given().when().get("/pastes/" + id).then().statusCode(200);
         given().when().get("/pastes").then().statusCode(200);
 

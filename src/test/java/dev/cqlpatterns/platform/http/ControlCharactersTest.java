@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform.http;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -33,14 +34,10 @@ class ControlCharactersTest {
     void should_refuse_a_control_character_in_free_text_and_keep_tab_and_line_breaks(String control) {
         String alice = SignUp.user("alice-" + UUID.randomUUID().toString().substring(0, 8));
         String bob = SignUp.user("bob-" + UUID.randomUUID().toString().substring(0, 8));
-        String conversation = as(alice)
+        String conversation = createdId(as(alice)
                 .contentType(ContentType.JSON)
                 .body(Map.of("members", List.of(bob)))
-                .post("/conversations")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/conversations"));
         String messages = "/conversations/" + conversation + "/messages";
         refused(
                 as(alice)
@@ -88,14 +85,10 @@ class ControlCharactersTest {
                         .post("/posts")
                         .then(),
                 "body");
-        String post = as(alice)
+        String post = createdId(as(alice)
                 .contentType(ContentType.JSON)
                 .body(Map.of("body", FREE_TEXT))
-                .post("/posts")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/posts"));
         refused(
                 as(alice)
                         .contentType(ContentType.JSON)

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform.http;
 
+import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -24,13 +25,9 @@ class LengthsTest {
     @Test
     void a_paste_title_should_count_characters_not_utf16_units() {
         String title = EMOJI.repeat(200);
-        String id = given().contentType(ContentType.JSON)
+        String id = createdId(given().contentType(ContentType.JSON)
                 .body(Map.of("title", title, "body", "b", "private", true))
-                .post("/pastes")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+                .post("/pastes"));
         given().get("/pastes/" + id).then().statusCode(200).body("title", equalTo(title));
         given().contentType(ContentType.JSON)
                 .body(Map.of("title", title + EMOJI, "body", "b", "private", true))
