@@ -1,18 +1,17 @@
 package dev.cqlpatterns.courses;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.testsupport.Callers;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.StoredRows;
-import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -41,25 +40,15 @@ class CourseOwnershipTest {
     }
 
     static Response putCourse(String caller, String id, String name) {
-        return given().header("Authorization", Tokens.bearer(caller))
-                .contentType(ContentType.JSON)
-                .body(Map.of("name", name))
-                .when()
-                .put("/courses/{id}", id);
+        return Callers.json(caller, Map.of("name", name)).when().put("/courses/{id}", id);
     }
 
     static Response putModule(String caller, String id, int module, String name) {
-        return given().header("Authorization", Tokens.bearer(caller))
-                .contentType(ContentType.JSON)
-                .body(Map.of("name", name))
-                .when()
-                .put("/courses/{id}/modules/{m}", id, module);
+        return Callers.json(caller, Map.of("name", name)).when().put("/courses/{id}/modules/{m}", id, module);
     }
 
     static Response deleteModule(String caller, String id, int module) {
-        return given().header("Authorization", Tokens.bearer(caller))
-                .when()
-                .delete("/courses/{id}/modules/{m}", id, module);
+        return Callers.as(caller).when().delete("/courses/{id}/modules/{m}", id, module);
     }
 
     static void assertCourse(String id, String name, String owner, List<String> modules) {
@@ -78,11 +67,7 @@ class CourseOwnershipTest {
         String id = newCourseId();
         putCourse("ada", id, "Data Modelling").then().statusCode(200).body("owner", equalTo("ada"));
 
-        putCourse("mallory", id, "Pwned")
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
+        problem(putCourse("mallory", id, "Pwned"), 403).body("type", equalTo("urn:cql-patterns:problem:forbidden"));
         assertCourse(id, "Data Modelling", "ada", List.of());
 
         putCourse("ada", id, "Data Modelling in Depth").then().statusCode(200).body("owner", equalTo("ada"));
@@ -95,11 +80,11 @@ class CourseOwnershipTest {
         putCourse("ada", id, "Data Modelling").then().statusCode(200);
         putModule("ada", id, 1, "Partitions").then().statusCode(200);
 
-        putModule("mallory", id, 1, "Pwned").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        putModule("mallory", id, 2, "Spam").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        deleteModule("mallory", id, 1).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(putModule("mallory", id, 1, "Pwned"), 403);
+        problem(putModule("mallory", id, 2, "Spam"), 403);
+        problem(deleteModule("mallory", id, 1), 403);
         // Also for a module that is not there: the answer does not depend on the modules.
-        deleteModule("mallory", id, 3).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(deleteModule("mallory", id, 3), 403);
         assertCourse(id, "Data Modelling", "ada", List.of("Partitions"));
 
         putModule("ada", id, 2, "Clustering").then().statusCode(200);
@@ -110,8 +95,8 @@ class CourseOwnershipTest {
     @Test
     void should_answer_404_for_the_modules_of_an_unknown_course() {
         String id = newCourseId();
-        putModule("ada", id, 1, "Orphan").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        deleteModule("ada", id, 1).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(putModule("ada", id, 1, "Orphan"), 404);
+        problem(deleteModule("ada", id, 1), 404);
         given().when().get("/courses/{id}", id).then().statusCode(404);
     }
 
@@ -135,8 +120,8 @@ class CourseOwnershipTest {
         given().when().get("/courses/{id}", id).then().statusCode(200).body("owner", nullValue());
 
         putModule("dora", id, 2, "New module").then().statusCode(200);
-        putCourse("mallory", id, "Pwned").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        deleteModule("mallory", id, 1).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(putCourse("mallory", id, "Pwned"), 403);
+        problem(deleteModule("mallory", id, 1), 403);
         assertCourse(id, "Legacy", "dora", List.of("Old module", "New module"));
 
         // Two callers claiming one unowned course at once: one owns it, the other is refused.

@@ -1,11 +1,11 @@
 package dev.cqlpatterns.delivery;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.CassandraTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.response.Response;
@@ -34,11 +34,7 @@ class CassandraOutageIT {
             System.out.printf("readiness DOWN %d ms after the node stopped%n", down.toMillis());
             assertThat(Duration.between(stopped, Instant.now())).isLessThanOrEqualTo(Duration.ofSeconds(10));
 
-            given().when()
-                    .get("/courses/outage-probe")
-                    .then()
-                    .statusCode(503)
-                    .contentType(Problem.MEDIA_TYPE)
+            problem(given().when().get("/courses/outage-probe"), 503)
                     .header("Retry-After", notNullValue())
                     .body("type", equalTo("urn:cql-patterns:problem:cassandra-unavailable"));
         } finally {

@@ -1,16 +1,15 @@
 package dev.cqlpatterns.groups;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
-import dev.cqlpatterns.testsupport.Tokens;
+import dev.cqlpatterns.testsupport.Callers;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +34,7 @@ class GroupMembersTest {
     }
 
     static void createUser(String username, Integer age) {
-        given().header("Authorization", Tokens.bearer(username))
-                .contentType(ContentType.JSON)
-                .body(Map.of("username", username, "email", username + "@example.com", "age", age))
+        Callers.json(username, Map.of("username", username, "email", username + "@example.com", "age", age))
                 .when()
                 .post("/users")
                 .then()
@@ -45,19 +42,15 @@ class GroupMembersTest {
     }
 
     static Response join(String caller, String group, String username) {
-        return given().header("Authorization", Tokens.bearer(caller))
-                .when()
-                .put("/groups/{g}/members/{u}", group, username);
+        return Callers.as(caller).when().put("/groups/{g}/members/{u}", group, username);
     }
 
     static Response leave(String caller, String group, String username) {
-        return given().header("Authorization", Tokens.bearer(caller))
-                .when()
-                .delete("/groups/{g}/members/{u}", group, username);
+        return Callers.as(caller).when().delete("/groups/{g}/members/{u}", group, username);
     }
 
     static Response members(String group, Integer limit, String cursor) {
-        var request = given().header("Authorization", Tokens.bearer("reader"));
+        var request = Callers.as("reader");
         if (limit != null) {
             request.queryParam("limit", limit);
         }
@@ -124,7 +117,7 @@ class GroupMembersTest {
                 .statusCode(200)
                 .body("items", hasSize(1))
                 .body("next", nullValue());
-        given().header("Authorization", Tokens.bearer("reader"))
+        Callers.as("reader")
                 .when()
                 .get("/groups/{g}/members/latest", group)
                 .then()
@@ -138,13 +131,13 @@ class GroupMembersTest {
                 .statusCode(200)
                 .body("items", hasSize(0))
                 .body("next", nullValue());
-        given().header("Authorization", Tokens.bearer("reader"))
+        Callers.as("reader")
                 .when()
                 .get("/groups/{g}/members/latest", group)
                 .then()
                 .statusCode(200)
                 .body("items", hasSize(0));
-        leave(pat, group, pat).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(leave(pat, group, pat), 404);
     }
 
     @Test
@@ -152,30 +145,21 @@ class GroupMembersTest {
         String group = unique("club-");
         String quinn = unique("quinn");
         createUser(quinn, 30);
-        join("mallory", group, quinn).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(join("mallory", group, quinn), 403);
         join(quinn, group, quinn).then().statusCode(201);
-        leave("mallory", group, quinn).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        given().when()
-                .put("/groups/{g}/members/{u}", group, quinn)
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(leave("mallory", group, quinn), 403);
+        problem(given().when().put("/groups/{g}/members/{u}", group, quinn), 401);
         members(group, null, null).then().body("items.username", equalTo(List.of(quinn)));
     }
 
     @Test
     void should_answer_404_for_unknown_groups_users_and_memberships() {
         String group = unique("nothing-");
-        members(group, null, null).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", Tokens.bearer("reader"))
-                .when()
-                .get("/groups/{g}/members/latest", group)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(members(group, null, null), 404);
+        problem(Callers.as("reader").when().get("/groups/{g}/members/latest", group), 404);
         String sam = unique("sam");
-        join(sam, group, sam).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        leave(sam, group, sam).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(join(sam, group, sam), 404);
+        problem(leave(sam, group, sam), 404);
     }
 
     @Test
@@ -183,27 +167,15 @@ class GroupMembersTest {
         String group = unique("club-");
         String tess = unique("tess");
         createUser(tess, 22);
-        join(tess, "Not A Group", tess)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("group"));
-        join(tess, "x".repeat(65), tess).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(join(tess, "Not A Group", tess), 400, "group");
+        problem(join(tess, "x".repeat(65), tess), 400);
         join(tess, group, tess).then().statusCode(201);
-        members(group, 0, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        members(group, 501, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        members(group, 10, "garbage")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        given().header("Authorization", Tokens.bearer("reader"))
-                .queryParam("cursor", "garbage")
-                .when()
-                .get("/groups/{g}/members/latest", group)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(members(group, 0, null), 400);
+        problem(members(group, 501, null), 400);
+        problem(members(group, 10, "garbage"), 400).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        problem(
+                Callers.as("reader").queryParam("cursor", "garbage").when().get("/groups/{g}/members/latest", group),
+                400);
 
         // A cursor of another group's list does not page this one.
         String other = unique("club-");
@@ -215,6 +187,6 @@ class GroupMembersTest {
         }
         String foreign =
                 members(other, 1, null).then().statusCode(200).extract().path("next");
-        members(group, 1, foreign).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(members(group, 1, foreign), 400);
     }
 }

@@ -4,12 +4,12 @@ import static dev.cqlpatterns.groups.GroupMembersTest.createUser;
 import static dev.cqlpatterns.groups.GroupMembersTest.join;
 import static dev.cqlpatterns.groups.GroupMembersTest.leave;
 import static dev.cqlpatterns.groups.GroupMembersTest.unique;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -100,7 +100,7 @@ class LatestJoinersTest {
         for (int i = 0; i < 3; i++) {
             join(wes, unique("cap-"), wes).then().statusCode(201);
         }
-        join(wes, unique("cap-"), wes).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        problem(join(wes, unique("cap-"), wes), 409);
     }
 
     @Test
@@ -109,7 +109,7 @@ class LatestJoinersTest {
         String xena = unique("xena");
         createUser(xena, 30);
         join(xena, group, xena).then().statusCode(201);
-        latest(group, 0, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(latest(group, 0, null), 400);
         latest(group, 1, null).then().statusCode(200).body("items[0].username", equalTo(xena));
     }
 }

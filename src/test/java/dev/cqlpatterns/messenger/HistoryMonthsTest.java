@@ -4,10 +4,10 @@ import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.sent;
 import static dev.cqlpatterns.messenger.Chat.user;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.MovableClockProfile;
 import io.quarkus.test.junit.QuarkusTest;
@@ -105,12 +105,11 @@ class HistoryMonthsTest {
                 .body("items.sentAt", equalTo(List.of("2025-02-20T10:00:00Z", "2025-02-10T09:00:00Z")))
                 .body("next", nullValue());
         // The same cursor with another slice is refused.
-        as(bob).queryParam("limit", 5)
-                .queryParam("cursor", sliced)
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(
+                as(bob).queryParam("limit", 5)
+                        .queryParam("cursor", sliced)
+                        .when()
+                        .get("/conversations/{id}/messages", id),
+                400);
     }
 }

@@ -3,6 +3,7 @@ package dev.cqlpatterns.messenger;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.user;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 
@@ -46,14 +47,13 @@ class MemberQuotasTest {
             groups.add(id);
         }
         // The victim's bound of conversations others put them in is full...
-        as(mallory)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(victim, user("crony"))))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(
+                        as(mallory)
+                                .contentType(ContentType.JSON)
+                                .body(Map.of("members", List.of(victim, user("crony"))))
+                                .when()
+                                .post("/conversations"),
+                        409)
                 .body("detail", containsString(victim))
                 .body("detail", containsString("by others"));
 
@@ -61,14 +61,13 @@ class MemberQuotasTest {
         for (int i = 0; i < SmallQuotasProfile.OWN; i++) {
             create(victim, List.of(user("friend")), null);
         }
-        as(victim)
-                .contentType(ContentType.JSON)
-                .body(Map.of("members", List.of(user("friend"))))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(
+                        as(victim)
+                                .contentType(ContentType.JSON)
+                                .body(Map.of("members", List.of(user("friend"))))
+                                .when()
+                                .post("/conversations"),
+                        409)
                 .body("detail", containsString("You already started"));
 
         // Leaving a conversation someone else put them in gives that room back.

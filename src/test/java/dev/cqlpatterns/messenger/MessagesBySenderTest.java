@@ -4,17 +4,19 @@ import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.sent;
 import static dev.cqlpatterns.messenger.Chat.user;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -33,10 +35,7 @@ class MessagesBySenderTest {
         sent(bob, bobAndCarol, "to carol only");
         sent(alice, pair, "from alice");
 
-        as(alice)
-                .queryParam("sender", bob)
-                .when()
-                .get("/messages")
+        bySender(alice, Map.of("sender", bob))
                 .then()
                 .statusCode(200)
                 .body("items.id", containsInAnyOrder(m1, m2))
@@ -44,26 +43,15 @@ class MessagesBySenderTest {
                 .body("next", nullValue())
                 // the inbox partition, and the two partitions the index found rows in
                 .header("X-Partitions-Read", equalTo("3"));
-        as(carol)
-                .queryParam("sender", bob)
-                .when()
-                .get("/messages")
+        bySender(carol, Map.of("sender", bob))
                 .then()
                 .statusCode(200)
                 .body("items.content", containsInAnyOrder("to the group", "to carol only"));
-        as(bob).queryParam("sender", bob)
-                .when()
-                .get("/messages")
+        bySender(bob, Map.of("sender", bob))
                 .then()
                 .statusCode(200)
                 .body("items.content", containsInAnyOrder("to alice", "to the group", "to carol only"));
-        as(user("mallory"))
-                .queryParam("sender", bob)
-                .when()
-                .get("/messages")
-                .then()
-                .statusCode(200)
-                .body("items.size()", equalTo(0));
+        bySender(user("mallory"), Map.of("sender", bob)).then().statusCode(200).body("items.size()", equalTo(0));
 
         // Once alice has left the group, its messages are no longer hers to read.
         as(alice)
@@ -71,13 +59,7 @@ class MessagesBySenderTest {
                 .delete("/conversations/{id}/members/{u}", group, alice)
                 .then()
                 .statusCode(204);
-        as(alice)
-                .queryParam("sender", bob)
-                .when()
-                .get("/messages")
-                .then()
-                .statusCode(200)
-                .body("items.id", equalTo(List.of(m1)));
+        bySender(alice, Map.of("sender", bob)).then().statusCode(200).body("items.id", equalTo(List.of(m1)));
     }
 
     @Test
@@ -112,56 +94,24 @@ class MessagesBySenderTest {
         assertThat(pages).isEqualTo(3);
         assertThat(found).containsExactlyInAnyOrderElementsOf(sentIds);
 
-        String next = as(alice)
-                .queryParam("sender", bob)
-                .queryParam("limit", 2)
-                .when()
-                .get("/messages")
+        String next = bySender(alice, Map.of("sender", bob, "limit", 2))
                 .then()
                 .extract()
                 .path("next");
-        as(alice)
-                .queryParam("sender", alice)
-                .queryParam("cursor", next)
-                .when()
-                .get("/messages")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(bySender(alice, Map.of("sender", alice, "cursor", next)), 400);
     }
 
     @Test
     void should_refuse_bad_lookups() {
         String alice = user("alice");
-        as(alice)
-                .when()
-                .get("/messages")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("sender"));
-        as(alice)
-                .queryParam("sender", "Not Valid")
-                .when()
-                .get("/messages")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .queryParam("sender", "bob")
-                .queryParam("cursor", "garbage")
-                .when()
-                .get("/messages")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        as(alice)
-                .queryParam("sender", "bob")
-                .queryParam("limit", 501)
-                .when()
-                .get("/messages")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(bySender(alice, Map.of()), 400).body("errors.field", hasItem("sender"));
+        problem(bySender(alice, Map.of("sender", "Not Valid")), 400);
+        problem(bySender(alice, Map.of("sender", "bob", "cursor", "garbage")), 400);
+        problem(bySender(alice, Map.of("sender", "bob", "limit", 501)), 400);
+    }
+
+    /** GET /messages as {@code caller} with {@code query}, the answer not yet checked. */
+    private static Response bySender(String caller, Map<String, ?> query) {
+        return as(caller).queryParams(query).when().get("/messages");
     }
 }

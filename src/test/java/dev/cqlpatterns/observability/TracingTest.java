@@ -1,9 +1,9 @@
 package dev.cqlpatterns.observability;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.RecordedSpans;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
@@ -39,12 +39,11 @@ class TracingTest {
     @Test
     void should_continue_the_callers_trace_and_name_it_in_the_problem() {
         String traceId = hex(16);
-        ExtractableResponse<Response> answer = given().header("traceparent", "00-" + traceId + "-" + hex(8) + "-01")
-                .when()
-                .get("/pastes/not-an-id")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        ExtractableResponse<Response> answer = problem(
+                        given().header("traceparent", "00-" + traceId + "-" + hex(8) + "-01")
+                                .when()
+                                .get("/pastes/not-an-id"),
+                        400)
                 .extract();
         assertThat(answer.<String>path("traceId")).isEqualTo(traceId);
         assertThat(answer.header("X-Request-Id")).isEqualTo(traceId);

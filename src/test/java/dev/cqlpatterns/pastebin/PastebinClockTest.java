@@ -1,6 +1,6 @@
 package dev.cqlpatterns.pastebin;
 
-import static io.restassured.RestAssured.given;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -9,7 +9,6 @@ import static org.hamcrest.Matchers.nullValue;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.Pages;
 import io.quarkus.test.junit.QuarkusTest;
@@ -64,23 +63,15 @@ class PastebinClockTest {
         assertThat(PastebinTest.latestIds()).contains(paste.id());
 
         clock.set(now.plusSeconds(3600));
-        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(PastebinTest.read(paste.id()), 404);
         assertThat(PastebinTest.latestIds()).doesNotContain(paste.id());
-        PastebinTest.put(paste.id(), paste.secret(), Map.of("title", "x"))
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        given().header("X-Paste-Secret", paste.secret())
-                .when()
-                .delete("/pastes/" + paste.id())
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(PastebinTest.put(paste.id(), paste.secret(), Map.of("title", "x")), 404);
+        problem(PastebinTest.delete(paste.id(), paste.secret()), 404);
         // the rows are still there (their TTL has most of an hour to go): the service's own check hid them
         assertThat(listRowExists(paste.id(), createdAt)).isTrue();
 
         clock.set(now.plusSeconds(3599));
-        given().when().get("/pastes/" + paste.id()).then().statusCode(200);
+        PastebinTest.read(paste.id()).then().statusCode(200);
     }
 
     @Test
@@ -100,9 +91,7 @@ class PastebinClockTest {
         // Read: the registry, the new day's generation and the day once per listing period (1 + 7), the
         // old day's generation and the day once per period that still reaches it (1 + 6: a minute ago,
         // the 1-minute period's window began after it ended).
-        JsonPath first = given().queryParam("limit", 1)
-                .when()
-                .get("/pastes")
+        JsonPath first = PastebinTest.latestPage(Map.of("limit", 1))
                 .then()
                 .statusCode(200)
                 .header("X-Partitions-Read", "16")
@@ -111,10 +100,7 @@ class PastebinClockTest {
                 .extract()
                 .jsonPath();
         // the same reads again: the rest of the new day, then the old day
-        given().queryParam("limit", 1)
-                .queryParam("cursor", first.getString("next"))
-                .when()
-                .get("/pastes")
+        PastebinTest.latestPage(Map.of("limit", 1, "cursor", first.getString("next")))
                 .then()
                 .statusCode(200)
                 .header("X-Partitions-Read", "16")
@@ -124,12 +110,7 @@ class PastebinClockTest {
                 .body("next", nullValue());
 
         // a tampered cursor is a 400
-        given().queryParam("cursor", first.getString("next") + "x")
-                .when()
-                .get("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(PastebinTest.latestPage(Map.of("cursor", first.getString("next") + "x")), 400);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.pastebin;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -12,7 +13,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Pages;
 import io.quarkus.test.junit.QuarkusTest;
@@ -70,11 +70,32 @@ class PastebinTest {
         return request.when().put("/pastes/" + id);
     }
 
+    /** POST /pastes with {@code body}, the answer not yet checked. */
+    static Response post(Object body) {
+        return given().contentType(ContentType.JSON).body(body).when().post("/pastes");
+    }
+
+    static Response read(String id) {
+        return given().when().get("/pastes/" + id);
+    }
+
+    /** DELETE the paste, with the X-Paste-Secret {@code secret} unless it is null. */
+    static Response delete(String id, String secret) {
+        var request = given();
+        if (secret != null) {
+            request.header("X-Paste-Secret", secret);
+        }
+        return request.when().delete("/pastes/" + id);
+    }
+
+    /** GET /pastes (the newest public ones) with {@code query}, the answer not yet checked. */
+    static Response latestPage(Map<String, ?> query) {
+        return given().queryParams(query).when().get("/pastes");
+    }
+
     /** The newest public pastes, first page of 500: what was just created is on it, if listed. */
     static List<Map<String, Object>> latest() {
-        return given().queryParam("limit", 500)
-                .when()
-                .get("/pastes")
+        return latestPage(Map.of("limit", 500))
                 .then()
                 .statusCode(200)
                 .extract()
@@ -102,8 +123,7 @@ class PastebinTest {
         Instant createdAt = Instant.parse(paste.json().getString("createdAt"));
         assertThat(Instant.parse(paste.json().getString("expiresAt"))).isEqualTo(createdAt.plusSeconds(7 * 86_400));
 
-        given().when()
-                .get("/pastes/" + paste.id())
+        read(paste.id())
                 .then()
                 .statusCode(200)
                 .header("X-Partitions-Read", "1")
@@ -148,7 +168,7 @@ class PastebinTest {
     @Test
     void should_read_a_private_paste_by_id_and_never_list_it() {
         Created paste = create(Map.of("title", "secret plans", "body", "…", "private", true));
-        given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("private", equalTo(true));
+        read(paste.id()).then().statusCode(200).body("private", equalTo(true));
         assertThat(latestIds()).doesNotContain(paste.id());
     }
 
@@ -165,7 +185,7 @@ class PastebinTest {
                 .body("private", equalTo(true))
                 .header("X-Partitions-Read", "5");
         assertThat(latestIds()).doesNotContain(paste.id());
-        given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("private", equalTo(true));
+        read(paste.id()).then().statusCode(200).body("private", equalTo(true));
 
         put(paste.id(), paste.secret(), Map.of("private", false)).then().statusCode(200);
         assertThat(latestIds()).contains(paste.id());
@@ -239,12 +259,7 @@ class PastebinTest {
 
         Map<String, Object> item = listed(paste.id());
         assertThat(item).containsEntry("title", "after").containsEntry("expiresAt", changed.getString("expiresAt"));
-        given().when()
-                .get("/pastes/" + paste.id())
-                .then()
-                .statusCode(200)
-                .body("title", equalTo("after"))
-                .body("body", equalTo("new body"));
+        read(paste.id()).then().statusCode(200).body("title", equalTo("after")).body("body", equalTo("new body"));
 
         // the new expiry applies to every row of the paste: the TTLs follow it
         long pasteTtl = ttl("SELECT TTL(body) FROM %s.pastes_by_id WHERE id = ?", UUID.fromString(paste.id()));
@@ -276,110 +291,48 @@ class PastebinTest {
     @Test
     void should_delete_a_paste_with_its_secret() {
         Created paste = createPublic("doomed", null);
-        given().header("X-Paste-Secret", paste.secret())
-                .when()
-                .delete("/pastes/" + paste.id())
+        delete(paste.id(), paste.secret())
                 // as making it private: the paste, the day's generation twice, the hide's count
                 .then()
                 .statusCode(204)
                 .header("X-Partitions-Read", "5");
-        given().when().get("/pastes/" + paste.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(read(paste.id()), 404);
         assertThat(latestIds()).doesNotContain(paste.id());
-        given().header("X-Paste-Secret", paste.secret())
-                .when()
-                .delete("/pastes/" + paste.id())
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(delete(paste.id(), paste.secret()), 404);
     }
 
     @Test
     void should_refuse_changes_without_the_right_secret() {
         Created paste = createPublic("guarded", null);
-        put(paste.id(), "A".repeat(43), Map.of("title", "hacked"))
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(put(paste.id(), "A".repeat(43), Map.of("title", "hacked")), 403)
                 .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
-        put(paste.id(), null, Map.of("title", "hacked")).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(put(paste.id(), null, Map.of("title", "hacked")), 403);
         // Shaped as no secret can be: refused before the paste is read, naming the header.
-        given().header("X-Paste-Secret", paste.secret() + "x")
-                .when()
-                .delete("/pastes/" + paste.id())
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(delete(paste.id(), paste.secret() + "x"), 400).body("errors[0].field", equalTo("X-Paste-Secret"));
+        problem(put(paste.id(), "not-the-secret", Map.of("title", "hacked")), 400)
                 .body("errors[0].field", equalTo("X-Paste-Secret"));
-        put(paste.id(), "not-the-secret", Map.of("title", "hacked"))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("X-Paste-Secret"));
-        given().when().delete("/pastes/" + paste.id()).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
-        given().when().get("/pastes/" + paste.id()).then().statusCode(200).body("title", equalTo("guarded"));
+        problem(delete(paste.id(), null), 403);
+        read(paste.id()).then().statusCode(200).body("title", equalTo("guarded"));
     }
 
     @Test
     void should_answer_404_for_an_unknown_paste() {
         String unknown = UUID.randomUUID().toString();
-        given().when()
-                .get("/pastes/" + unknown)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:not-found"));
-        put(unknown, "A".repeat(43), Map.of("title", "x"))
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        given().header("X-Paste-Secret", "A".repeat(43))
-                .when()
-                .delete("/pastes/" + unknown)
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        given().when().get("/pastes/not-a-uuid").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(read(unknown), 404).body("type", equalTo("urn:cql-patterns:problem:not-found"));
+        problem(put(unknown, "A".repeat(43), Map.of("title", "x")), 404);
+        problem(delete(unknown, "A".repeat(43)), 404);
+        problem(read("not-a-uuid"), 400);
     }
 
     @Test
     void should_refuse_an_empty_or_missing_body() {
-        given().contentType(ContentType.JSON)
-                .body(Map.of("body", "", "private", false))
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("body"));
-        given().contentType(ContentType.JSON)
-                .body(Map.of("title", "no body", "private", false))
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("body"));
-        given().contentType(ContentType.JSON)
-                .body(Map.of("body", "no visibility"))
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("private"));
-        given().contentType(ContentType.JSON)
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(post(Map.of("body", "", "private", false)), 400).body("errors.field", hasItem("body"));
+        problem(post(Map.of("title", "no body", "private", false)), 400).body("errors.field", hasItem("body"));
+        problem(post(Map.of("body", "no visibility")), 400).body("errors.field", hasItem("private"));
+        problem(given().contentType(ContentType.JSON).when().post("/pastes"), 400);
         Created paste = createPublic("keeps its body", null);
-        put(paste.id(), paste.secret(), Map.of("body", ""))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors.field", hasItem("body"));
-        put(paste.id(), paste.secret(), Map.of()).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(put(paste.id(), paste.secret(), Map.of("body", "")), 400).body("errors.field", hasItem("body"));
+        problem(put(paste.id(), paste.secret(), Map.of()), 400);
     }
 
     @Test
@@ -387,58 +340,27 @@ class PastebinTest {
         String atLimit = "x".repeat(512 * 1024);
         create(Map.of("body", atLimit, "private", true));
         // between the paste limit (512 KiB) and the HTTP limit (1 MiB): the paste's own 413
-        given().contentType(ContentType.JSON)
-                .body(Map.of("body", atLimit + "x", "private", true))
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(413)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(post(Map.of("body", atLimit + "x", "private", true)), 413)
                 .body("type", equalTo("urn:cql-patterns:problem:payload-too-large"))
                 .body("errors.field", hasItem("body"));
         // 3-byte characters: under the limit in characters, over it in bytes
-        given().contentType(ContentType.JSON)
-                .body(Map.of("body", "€".repeat(200_000), "private", true))
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(413)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(post(Map.of("body", "€".repeat(200_000), "private", true)), 413);
         // over the HTTP limit: the platform's 413 before the body is read
-        given().contentType(ContentType.JSON)
-                .body(Map.of("body", "x".repeat(1_100_000), "private", true))
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(413)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(post(Map.of("body", "x".repeat(1_100_000), "private", true)), 413);
         Created paste = createPublic("stays small", null);
-        put(paste.id(), paste.secret(), Map.of("body", atLimit + "x"))
-                .then()
-                .statusCode(413)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(put(paste.id(), paste.secret(), Map.of("body", atLimit + "x")), 413);
     }
 
     @Test
     void should_refuse_malformed_or_negative_expiry() {
         for (String bad : List.of("tomorrow", "P1M", "7d", "PT-5M", "-PT1H", "PT0S", "PT0.5S", "P400D")) {
-            given().contentType(ContentType.JSON)
-                    .body(Map.of("body", "x", "private", false, "expiresIn", bad))
-                    .when()
-                    .post("/pastes")
-                    .then()
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
+            problem(post(Map.of("body", "x", "private", false, "expiresIn", bad)), 400)
                     .body("errors.field", hasItem("expiresIn"));
         }
         Created paste = createPublic("expiry kept", "P1D");
-        put(paste.id(), paste.secret(), Map.of("expiresIn", "PT-1S"))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(put(paste.id(), paste.secret(), Map.of("expiresIn", "PT-1S")), 400)
                 .body("errors.field", hasItem("expiresIn"));
-        given().when()
-                .get("/pastes/" + paste.id())
+        read(paste.id())
                 .then()
                 .statusCode(200)
                 .body("expiresAt", equalTo(paste.json().getString("expiresAt")));
@@ -446,25 +368,10 @@ class PastebinTest {
 
     @Test
     void should_refuse_a_malformed_cursor_or_limit() {
-        given().queryParam("cursor", "garbage")
-                .when()
-                .get("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(latestPage(Map.of("cursor", "garbage")), 400)
                 .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        given().queryParam("limit", 0)
-                .when()
-                .get("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        given().queryParam("limit", 501)
-                .when()
-                .get("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(latestPage(Map.of("limit", 0)), 400);
+        problem(latestPage(Map.of("limit", 501)), 400);
     }
 
     @Test
@@ -504,8 +411,7 @@ class PastebinTest {
                             change -> put(paste.id(), paste.secret(), change).statusCode()))
                     .containsExactly(200, 200);
             // neither change is lost, and the list agrees with the paste: private, so not listed
-            given().when()
-                    .get("/pastes/" + paste.id())
+            read(paste.id())
                     .then()
                     .statusCode(200)
                     .body("title", equalTo("renamed"))
@@ -525,13 +431,8 @@ class PastebinTest {
             return status;
         });
         assertThat(statuses).containsExactly(200, 200);
-        String finalTitle = given().when()
-                .get("/pastes/" + paste.id())
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .getString("title");
+        String finalTitle =
+                read(paste.id()).then().statusCode(200).extract().jsonPath().getString("title");
         assertThat(finalTitle).endsWith("#4");
         assertThat(listed(paste.id())).containsEntry("title", finalTitle);
     }
@@ -545,7 +446,7 @@ class PastebinTest {
                 .then()
                 .statusCode(200);
         for (Created p : List.of(paste, shortened)) {
-            given().when().get("/pastes/" + p.id()).then().statusCode(200);
+            read(p.id()).then().statusCode(200);
             // Neither is listed: a paste living less than the shortest listing period (1 min) never
             // is, and the change took the shortened one off at once (LatestPastesAgedTest watches
             // listings end on the nodes' clock).
@@ -558,19 +459,15 @@ class PastebinTest {
             List<String> listed = latestIds();
             gone = true;
             for (Created p : List.of(paste, shortened)) {
-                gone &= given().when().get("/pastes/" + p.id()).then().extract().statusCode() == 404
-                        && !listed.contains(p.id());
+                gone &= read(p.id()).then().extract().statusCode() == 404 && !listed.contains(p.id());
             }
         } while (!gone && System.nanoTime() < deadline);
         assertThat(gone)
                 .as("both pastes gone from GET and from the list within 10 s")
                 .isTrue();
         for (Created p : List.of(paste, shortened)) {
-            given().when().get("/pastes/" + p.id()).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-            put(p.id(), p.secret(), Map.of("title", "too late"))
-                    .then()
-                    .statusCode(404)
-                    .contentType(Problem.MEDIA_TYPE);
+            problem(read(p.id()), 404);
+            problem(put(p.id(), p.secret(), Map.of("title", "too late")), 404);
         }
         // and the rows themselves have expired, not just been hidden
         Thread.sleep(1_000);

@@ -1,13 +1,13 @@
 package dev.cqlpatterns.platform;
 
 import static dev.cqlpatterns.testsupport.Responses.createdId;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.identity.VerifiedTokens;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.Tokens;
@@ -154,12 +154,7 @@ class IdentityTest {
     }
 
     private static void assertUnauthorized(String token) {
-        given().header("Authorization", token)
-                .when()
-                .get("/inbox")
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(given().header("Authorization", token).when().get("/inbox"), 401)
                 .body("status", equalTo(401));
     }
 }

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -103,10 +104,7 @@ class RateLimitsTest {
                 .then()
                 .statusCode(201)
                 .header("RateLimit-Limit", equalTo(String.valueOf(SmallRateLimitsProfile.BODY_BYTES)));
-        paste("10.1.0.1", run + " refused", body)
-                .then()
-                .statusCode(429)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(paste("10.1.0.1", run + " refused", body), 429)
                 .body("type", equalTo("urn:cql-patterns:problem:rate-limited"))
                 .body("detail", containsString("body-bytes"))
                 .header("Retry-After", not(equalTo("0")))

@@ -1,6 +1,7 @@
 package dev.cqlpatterns.platform;
 
 import static dev.cqlpatterns.testsupport.Responses.createdId;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -80,14 +81,13 @@ class StrictInputTest {
                 .statusCode(400)
                 .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("zip"));
-        given().contentType(ContentType.JSON)
-                .body(Map.of("body", "x", "private", 1))
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("private"));
+        problem(
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("body", "x", "private", 1))
+                        .when()
+                        .post("/pastes"),
+                400,
+                "private");
     }
 
     @Test
@@ -123,23 +123,21 @@ class StrictInputTest {
                 .statusCode(400)
                 .contentType(Problem.MEDIA_TYPE)
                 .body("errors[0].field", equalTo("title"));
-        given().contentType(ContentType.JSON)
-                .body(Map.of("title", "a\u0000", "body", "x", "private", false))
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("title"));
-        given().header("Authorization", Tokens.bearer("tagger"))
-                .contentType(ContentType.JSON)
-                .body(Map.of("tags", List.of("jazz")))
-                .when()
-                .put("/songs/{a}/Input/x", "Str\u0001ct")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("artist"));
+        problem(
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("title", "a\u0000", "body", "x", "private", false))
+                        .when()
+                        .post("/pastes"),
+                400,
+                "title");
+        problem(
+                given().header("Authorization", Tokens.bearer("tagger"))
+                        .contentType(ContentType.JSON)
+                        .body(Map.of("tags", List.of("jazz")))
+                        .when()
+                        .put("/songs/{a}/Input/x", "Str\u0001ct"),
+                400,
+                "artist");
     }
 
     @Test
@@ -147,14 +145,13 @@ class StrictInputTest {
         // found by FuzzTest: "\r\njazz" was stripped to "jazz", and a DELETE removed the song's real tag
         String path = "/songs/Strict/Ends/" + UUID.randomUUID().toString().substring(0, 8);
         send("PUT", "tagger", path, Map.of("tags", List.of("jazz"))).statusCode(201);
-        given().urlEncodingEnabled(false)
-                .header("Authorization", Tokens.bearer("tagger"))
-                .when()
-                .delete(path + "/tags/%0D%0Ajazz")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("tag"));
+        problem(
+                given().urlEncodingEnabled(false)
+                        .header("Authorization", Tokens.bearer("tagger"))
+                        .when()
+                        .delete(path + "/tags/%0D%0Ajazz"),
+                400,
+                "tag");
         send("PUT", "tagger", path, Map.of("tags", List.of("\tmodal")))
                 .statusCode(400)
                 .contentType(Problem.MEDIA_TYPE)
@@ -212,13 +209,7 @@ class StrictInputTest {
         int at = new String(overlong, StandardCharsets.US_ASCII).indexOf("__");
         overlong[at] = (byte) 0xC0; // C0 AF: an overlong "/"
         overlong[at + 1] = (byte) 0xAF;
-        given().contentType(ContentType.JSON)
-                .body(overlong)
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(given().contentType(ContentType.JSON).body(overlong).when().post("/pastes"), 400)
                 .body("detail", containsString("UTF-8"));
     }
 
@@ -242,28 +233,22 @@ class StrictInputTest {
                 .mapToObj(c ->
                         c >= '0' && c <= '9' ? String.valueOf((char) ('\uFF10' + c - '0')) : String.valueOf((char) c))
                 .reduce("", String::concat);
-        given().when().get("/pastes/" + fullwidth).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().when().delete("/pastes/" + fullwidth).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().queryParam("limit", "\u0665")
-                .when()
-                .get("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(given().when().get("/pastes/" + fullwidth), 400);
+        problem(given().when().delete("/pastes/" + fullwidth), 400);
+        problem(given().queryParam("limit", "\u0665").when().get("/pastes"), 400);
         given().when().get("/pastes/" + id).then().statusCode(200).body("body", equalTo("digits"));
     }
 
     @Test
     void should_refuse_a_url_whose_escapes_are_not_utf8_and_store_nothing() {
-        given().urlEncodingEnabled(false)
-                .header("Authorization", Tokens.bearer("tagger"))
-                .contentType(ContentType.JSON)
-                .body(Map.of("tags", List.of("jazz")))
-                .when()
-                .put("/songs/Bad%FFUtf8/Album/Song")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(
+                        given().urlEncodingEnabled(false)
+                                .header("Authorization", Tokens.bearer("tagger"))
+                                .contentType(ContentType.JSON)
+                                .body(Map.of("tags", List.of("jazz")))
+                                .when()
+                                .put("/songs/Bad%FFUtf8/Album/Song"),
+                        400)
                 .body("detail", containsString("UTF-8"));
         given().urlEncodingEnabled(false)
                 .when()
@@ -284,13 +269,12 @@ class StrictInputTest {
                 .asString();
         String id = io.restassured.path.json.JsonPath.from(body).getString("id");
         String secret = io.restassured.path.json.JsonPath.from(body).getString("secret");
-        given().accept("application/xml")
-                .header("X-Paste-Secret", secret)
-                .when()
-                .delete("/pastes/" + id)
-                .then()
-                .statusCode(406)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(
+                given().accept("application/xml")
+                        .header("X-Paste-Secret", secret)
+                        .when()
+                        .delete("/pastes/" + id),
+                406);
         given().when().get("/pastes/" + id).then().statusCode(200).body("body", equalTo("keep me"));
     }
 
@@ -303,15 +287,14 @@ class StrictInputTest {
                 .extract()
                 .path("id");
         for (String key : List.of("", " ", "a b")) {
-            given().header("Authorization", Tokens.bearer(alice))
-                    .header("Idempotency-Key", key)
-                    .contentType(ContentType.JSON)
-                    .body(Map.of("content", "hi"))
-                    .when()
-                    .post("/conversations/{id}/messages", id)
-                    .then()
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
+            problem(
+                            given().header("Authorization", Tokens.bearer(alice))
+                                    .header("Idempotency-Key", key)
+                                    .contentType(ContentType.JSON)
+                                    .body(Map.of("content", "hi"))
+                                    .when()
+                                    .post("/conversations/{id}/messages", id),
+                            400)
                     .body("detail", containsString("Idempotency-Key"));
         }
         given().header("Authorization", Tokens.bearer(alice))
@@ -326,13 +309,10 @@ class StrictInputTest {
     void should_refuse_a_time_slice_no_timeuuid_can_hold() {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
         send("PUT", "teacher", "/courses/" + course, Map.of("name", "Slices")).statusCode(200);
-        given().queryParam("to", "+1000000-01-01T00:00:00Z")
-                .when()
-                .get("/courses/{c}/views", course)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("to"));
+        problem(
+                given().queryParam("to", "+1000000-01-01T00:00:00Z").when().get("/courses/{c}/views", course),
+                400,
+                "to");
     }
 
     @Test
@@ -340,13 +320,12 @@ class StrictInputTest {
         // An unknown property is named back: here 5,000 characters with a bell, an escape and a line feed in them
         // (JSON escapes, as a client sends them).
         String name = "x\\u0007\\u001b[31m\\n" + "y".repeat(5_000);
-        io.restassured.path.json.JsonPath problem = given().contentType(ContentType.JSON)
-                .body("{\"body\":\"b\",\"private\":true,\"" + name + "\":1}")
-                .when()
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        io.restassured.path.json.JsonPath problem = problem(
+                        given().contentType(ContentType.JSON)
+                                .body("{\"body\":\"b\",\"private\":true,\"" + name + "\":1}")
+                                .when()
+                                .post("/pastes"),
+                        400)
                 .extract()
                 .jsonPath();
         String detail = problem.getString("detail");

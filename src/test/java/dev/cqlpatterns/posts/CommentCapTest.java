@@ -2,11 +2,11 @@ package dev.cqlpatterns.posts;
 
 import static dev.cqlpatterns.posts.PostsTest.comment;
 import static dev.cqlpatterns.posts.PostsTest.post;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.cqlpatterns.groups.SmallLimitsProfile;
-import dev.cqlpatterns.platform.errors.Problem;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class CommentCapTest {
         for (int i = 0; i < 3; i++) {
             comment("bob", id, "comment " + i).then().statusCode(201);
         }
-        comment("bob", id, "one too many").then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        problem(comment("bob", id, "one too many"), 409);
         given().when().get("/posts/{id}", id).then().statusCode(200).body("commentCount", equalTo(3));
     }
 }

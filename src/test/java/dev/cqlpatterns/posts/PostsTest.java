@@ -1,5 +1,6 @@
 package dev.cqlpatterns.posts;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -7,9 +8,8 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.testsupport.Callers;
 import dev.cqlpatterns.testsupport.Concurrently;
-import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -31,9 +31,7 @@ class PostsTest {
     }
 
     static String post(String author, String body) {
-        return given().header("Authorization", Tokens.bearer(author))
-                .contentType(ContentType.JSON)
-                .body(Map.of("body", body))
+        return Callers.json(author, Map.of("body", body))
                 .when()
                 .post("/posts")
                 .then()
@@ -44,11 +42,7 @@ class PostsTest {
     }
 
     static Response comment(String commenter, String post, String body) {
-        return given().header("Authorization", Tokens.bearer(commenter))
-                .contentType(ContentType.JSON)
-                .body(Map.of("body", body))
-                .when()
-                .post("/posts/{id}/comments", post);
+        return Callers.json(commenter, Map.of("body", body)).when().post("/posts/{id}/comments", post);
     }
 
     static Response read(String post, Integer limit, String cursor) {
@@ -120,66 +114,37 @@ class PostsTest {
 
     @Test
     void should_refuse_empty_and_oversized_bodies() {
-        given().header("Authorization", Tokens.bearer("alice"))
-                .contentType(ContentType.JSON)
-                .body(Map.of("body", ""))
-                .when()
-                .post("/posts")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("body"));
-        given().header("Authorization", Tokens.bearer("alice"))
-                .contentType(ContentType.JSON)
-                .body(Map.of("body", "x".repeat(10_001)))
-                .when()
-                .post("/posts")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("body"));
+        problem(Callers.json("alice", Map.of("body", "")).when().post("/posts"), 400, "body");
+        problem(Callers.json("alice", Map.of("body", "x".repeat(10_001))).when().post("/posts"), 400, "body");
         String id = post("alice", "x".repeat(10_000));
-        comment("bob", id, "")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("body"));
-        comment("bob", id, "   ").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        comment("bob", id, "y".repeat(2_001)).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(comment("bob", id, ""), 400, "body");
+        problem(comment("bob", id, "   "), 400);
+        problem(comment("bob", id, "y".repeat(2_001)), 400);
         comment("bob", id, "y".repeat(2_000)).then().statusCode(201);
-        given().contentType(ContentType.JSON)
-                .body(Map.of("body", "anonymous"))
-                .when()
-                .post("/posts")
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("body", "anonymous"))
+                        .when()
+                        .post("/posts"),
+                401);
     }
 
     @Test
     void should_answer_404_for_unknown_posts_and_400_for_bad_ids_and_cursors() {
         String unknown = "5f4dcc3b-5aa7-11ef-8000-0123456789ab";
-        read(unknown, null, null).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        comment("bob", unknown, "hello?").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        read("not-a-post", null, null)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("id"));
-        read(UUID.randomUUID().toString(), null, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        comment("bob", "not-a-post", "hello?").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(read(unknown, null, null), 404);
+        problem(comment("bob", unknown, "hello?"), 404);
+        problem(read("not-a-post", null, null), 400, "id");
+        problem(read(UUID.randomUUID().toString(), null, null), 400);
+        problem(comment("bob", "not-a-post", "hello?"), 400);
 
         String id = post("alice", "Paged.");
         comment("bob", id, "one").then().statusCode(201);
         comment("bob", id, "two").then().statusCode(201);
-        read(id, 1, "garbage")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        problem(read(id, 1, "garbage"), 400).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
         String next = read(id, 1, null).jsonPath().getString("comments.next");
         String other = post("alice", "Other.");
-        read(other, 1, next).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        read(id, 0, null).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(read(other, 1, next), 400);
+        problem(read(id, 0, null), 400);
     }
 }

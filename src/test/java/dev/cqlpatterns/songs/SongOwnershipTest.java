@@ -1,11 +1,11 @@
 package dev.cqlpatterns.songs;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
 import dev.cqlpatterns.testsupport.StoredRows;
@@ -98,12 +98,8 @@ class SongOwnershipTest {
         String spam = tag("spam");
         put("vera", artist, List.of(jazz)).then().statusCode(201).body("owner", equalTo("vera"));
 
-        put("mallory", artist, List.of(spam))
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:forbidden"));
-        put("mallory", artist, List.of()).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(put("mallory", artist, List.of(spam)), 403).body("type", equalTo("urn:cql-patterns:problem:forbidden"));
+        problem(put("mallory", artist, List.of()), 403);
         assertStored(artist, List.of(jazz), "vera", List.of(spam));
 
         String modal = tag("modal");
@@ -119,7 +115,7 @@ class SongOwnershipTest {
         put("vera", artist, tags).then().statusCode(201);
 
         String spam = tag("spam");
-        addTag("mallory", artist, spam).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(addTag("mallory", artist, spam), 403);
         get(artist).then().body("tags", equalTo(tags));
         assertThat(SongsTest.songsTagged(spam)).isEmpty();
 
@@ -135,9 +131,9 @@ class SongOwnershipTest {
         String jazz = tag("jazz");
         put("vera", artist, List.of(jazz)).then().statusCode(201);
 
-        removeTag("mallory", artist, jazz).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(removeTag("mallory", artist, jazz), 403);
         // Also for a tag the song does not carry: the answer does not depend on the tags.
-        removeTag("mallory", artist, "absent").then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(removeTag("mallory", artist, "absent"), 403);
         assertStored(artist, List.of(jazz), "vera", List.of());
 
         removeTag("vera", artist, jazz).then().statusCode(204);
@@ -182,7 +178,7 @@ class SongOwnershipTest {
 
         String claimed = tag("claimed");
         addTag("yara", artist, claimed).then().statusCode(200).body("owner", equalTo("yara"));
-        put("mallory", artist, List.of()).then().statusCode(403).contentType(Problem.MEDIA_TYPE);
+        problem(put("mallory", artist, List.of()), 403);
         assertStored(artist, sorted(old, claimed), "yara", List.of());
 
         // Two callers claiming one unowned song at once: one owns it, the other is refused.

@@ -1,12 +1,12 @@
 package dev.cqlpatterns.songs;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
@@ -170,57 +170,39 @@ class SongsTest {
         assertThat(seen).isEqualTo(titles);
         assertThat(pages).isEqualTo(3);
         String next = byTag(tag, 2, null).jsonPath().getString("next");
-        byTag("other-" + tag, 2, next).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        byTag(tag, 2, "garbage")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
+        problem(byTag("other-" + tag, 2, next), 400);
+        problem(byTag(tag, 2, "garbage"), 400).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
     }
 
     @Test
     void should_refuse_empty_tags_and_too_many() {
         String artist = unique("Artist ");
-        put(artist, "Album", "Song", List.of("ok", ""))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("tags[1]"));
-        put(artist, "Album", "Song", List.of("  ")).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        put(artist, "Album", "Song", List.of("x".repeat(51)))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH)
-                .contentType(ContentType.JSON)
-                .body(Map.of())
-                .when()
-                .put("/songs/{a}/{b}/{s}", artist, "Album", "Song")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        byTag("", null, null)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("tag"));
-        given().when().get("/songs").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(put(artist, "Album", "Song", List.of("ok", "")), 400, "tags[1]");
+        problem(put(artist, "Album", "Song", List.of("  ")), 400);
+        problem(put(artist, "Album", "Song", List.of("x".repeat(51))), 400);
+        problem(
+                given().header("Authorization", AUTH)
+                        .contentType(ContentType.JSON)
+                        .body(Map.of())
+                        .when()
+                        .put("/songs/{a}/{b}/{s}", artist, "Album", "Song"),
+                400);
+        problem(byTag("", null, null), 400, "tag");
+        problem(given().when().get("/songs"), 400);
 
         List<String> many = IntStream.range(0, 33).mapToObj(i -> "tag" + i).toList();
-        put(artist, "Album", "Song", many).then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(put(artist, "Album", "Song", many), 400);
         put(artist, "Album", "Song", many.subList(0, 32)).then().statusCode(201);
-        given().header("Authorization", AUTH)
-                .when()
-                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", " ")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH)
-                .when()
-                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "one-more")
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(
+                given().header("Authorization", AUTH)
+                        .when()
+                        .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", " "),
+                400);
+        problem(
+                given().header("Authorization", AUTH)
+                        .when()
+                        .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "one-more"),
+                409);
         given().header("Authorization", AUTH)
                 .when()
                 .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "tag7")
@@ -231,30 +213,23 @@ class SongsTest {
     @Test
     void should_answer_404_for_unknown_songs_and_401_without_a_token() {
         String artist = unique("Nobody ");
-        given().when()
-                .get("/songs/{a}/{b}/{s}", artist, "Album", "Song")
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH)
-                .when()
-                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock")
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", AUTH)
-                .when()
-                .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock")
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        given().contentType(ContentType.JSON)
-                .body(Map.of("tags", List.of("rock")))
-                .when()
-                .put("/songs/{a}/{b}/{s}", artist, "Album", "Song")
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song"), 404);
+        problem(
+                given().header("Authorization", AUTH)
+                        .when()
+                        .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock"),
+                404);
+        problem(
+                given().header("Authorization", AUTH)
+                        .when()
+                        .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock"),
+                404);
+        problem(
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("tags", List.of("rock")))
+                        .when()
+                        .put("/songs/{a}/{b}/{s}", artist, "Album", "Song"),
+                401);
         given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song").then().statusCode(404);
     }
 }

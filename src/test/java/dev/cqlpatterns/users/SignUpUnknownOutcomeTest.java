@@ -41,6 +41,19 @@ class SignUpUnknownOutcomeTest {
         byEmail(name, email).then().statusCode(200).body("username", equalTo(name));
     }
 
+    private void assertDelivered(String table) {
+        assertThat(faults.delivered(table))
+                .as("the fault on " + table + " happened")
+                .isTrue();
+    }
+
+    /** Moves {@code name}'s email to {@code email} (200), the fault on {@code faultTable} delivered, both claims consistent. */
+    private void moveEmail(String name, String email, String faultTable) {
+        changeEmail(name, name, email).then().statusCode(200).body("email", equalTo(email));
+        assertDelivered(faultTable);
+        assertHolds(name, email);
+    }
+
     /**
      * A claim of the username or of the email ends "result is unknown", after it committed or
      * without having run: the sign-up is created either way (no 503), both claims consistent.
@@ -51,9 +64,7 @@ class SignUpUnknownOutcomeTest {
         String name = unique("unk");
         faults.injectUnknownOutcome(table, committed, 1);
         create(name, name + "@example.com", 30).then().statusCode(201).body("username", equalTo(name));
-        assertThat(faults.delivered(table))
-                .as("the fault on " + table + " happened")
-                .isTrue();
+        assertDelivered(table);
         assertHolds(name, name + "@example.com");
     }
 
@@ -97,14 +108,7 @@ class SignUpUnknownOutcomeTest {
         String name = unique("mov");
         create(name, name + "@example.com", null).then().statusCode(201);
         faults.injectUnknownOutcome(UserStore.USERS, true, 1);
-        changeEmail(name, name, name + "@example.org")
-                .then()
-                .statusCode(200)
-                .body("email", equalTo(name + "@example.org"));
-        assertThat(faults.delivered(UserStore.USERS))
-                .as("the fault on " + UserStore.USERS + " happened")
-                .isTrue();
-        assertHolds(name, name + "@example.org");
+        moveEmail(name, name + "@example.org", UserStore.USERS);
         byEmail(name, name + "@example.com").then().statusCode(404);
     }
 
@@ -119,9 +123,7 @@ class SignUpUnknownOutcomeTest {
         String name = unique("own");
         faults.injectOwnWriteNotApplied(table, 1);
         create(name, name + "@example.com", 31).then().statusCode(201).body("username", equalTo(name));
-        assertThat(faults.delivered(table))
-                .as("the fault on " + table + " happened")
-                .isTrue();
+        assertDelivered(table);
         assertHolds(name, name + "@example.com");
         create(name, name + "@example.com", 31).then().statusCode(200);
     }
@@ -131,23 +133,9 @@ class SignUpUnknownOutcomeTest {
         String name = unique("ownmov");
         create(name, name + "@example.com", null).then().statusCode(201);
         faults.injectOwnWriteNotApplied(UserStore.EMAILS, 1);
-        changeEmail(name, name, name + "@example.org")
-                .then()
-                .statusCode(200)
-                .body("email", equalTo(name + "@example.org"));
-        assertThat(faults.delivered(UserStore.EMAILS))
-                .as("the fault on " + UserStore.EMAILS + " happened")
-                .isTrue();
-        assertHolds(name, name + "@example.org");
+        moveEmail(name, name + "@example.org", UserStore.EMAILS);
         faults.injectOwnWriteNotApplied(UserStore.USERS, 1);
-        changeEmail(name, name, name + "@example.net")
-                .then()
-                .statusCode(200)
-                .body("email", equalTo(name + "@example.net"));
-        assertThat(faults.delivered(UserStore.USERS))
-                .as("the fault on " + UserStore.USERS + " happened")
-                .isTrue();
-        assertHolds(name, name + "@example.net");
+        moveEmail(name, name + "@example.net", UserStore.USERS);
         byEmail(name, name + "@example.com").then().statusCode(404);
         byEmail(name, name + "@example.org").then().statusCode(404);
     }

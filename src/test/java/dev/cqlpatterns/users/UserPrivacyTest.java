@@ -1,5 +1,6 @@
 package dev.cqlpatterns.users;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static dev.cqlpatterns.users.UsersTest.address;
 import static dev.cqlpatterns.users.UsersTest.byEmail;
 import static dev.cqlpatterns.users.UsersTest.byUsername;
@@ -12,7 +13,6 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -75,9 +75,7 @@ class UserPrivacyTest {
         Response taken = byEmail("mallory", pia + "@example.com");
         Response free = byEmail("mallory", unique("free") + "@example.com");
         for (Response answer : new Response[] {taken, free}) {
-            answer.then()
-                    .statusCode(404)
-                    .contentType(Problem.MEDIA_TYPE)
+            problem(answer, 404)
                     .header("X-Partitions-Read", "1")
                     .body("type", equalTo("urn:cql-patterns:problem:not-found"))
                     .body("$", not(hasKey("username")))
@@ -97,20 +95,13 @@ class UserPrivacyTest {
                 .then()
                 .statusCode(200);
 
-        UsersTest.changeEmail("mallory", quentin, unique("taken") + "@example.com")
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE);
-        setAddress("mallory", quentin, "home", address("1 Evil Way", "X", 1))
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", Tokens.bearer("mallory"))
-                .when()
-                .delete("/users/{u}/addresses/{k}", quentin, "home")
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(UsersTest.changeEmail("mallory", quentin, unique("taken") + "@example.com"), 403);
+        problem(setAddress("mallory", quentin, "home", address("1 Evil Way", "X", 1)), 403);
+        problem(
+                given().header("Authorization", Tokens.bearer("mallory"))
+                        .when()
+                        .delete("/users/{u}/addresses/{k}", quentin, "home"),
+                403);
 
         byUsername(quentin, quentin)
                 .then()

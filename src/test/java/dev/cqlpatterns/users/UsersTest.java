@@ -1,5 +1,6 @@
 package dev.cqlpatterns.users;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -7,9 +8,8 @@ import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.testsupport.Callers;
 import dev.cqlpatterns.testsupport.Concurrently;
-import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -33,9 +33,8 @@ class UsersTest {
     }
 
     static Response create(String username, String email, Integer age) {
-        return given().header("Authorization", Tokens.bearer(username))
-                .contentType(ContentType.JSON)
-                .body(
+        return Callers.json(
+                        username,
                         age == null
                                 ? Map.of("username", username, "email", email)
                                 : Map.of("username", username, "email", email, "age", age))
@@ -44,43 +43,28 @@ class UsersTest {
     }
 
     static Response changeEmail(String caller, String username, String email) {
-        return given().header("Authorization", Tokens.bearer(caller))
-                .contentType(ContentType.JSON)
-                .body(Map.of("email", email))
-                .when()
-                .put("/users/{u}/email", username);
+        return Callers.json(caller, Map.of("email", email)).when().put("/users/{u}/email", username);
     }
 
     /** GET /users?email= as {@code caller}: answers only the caller's own email. */
     static Response byEmail(String caller, String email) {
-        return given().header("Authorization", Tokens.bearer(caller))
-                .queryParam("email", email)
-                .when()
-                .get("/users");
+        return Callers.as(caller).queryParam("email", email).when().get("/users");
     }
 
     /** GET /users/{username} as {@code caller}: private fields only when the caller is the user. */
     static Response byUsername(String caller, String username) {
-        return given().header("Authorization", Tokens.bearer(caller)).when().get("/users/{u}", username);
+        return Callers.as(caller).when().get("/users/{u}", username);
     }
 
     static Response setAddress(String caller, String username, String kind, Map<String, Object> address) {
-        return given().header("Authorization", Tokens.bearer(caller))
-                .contentType(ContentType.JSON)
-                .body(address)
-                .when()
-                .put("/users/{u}/addresses/{k}", username, kind);
+        return Callers.json(caller, address).when().put("/users/{u}/addresses/{k}", username, kind);
     }
 
     @Test
     void should_refuse_an_email_that_lower_case_makes_too_long() {
         // 64 capital dotted I fit the local part's 64; lower case, each is two characters (i and a combining dot).
         String bob = unique("bob");
-        create(bob, "\u0130".repeat(64) + "@example.com", 30)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("email"));
+        problem(create(bob, "\u0130".repeat(64) + "@example.com", 30), 400, "email");
         byUsername(bob, bob).then().statusCode(404);
     }
 
@@ -116,89 +100,54 @@ class UsersTest {
     void should_refuse_invalid_usernames_and_emails() {
         for (String bad :
                 List.of("ab", "Alice" + UUID.randomUUID().toString().substring(0, 4), "a b c", "x".repeat(33))) {
-            create(bad, "someone@example.com", null)
-                    .then()
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
-                    .body("errors[0].field", equalTo("username"));
+            problem(create(bad, "someone@example.com", null), 400, "username");
         }
         String bob = unique("bob");
         for (String bad : List.of("not-an-email", "bob@", "@example.com", "bob@example", "b o b@example.com")) {
-            create(bob, bad, null)
-                    .then()
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
-                    .body("errors[0].field", equalTo("email"));
+            problem(create(bob, bad, null), 400, "email");
         }
-        create(bob, bob + "@example.com", -1)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("age"));
-        byEmail("reader", "not-an-email").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", Tokens.bearer("reader"))
-                .when()
-                .get("/users")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
-        byUsername("reader", bob).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(create(bob, bob + "@example.com", -1), 400, "age");
+        problem(byEmail("reader", "not-an-email"), 400);
+        problem(Callers.as("reader").when().get("/users"), 400);
+        problem(byUsername("reader", bob), 404);
         // the same rule on every route that names a user, here and in the other features
-        byUsername("reader", "ab")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("username"));
-        given().header("Authorization", Tokens.bearer("reader"))
-                .when()
-                .get("/messages?sender=A")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("sender"));
-        given().header("Authorization", Tokens.bearer("reader"))
-                .contentType("application/json")
-                .body(Map.of("members", List.of("x")))
-                .when()
-                .post("/conversations")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(byUsername("reader", "ab"), 400, "username");
+        problem(Callers.as("reader").when().get("/messages?sender=A"), 400, "sender");
+        problem(
+                Callers.as("reader")
+                        .contentType("application/json")
+                        .body(Map.of("members", List.of("x")))
+                        .when()
+                        .post("/conversations"),
+                400);
     }
 
     @Test
     void should_only_let_callers_create_themselves() {
         String carol = unique("carol");
-        given().header("Authorization", Tokens.bearer("someone-else"))
-                .contentType(ContentType.JSON)
-                .body(Map.of("username", carol, "email", carol + "@example.com"))
-                .when()
-                .post("/users")
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE);
-        given().contentType(ContentType.JSON)
-                .body(Map.of("username", carol, "email", carol + "@example.com"))
-                .when()
-                .post("/users")
-                .then()
-                .statusCode(401)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(
+                Callers.json("someone-else", Map.of("username", carol, "email", carol + "@example.com"))
+                        .when()
+                        .post("/users"),
+                403);
+        problem(
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("username", carol, "email", carol + "@example.com"))
+                        .when()
+                        .post("/users"),
+                401);
     }
 
     @Test
     void should_refuse_a_taken_username_or_email_and_leave_nothing_half_created() {
         String dave = unique("dave");
         create(dave, dave + "@example.com", null).then().statusCode(201);
-        create(dave, unique("other") + "@example.com", null)
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(create(dave, unique("other") + "@example.com", null), 409);
 
         String erin = unique("erin");
-        create(erin, dave + "@EXAMPLE.com", null).then().statusCode(409).contentType(Problem.MEDIA_TYPE);
+        problem(create(erin, dave + "@EXAMPLE.com", null), 409);
         // The username claimed before the email failed was released.
-        byUsername(erin, erin).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(byUsername(erin, erin), 404);
         create(erin, erin + "@example.com", null).then().statusCode(201);
         byEmail(dave, dave + "@example.com").then().statusCode(200).body("username", equalTo(dave));
     }
@@ -239,7 +188,7 @@ class UsersTest {
                 .body("username", equalTo(heidi))
                 .body("age", equalTo(40))
                 .body("addresses.residential.city", equalTo("Springfield"));
-        byEmail(heidi, heidi + "@example.com").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
+        problem(byEmail(heidi, heidi + "@example.com"), 404);
         // The released address is free for someone else.
         String ivan = unique("ivan");
         create(ivan, heidi + "@example.com", null).then().statusCode(201);
@@ -248,8 +197,8 @@ class UsersTest {
                 .then()
                 .statusCode(200)
                 .body("email", equalTo(heidi + "@example.org"));
-        changeEmail(heidi, heidi, heidi + "@example.com").then().statusCode(409).contentType(Problem.MEDIA_TYPE);
-        changeEmail(heidi, heidi, "nope").then().statusCode(400).contentType(Problem.MEDIA_TYPE);
+        problem(changeEmail(heidi, heidi, heidi + "@example.com"), 409);
+        problem(changeEmail(heidi, heidi, "nope"), 400);
     }
 
     @Test
@@ -296,7 +245,7 @@ class UsersTest {
                 .body("addresses.residential.city", equalTo("Springfield"))
                 .body("addresses.business.street", equalTo("3 Office Park"));
 
-        given().header("Authorization", Tokens.bearer(lena))
+        Callers.as(lena)
                 .when()
                 .delete("/users/{u}/addresses/{k}", lena, "business")
                 .then()
@@ -306,7 +255,7 @@ class UsersTest {
                 .body("addresses", not(hasKey("business")))
                 .body("addresses", hasKey("residential"));
         byEmail(lena, lena + "@example.com").then().body("addresses", not(hasKey("business")));
-        given().header("Authorization", Tokens.bearer(lena))
+        Callers.as(lena)
                 .when()
                 .delete("/users/{u}/addresses/{k}", lena, "business")
                 .then()
@@ -317,29 +266,15 @@ class UsersTest {
     void should_refuse_bad_addresses_and_too_many_of_them() {
         String mike = unique("mike");
         create(mike, mike + "@example.com", null).then().statusCode(201);
-        setAddress(mike, mike, "home", Map.of("street", "", "city", "X", "zip", 1))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("street"));
-        setAddress(mike, mike, "home", Map.of("street", "1 A St", "city", "X"))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("zip"));
-        setAddress(mike, mike, "Not A Kind", address("1 A St", "X", 1))
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(setAddress(mike, mike, "home", Map.of("street", "", "city", "X", "zip", 1)), 400, "street");
+        problem(setAddress(mike, mike, "home", Map.of("street", "1 A St", "city", "X")), 400, "zip");
+        problem(setAddress(mike, mike, "Not A Kind", address("1 A St", "X", 1)), 400);
         for (int i = 0; i < 10; i++) {
             setAddress(mike, mike, "kind" + i, address(i + " A St", "X", i))
                     .then()
                     .statusCode(200);
         }
-        setAddress(mike, mike, "one-too-many", address("1 A St", "X", 1))
-                .then()
-                .statusCode(409)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(setAddress(mike, mike, "one-too-many", address("1 A St", "X", 1)), 409);
         setAddress(mike, mike, "kind3", address("33 A St", "X", 3)).then().statusCode(200);
     }
 
@@ -347,20 +282,9 @@ class UsersTest {
     void should_forbid_changing_another_users_email_or_addresses() {
         String nina = unique("nina");
         create(nina, nina + "@example.com", null).then().statusCode(201);
-        changeEmail("mallory", nina, unique("stolen") + "@example.com")
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE);
-        setAddress("mallory", nina, "residential", address("1 Evil Way", "X", 1))
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE);
-        given().header("Authorization", Tokens.bearer("mallory"))
-                .when()
-                .delete("/users/{u}/addresses/{k}", nina, "residential")
-                .then()
-                .statusCode(403)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(changeEmail("mallory", nina, unique("stolen") + "@example.com"), 403);
+        problem(setAddress("mallory", nina, "residential", address("1 Evil Way", "X", 1)), 403);
+        problem(Callers.as("mallory").when().delete("/users/{u}/addresses/{k}", nina, "residential"), 403);
         byUsername(nina, nina)
                 .then()
                 .body("email", equalTo(nina + "@example.com"))
@@ -370,16 +294,10 @@ class UsersTest {
     @Test
     void should_answer_404_for_unknown_users() {
         String nobody = unique("nobody");
-        byUsername(nobody, nobody).then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        byEmail(nobody, nobody + "@example.com").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        changeEmail(nobody, nobody, nobody + "@example.com")
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
-        setAddress(nobody, nobody, "home", address("1 A St", "X", 1))
-                .then()
-                .statusCode(404)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(byUsername(nobody, nobody), 404);
+        problem(byEmail(nobody, nobody + "@example.com"), 404);
+        problem(changeEmail(nobody, nobody, nobody + "@example.com"), 404);
+        problem(setAddress(nobody, nobody, "home", address("1 A St", "X", 1)), 404);
         // Nothing was claimed on the way.
         String olga = unique("olga");
         create(olga, nobody + "@example.com", null).then().statusCode(201);

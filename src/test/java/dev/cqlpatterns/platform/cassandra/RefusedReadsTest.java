@@ -1,12 +1,12 @@
 package dev.cqlpatterns.platform.cassandra;
 
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -69,9 +69,7 @@ class RefusedReadsTest {
         LogManager.getLogManager().getLogger("").addHandler(capture);
         try {
             Response answer = given().when().get("/test-probe/dead-rows/{k}", k);
-            answer.then()
-                    .statusCode(500)
-                    .contentType(Problem.MEDIA_TYPE)
+            problem(answer, 500)
                     .body("type", equalTo("urn:cql-patterns:problem:read-refused"))
                     .body("detail", containsString("retrying will not help"))
                     .body("detail", not(containsString("probe_dead_rows")));

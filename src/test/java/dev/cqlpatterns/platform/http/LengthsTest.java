@@ -1,11 +1,11 @@
 package dev.cqlpatterns.platform.http;
 
 import static dev.cqlpatterns.testsupport.Responses.createdId;
+import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -29,12 +29,11 @@ class LengthsTest {
                 .body(Map.of("title", title, "body", "b", "private", true))
                 .post("/pastes"));
         given().get("/pastes/" + id).then().statusCode(200).body("title", equalTo(title));
-        given().contentType(ContentType.JSON)
-                .body(Map.of("title", title + EMOJI, "body", "b", "private", true))
-                .post("/pastes")
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(
+                        given().contentType(ContentType.JSON)
+                                .body(Map.of("title", title + EMOJI, "body", "b", "private", true))
+                                .post("/pastes"),
+                        400)
                 .body(containsString("title"));
     }
 
@@ -50,13 +49,12 @@ class LengthsTest {
                 .then()
                 .statusCode(200)
                 .body("name", equalTo(name));
-        given().header("Authorization", Tokens.bearer(owner))
-                .contentType(ContentType.JSON)
-                .body(Map.of("name", name + EMOJI))
-                .put(course)
-                .then()
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
+        problem(
+                        given().header("Authorization", Tokens.bearer(owner))
+                                .contentType(ContentType.JSON)
+                                .body(Map.of("name", name + EMOJI))
+                                .put(course),
+                        400)
                 .body(containsString("name"));
     }
 }
