@@ -11,6 +11,7 @@ import dev.cqlpatterns.testsupport.Callers;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
+import io.restassured.response.ValidatableResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,20 @@ class GroupMembersTest {
             request.queryParam("cursor", cursor);
         }
         return request.when().get("/groups/{g}/members", group);
+    }
+
+    static Response latest(String group, Map<String, ?> query) {
+        return Callers.as("reader").queryParams(query).when().get("/groups/{g}/members/latest", group);
+    }
+
+    /** Asserts the group's members list (one page) and its latest list each hold {@code size}; answers the latter. */
+    private static ValidatableResponse bothListsHold(String group, int size) {
+        members(group, null, null)
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(size))
+                .body("next", nullValue());
+        return latest(group, Map.of()).then().statusCode(200).body("items", hasSize(size));
     }
 
     @Test
@@ -112,31 +127,10 @@ class GroupMembersTest {
                 .extract()
                 .path("joinedAt");
         join(pat, group, pat).then().statusCode(200).body("joinedAt", equalTo(joinedAt));
-        members(group, null, null)
-                .then()
-                .statusCode(200)
-                .body("items", hasSize(1))
-                .body("next", nullValue());
-        Callers.as("reader")
-                .when()
-                .get("/groups/{g}/members/latest", group)
-                .then()
-                .statusCode(200)
-                .body("items", hasSize(1))
-                .body("items[0].joinedAt", equalTo(joinedAt));
+        bothListsHold(group, 1).body("items[0].joinedAt", equalTo(joinedAt));
 
         leave(pat, group, pat).then().statusCode(204);
-        members(group, null, null)
-                .then()
-                .statusCode(200)
-                .body("items", hasSize(0))
-                .body("next", nullValue());
-        Callers.as("reader")
-                .when()
-                .get("/groups/{g}/members/latest", group)
-                .then()
-                .statusCode(200)
-                .body("items", hasSize(0));
+        bothListsHold(group, 0);
         problem(leave(pat, group, pat), 404);
     }
 
@@ -156,7 +150,7 @@ class GroupMembersTest {
     void should_answer_404_for_unknown_groups_users_and_memberships() {
         String group = unique("nothing-");
         problem(members(group, null, null), 404);
-        problem(Callers.as("reader").when().get("/groups/{g}/members/latest", group), 404);
+        problem(latest(group, Map.of()), 404);
         String sam = unique("sam");
         problem(join(sam, group, sam), 404);
         problem(leave(sam, group, sam), 404);
@@ -173,9 +167,7 @@ class GroupMembersTest {
         problem(members(group, 0, null), 400);
         problem(members(group, 501, null), 400);
         problem(members(group, 10, "garbage"), 400).body("type", equalTo("urn:cql-patterns:problem:bad-cursor"));
-        problem(
-                Callers.as("reader").queryParam("cursor", "garbage").when().get("/groups/{g}/members/latest", group),
-                400);
+        problem(latest(group, Map.of("cursor", "garbage")), 400);
 
         // A cursor of another group's list does not page this one.
         String other = unique("club-");

@@ -70,7 +70,7 @@ final class Chat {
     }
 
     /** GET the messages of conversation {@code id} as {@code caller} with {@code query}, the answer not yet checked. */
-    static Response history(String caller, String id, Map<String, ?> query) {
+    static Response history(String caller, Object id, Map<String, ?> query) {
         return as(caller).queryParams(query).when().get("/conversations/{id}/messages", id);
     }
 

@@ -148,9 +148,7 @@ class InboxTest {
         markRead(bob, id).statusCode(200).body("markedSeen", equalTo(2)); // not his own message
         markRead(bob, id).statusCode(200).body("markedSeen", equalTo(0));
 
-        as(alice)
-                .when()
-                .get("/conversations/{id}/messages", id)
+        history(alice, id, Map.of())
                 .then()
                 .statusCode(200)
                 .body("items.content", equalTo(List.of("three", "two", "one")))
@@ -223,18 +221,14 @@ class InboxTest {
         sent(alice, id, "one");
         markRead(bob, id).statusCode(200).body("markedSeen", equalTo(1));
         markRead(carol, id).statusCode(200).body("markedSeen", equalTo(1));
-        List<Object> before = as(alice)
-                .when()
-                .get("/conversations/{id}/messages", id)
+        List<Object> before = history(alice, id, Map.of())
                 .then()
                 .statusCode(200)
                 .extract()
                 .jsonPath()
                 .getList("items");
         markRead(bob, id).statusCode(200).body("markedSeen", equalTo(0));
-        as(alice)
-                .when()
-                .get("/conversations/{id}/messages", id)
+        history(alice, id, Map.of())
                 .then()
                 .statusCode(200)
                 .body("items", equalTo(before))

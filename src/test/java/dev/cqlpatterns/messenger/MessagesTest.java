@@ -114,8 +114,7 @@ class MessagesTest {
         as(bob).when().put("/conversations/{id}/members/{u}", id, dave).then().statusCode(200);
         sent(alice, id, "three");
 
-        as(dave).when()
-                .get("/conversations/{id}/messages", id)
+        history(dave, id, Map.of())
                 .then()
                 .statusCode(200)
                 .body("items.content", equalTo(List.of("three", "two", "one")))
@@ -153,12 +152,7 @@ class MessagesTest {
         // Keys belong to their sender: bob's key-1 is another message.
         sendKeyed(bob, id, "key-1", body).then().statusCode(201).header("Idempotent-Replayed", nullValue());
 
-        as(alice)
-                .when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(200)
-                .body("items.size()", equalTo(2));
+        history(alice, id, Map.of()).then().statusCode(200).body("items.size()", equalTo(2));
         Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(1));
     }
 
@@ -168,33 +162,15 @@ class MessagesTest {
         String bob = user("bob");
         UUID id = UUID.fromString(create(alice, List.of(bob), null));
         UUID claimed = TimeUuids.at(Instant.now());
-        claims.leftBy(
-                SendMessage.operation(id),
-                alice,
-                "died",
-                new SendMessage.Fingerprint("lost", Map.of()),
-                new SendMessage.Plan(claimed, List.of(bob)));
+        diedAfterClaiming(id, alice, "died", "lost", claimed, List.of(bob));
 
-        sendKeyed(alice, id.toString(), "died", Map.of("content", "lost"))
-                .then()
-                .statusCode(201)
-                .header("Idempotent-Replayed", equalTo("true"))
-                .body("id", equalTo(claimed.toString()));
-        as(bob).when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(200)
-                .body("items.id", equalTo(List.of(claimed.toString())));
+        retryIsReplayed(alice, id, "died", "lost", claimed);
+        history(bob, id, Map.of()).then().statusCode(200).body("items.id", equalTo(List.of(claimed.toString())));
         Chat.inbox(bob).body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(1));
 
         // Died after its message row, before the inbox writes: the retry delivers it.
         UUID written = TimeUuids.at(Instant.now());
-        claims.leftBy(
-                SendMessage.operation(id),
-                alice,
-                "died-later",
-                new SendMessage.Fingerprint("half", Map.of()),
-                new SendMessage.Plan(written, List.of(bob)));
+        diedAfterClaiming(id, alice, "died-later", "half", written, List.of(bob));
         session.execute(SimpleStatement.newInstance(
                         "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
                                 + "VALUES (?, ?, ?, ?, ?, ?)",
@@ -205,19 +181,11 @@ class MessagesTest {
                         "half",
                         java.util.Set.of(bob))
                 .setKeyspace(cql.keyspace()));
-        sendKeyed(alice, id.toString(), "died-later", Map.of("content", "half"))
-                .then()
-                .statusCode(201)
-                .header("Idempotent-Replayed", equalTo("true"))
-                .body("id", equalTo(written.toString()));
+        retryIsReplayed(alice, id, "died-later", "half", written);
         Chat.inbox(bob)
                 .body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(2))
                 .body("items.find { it.conversationId == '" + id + "' }.lastMessage", equalTo("half"));
-        as(bob).when()
-                .get("/conversations/{id}/messages", id)
-                .then()
-                .statusCode(200)
-                .body("items.size()", equalTo(2));
+        history(bob, id, Map.of()).then().statusCode(200).body("items.size()", equalTo(2));
     }
 
     @Test
@@ -269,6 +237,26 @@ class MessagesTest {
         problem(history(alice, id, Map.of("from", "yesterday")), 400).body("errors.field", hasItem("from"));
         problem(history(alice, id, Map.of("limit", 501)), 400).body("detail", containsString("500"));
         problem(history(alice, id, Map.of("limit", 0)), 400);
+    }
+
+    /** A first send of {@code content} by {@code sender} under {@code key} claimed it, planned as {@code planned}, and died. */
+    private void diedAfterClaiming(
+            UUID conversation, String sender, String key, String content, UUID planned, List<String> recipients) {
+        claims.leftBy(
+                SendMessage.operation(conversation),
+                sender,
+                key,
+                new SendMessage.Fingerprint(content, Map.of()),
+                new SendMessage.Plan(planned, recipients));
+    }
+
+    /** The retry of that send: a replayed 201 under the planned id. */
+    private static void retryIsReplayed(String sender, UUID conversation, String key, String content, UUID planned) {
+        sendKeyed(sender, conversation.toString(), key, Map.of("content", content))
+                .then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", equalTo("true"))
+                .body("id", equalTo(planned.toString()));
     }
 
     /** POST {@code body} as a message of {@code sender} to conversation {@code id}. */

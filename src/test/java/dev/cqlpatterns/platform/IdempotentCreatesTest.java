@@ -67,6 +67,16 @@ class IdempotentCreatesTest {
         RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
     }
 
+    /** A first create of an untitled conversation of {@code members} under {@code key} claimed it, planned as {@code id}, and stopped. */
+    private void conversationClaimLeft(String creator, String key, Set<String> members, UUID id, Instant createdAt) {
+        claims.leftBy(
+                CreateConversation.OPERATION,
+                creator,
+                key,
+                new CreateConversation.Fingerprint(members, null),
+                new CreateConversation.Plan(id, createdAt));
+    }
+
     private static String key() {
         return UUID.randomUUID().toString();
     }
@@ -255,12 +265,7 @@ class IdempotentCreatesTest {
         Set<String> members = new TreeSet<>(List.of(alice, bob));
         UUID id = Conversations.directId(alice, bob);
         Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        claims.leftBy(
-                CreateConversation.OPERATION,
-                alice,
-                key,
-                new CreateConversation.Fingerprint(members, null),
-                new CreateConversation.Plan(id, createdAt));
+        conversationClaimLeft(alice, key, members, id, createdAt);
         rows.execute(
                 "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, null, "
                         + "true, ?, ?) IF NOT EXISTS",
@@ -314,12 +319,7 @@ class IdempotentCreatesTest {
         UUID id = UUID.randomUUID();
         Set<String> members = new TreeSet<>(List.of(alice, bob, carol));
         Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        claims.leftBy(
-                CreateConversation.OPERATION,
-                alice,
-                key,
-                new CreateConversation.Fingerprint(members, null),
-                new CreateConversation.Plan(id, createdAt));
+        conversationClaimLeft(alice, key, members, id, createdAt);
         // ... and after the first of its inbox writes (bob's summary and charge), before the conversation row.
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, createdAt);
         rows.execute(

@@ -48,39 +48,34 @@ class StrictInputTest {
         send("PUT", "teacher", "/courses/" + course, Map.of("name", "Data modelling"))
                 .statusCode(200);
         for (Object name : List.of(5, true, -1, 1.5e300)) {
-            send("PUT", "teacher", "/courses/" + course, Map.of("name", name))
-                    .statusCode(400)
-                    .contentType(Problem.MEDIA_TYPE)
-                    .body("errors[0].field", equalTo("name"));
+            problem(send("PUT", "teacher", "/courses/" + course, Map.of("name", name)), 400, "name");
         }
         given().when().get("/courses/" + course).then().statusCode(200).body("name", equalTo("Data modelling"));
 
         String path = "/songs/Strict/Input/" + course;
         send("PUT", "tagger", path, Map.of("tags", List.of("jazz"))).statusCode(201);
-        send("PUT", "tagger", path, Map.of("tags", List.of(1, 2)))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE);
+        problem(send("PUT", "tagger", path, Map.of("tags", List.of(1, 2))), 400);
         given().when().get(path).then().statusCode(200).body("tags", equalTo(List.of("jazz")));
 
         String user = "strict_" + UUID.randomUUID().toString().substring(0, 8);
-        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", 30.7))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("age"));
-        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", "30"))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("age"));
+        problem(
+                send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", 30.7)),
+                400,
+                "age");
+        problem(
+                send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", "30")),
+                400,
+                "age");
         send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com"))
                 .statusCode(201);
-        send(
+        problem(
+                send(
                         "PUT",
                         user,
                         "/users/" + user + "/addresses/home",
-                        Map.of("street", "1 Main St", "city", "Paris", "zip", "75001"))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("zip"));
+                        Map.of("street", "1 Main St", "city", "Paris", "zip", "75001")),
+                400,
+                "zip");
         problem(
                 given().contentType(ContentType.JSON)
                         .body(Map.of("body", "x", "private", 1))
@@ -93,36 +88,33 @@ class StrictInputTest {
     @Test
     void should_refuse_control_characters_in_one_line_fields() {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
-        send("PUT", "teacher", "/courses/" + course, Map.of("name", "a\u0000b"))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("name"));
+        problem(send("PUT", "teacher", "/courses/" + course, Map.of("name", "a\u0000b")), 400, "name");
         send("PUT", "teacher", "/courses/" + course, Map.of("name", "Intro")).statusCode(200);
-        send("PUT", "teacher", "/courses/" + course + "/modules/1", Map.of("name", "line\nbreak"))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("name"));
+        problem(
+                send("PUT", "teacher", "/courses/" + course + "/modules/1", Map.of("name", "line\nbreak")),
+                400,
+                "name");
 
         String user = "strict_" + UUID.randomUUID().toString().substring(0, 8);
-        send("POST", user, "/users", Map.of("username", user, "email", user + "\u0000@example.com"))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("email"));
+        problem(
+                send("POST", user, "/users", Map.of("username", user, "email", user + "\u0000@example.com")),
+                400,
+                "email");
         send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com"))
                 .statusCode(201);
-        send(
+        problem(
+                send(
                         "PUT",
                         user,
                         "/users/" + user + "/addresses/home",
-                        Map.of("street", "1 Main St\u001b[31m", "city", "Paris", "zip", 75001))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("street"));
+                        Map.of("street", "1 Main St\u001b[31m", "city", "Paris", "zip", 75001)),
+                400,
+                "street");
 
-        send("POST", user, "/conversations", Map.of("members", List.of("strict_peer"), "title", "a\u0007b"))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("title"));
+        problem(
+                send("POST", user, "/conversations", Map.of("members", List.of("strict_peer"), "title", "a\u0007b")),
+                400,
+                "title");
         problem(
                 given().contentType(ContentType.JSON)
                         .body(Map.of("title", "a\u0000", "body", "x", "private", false))
@@ -152,17 +144,14 @@ class StrictInputTest {
                         .delete(path + "/tags/%0D%0Ajazz"),
                 400,
                 "tag");
-        send("PUT", "tagger", path, Map.of("tags", List.of("\tmodal")))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("tags[0]"));
+        problem(send("PUT", "tagger", path, Map.of("tags", List.of("\tmodal"))), 400, "tags[0]");
         given().when().get(path).then().statusCode(200).body("tags", equalTo(List.of("jazz")));
 
         String alice = "strict_" + UUID.randomUUID().toString().substring(0, 8);
-        send("POST", alice, "/conversations", Map.of("members", List.of("strict_peer"), "title", "\tTrip\n"))
-                .statusCode(400)
-                .contentType(Problem.MEDIA_TYPE)
-                .body("errors[0].field", equalTo("title"));
+        problem(
+                send("POST", alice, "/conversations", Map.of("members", List.of("strict_peer"), "title", "\tTrip\n")),
+                400,
+                "title");
     }
 
     private static String paste(String body) {

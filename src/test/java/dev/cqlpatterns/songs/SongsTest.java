@@ -193,37 +193,24 @@ class SongsTest {
         List<String> many = IntStream.range(0, 33).mapToObj(i -> "tag" + i).toList();
         problem(put(artist, "Album", "Song", many), 400);
         put(artist, "Album", "Song", many.subList(0, 32)).then().statusCode(201);
-        problem(
-                given().header("Authorization", AUTH)
-                        .when()
-                        .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", " "),
-                400);
-        problem(
-                given().header("Authorization", AUTH)
-                        .when()
-                        .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "one-more"),
-                409);
-        given().header("Authorization", AUTH)
+        problem(tag("put", artist, " "), 400);
+        problem(tag("put", artist, "one-more"), 409);
+        tag("put", artist, "tag7").then().statusCode(200);
+    }
+
+    /** PUT or DELETE the tag {@code tag} of the artist's Album/Song, as the test's caller. */
+    private static Response tag(String method, String artist, String tag) {
+        return given().header("Authorization", AUTH)
                 .when()
-                .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "tag7")
-                .then()
-                .statusCode(200);
+                .request(method.toUpperCase(), "/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", tag);
     }
 
     @Test
     void should_answer_404_for_unknown_songs_and_401_without_a_token() {
         String artist = unique("Nobody ");
         problem(given().when().get("/songs/{a}/{b}/{s}", artist, "Album", "Song"), 404);
-        problem(
-                given().header("Authorization", AUTH)
-                        .when()
-                        .put("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock"),
-                404);
-        problem(
-                given().header("Authorization", AUTH)
-                        .when()
-                        .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", "rock"),
-                404);
+        problem(tag("put", artist, "rock"), 404);
+        problem(tag("delete", artist, "rock"), 404);
         problem(
                 given().contentType(ContentType.JSON)
                         .body(Map.of("tags", List.of("rock")))
