@@ -11,6 +11,7 @@ import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.openapi.ApiDefinition;
+import dev.cqlpatterns.platform.time.IncreasingTime;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
@@ -33,7 +34,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -98,8 +98,8 @@ public class CreateConversation {
     @Inject
     IdempotencyKeys idempotency;
 
-    /** The creation time of the last plan made here, in epoch milliseconds. */
-    private final AtomicLong lastPlanned = new AtomicLong();
+    /** Creation times of plans made here, in epoch milliseconds. */
+    private final IncreasingTime planned = new IncreasingTime(1_000);
 
     public static final String OPERATION = "POST /conversations";
 
@@ -251,7 +251,7 @@ public class CreateConversation {
     private Plan plan(Set<String> members) {
         // A millisecond no other plan of this replica has: with the caller, what tells this create's
         // row from a concurrent one's (createdBy).
-        Instant now = Instant.ofEpochMilli(lastPlanned.updateAndGet(last -> Math.max(last + 1, clock.millis())));
+        Instant now = Instant.ofEpochMilli(planned.next(clock.millis()));
         List<String> pair = List.copyOf(members);
         UUID id = members.size() == 2 ? Conversations.directId(pair.get(0), pair.get(1)) : UUID.randomUUID();
         return new Plan(id, now);
