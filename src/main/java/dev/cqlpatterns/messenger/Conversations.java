@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -32,8 +33,8 @@ public class Conversations {
     /** Usernames as bin/token mints them; no ':' so "smaller:bigger" names one pair only. */
     static final Pattern USERNAME = Pattern.compile(Usernames.PATTERN);
 
-    private static final Query SELECT = Cql.idempotent(
-            "SELECT id, members, title, direct, created_by, created_at, last_message_id FROM conversations WHERE id = ?");
+    private static final Query SELECT = Cql.idempotent("SELECT id, members, title, direct, created_by, created_at, "
+            + "last_message_id, members_changed FROM conversations WHERE id = ?");
     // Conditional (Cql.conditional), settled by CompareAndSet: the row holding this request's creator
     // and creation time is this create's, whatever Cassandra answered.
     static final Query INSERT_DIRECT = Cql.conditional(
@@ -42,8 +43,12 @@ public class Conversations {
     static final Query INSERT_GROUP = Cql.idempotent(
             "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, false, ?, ?) "
                     + "USING TIMESTAMP ?");
-    static final Query ADD_MEMBER = Cql.idempotent("UPDATE conversations SET members = members + ? WHERE id = ?");
-    static final Query REMOVE_MEMBER = Cql.idempotent("UPDATE conversations SET members = members - ? WHERE id = ?");
+    /** JoinConversation and LeaveConversation, at the change's {@link Conversation#changeTime} (cql/052). */
+    static final Query ADD_MEMBER = Cql.idempotent(
+            "UPDATE conversations USING TIMESTAMP ? SET members = members + ?, members_changed = ? WHERE id = ?");
+
+    static final Query REMOVE_MEMBER = Cql.idempotent(
+            "UPDATE conversations USING TIMESTAMP ? SET members = members - ?, members_changed = ? WHERE id = ?");
     /** The newest message of the conversation, so the next send knows which activity rows it replaces (cql/014). */
     static final Query SET_LAST_MESSAGE =
             Cql.idempotent("UPDATE conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?");
@@ -53,7 +58,8 @@ public class Conversations {
 
     /**
      * A row of conversations. lastMessageId (cql/014): the newest message sent, which the next send
-     * removes from its members' inbox_by_activity; null before any message.
+     * removes from its members' inbox_by_activity; null before any message. membersChanged
+     * (cql/052): the time of the newest join or leave; null before any, or where not read.
      */
     record Conversation(
             UUID id,
@@ -62,10 +68,31 @@ public class Conversations {
             boolean direct,
             String createdBy,
             Instant createdAt,
-            UUID lastMessageId) {
+            UUID lastMessageId,
+            Instant membersChanged) {
 
         Conversation(UUID id, Set<String> members, String title, boolean direct, String createdBy, Instant createdAt) {
-            this(id, members, title, direct, createdBy, createdAt, null);
+            this(id, members, title, direct, createdBy, createdAt, null, null);
+        }
+
+        /**
+         * The time of a change written now: this replica's clock, or the millisecond after the newest
+         * change of the members when that is later (this replica's clock is behind the one that made
+         * it). A join, a leave and the sends after them then land in the order they were made, whatever
+         * the replicas' clocks: a later leave's tombstones are newer than the join they undo, and a
+         * re-join's rows newer than the leave before it.
+         */
+        Instant changeTime(Instant now) {
+            return after(now, membersChanged != null ? membersChanged : createdAt);
+        }
+
+        /** {@code now}, or the millisecond after {@code earlier} (null: none) where that is later. */
+        static Instant after(Instant now, Instant earlier) {
+            if (earlier == null) {
+                return now;
+            }
+            Instant next = earlier.truncatedTo(ChronoUnit.MILLIS).plusMillis(1);
+            return now.isBefore(next) ? next : now;
         }
 
         static Conversation of(Row row) {
@@ -73,6 +100,10 @@ public class Conversations {
             // The row a failed IF NOT EXISTS sends back has every column; check anyway.
             UUID lastMessageId =
                     row.getColumnDefinitions().contains("last_message_id") ? row.getUuid("last_message_id") : null;
+            Instant membersChanged =
+                    row.getColumnDefinitions().contains("members_changed") && !row.isNull("members_changed")
+                            ? row.getInstant("members_changed")
+                            : null;
             return new Conversation(
                     row.getUuid("id"),
                     members == null ? Set.of() : Set.copyOf(members),
@@ -80,7 +111,8 @@ public class Conversations {
                     row.getBoolean("direct"),
                     row.getString("created_by"),
                     row.getInstant("created_at"),
-                    lastMessageId);
+                    lastMessageId,
+                    membersChanged);
         }
 
         boolean hasMember(String username) {

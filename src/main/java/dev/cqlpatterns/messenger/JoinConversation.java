@@ -123,15 +123,16 @@ public class JoinConversation {
             members.add(username);
             Conversations.Conversation joined =
                     new Conversations.Conversation(c.id(), members, c.title(), false, c.createdBy(), c.createdAt());
+            Instant at = c.changeTime(now);
             return quotas.admitInto(id, username)
                     .chain(() -> Uni.join()
                             .all(
                                     // Markers a send racing an earlier leave may have left behind go in the
                                     // summary's batch (one partition).
-                                    inbox.joined(username, joined, now, List.of(inbox.clearUnread(username, id, now))),
-                                    inbox.addedBy(username, id, me, now).replaceWithVoid())
+                                    inbox.joined(username, joined, at, List.of(inbox.clearUnread(username, id, at))),
+                                    inbox.addedBy(username, id, me, at).replaceWithVoid())
                             .andFailFast())
-                    .chain(() -> cql.write(Conversations.ADD_MEMBER, Set.of(username), id))
+                    .chain(() -> cql.write(Conversations.ADD_MEMBER, InboxRows.micros(at), Set.of(username), at, id))
                     .map(done -> joined.view());
         });
     }

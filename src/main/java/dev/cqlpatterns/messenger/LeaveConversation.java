@@ -99,8 +99,9 @@ public class LeaveConversation {
             if (!username.equals(me) && !me.equals(c.createdBy())) {
                 throw ProblemException.forbidden("Only the creator of a conversation removes other members");
             }
-            return inbox.forget(username, id, now)
-                    .chain(() -> cql.write(Conversations.REMOVE_MEMBER, Set.of(username), id))
+            Instant at = c.changeTime(now);
+            return inbox.forget(username, id, at)
+                    .chain(() -> cql.write(Conversations.REMOVE_MEMBER, InboxRows.micros(at), Set.of(username), at, id))
                     .map(done -> RestResponse.<Void>noContent());
         });
     }

@@ -211,21 +211,20 @@ public class SendMessage {
     private static Plan plan(Conversations.Conversation c, String sender, Instant now) {
         Set<String> recipients = new TreeSet<>(c.members());
         recipients.remove(sender);
-        return new Plan(TimeUuids.at(timeOf(now, c.lastMessageId())), List.copyOf(recipients));
+        return new Plan(TimeUuids.at(timeOf(now, c)), List.copyOf(recipients));
     }
 
     /**
      * A new message's time: this replica's clock, or the millisecond after the conversation's newest
-     * message where that is later (this replica's clock is behind another's). So a message is after
-     * every message sent before it was read here, in history and in mark-read's order, whatever the
-     * replicas' clocks; only a send running at the same time can still land before it.
+     * message or newest join or leave where that is later (this replica's clock is behind another's).
+     * So a message is after every message sent before it was read here, in history and in mark-read's
+     * order, and a new member's markers are newer than the join's clearing of old ones, whatever the
+     * replicas' clocks; only a send running at the same time can land before it.
      */
-    static Instant timeOf(Instant now, UUID newest) {
-        if (newest == null) {
-            return now;
-        }
-        Instant after = TimeUuids.instant(newest).plusMillis(1);
-        return now.isBefore(after) ? after : now;
+    static Instant timeOf(Instant now, Conversations.Conversation c) {
+        Instant afterChange = Conversations.Conversation.after(now, c.membersChanged());
+        return Conversations.Conversation.after(
+                afterChange, c.lastMessageId() == null ? null : TimeUuids.instant(c.lastMessageId()));
     }
 
     private static Sent sent(UUID conversationId, String sender, Plan plan) {

@@ -90,4 +90,14 @@ final class Chat {
                 .post("/conversations/{id}/read", conversationId)
                 .then();
     }
+
+    /** {@code caller} adds {@code member} to the conversation {@code id}. */
+    static Response join(String caller, String id, String member) {
+        return as(caller).when().put("/conversations/{id}/members/{u}", id, member);
+    }
+
+    /** {@code caller} removes {@code member} from the conversation {@code id}. */
+    static Response remove(String caller, String id, String member) {
+        return as(caller).when().delete("/conversations/{id}/members/{u}", id, member);
+    }
 }

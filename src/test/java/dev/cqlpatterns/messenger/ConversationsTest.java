@@ -2,6 +2,8 @@ package dev.cqlpatterns.messenger;
 
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.join;
+import static dev.cqlpatterns.messenger.Chat.remove;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
@@ -222,15 +224,5 @@ class ConversationsTest {
     /** POST /conversations as {@code caller} with {@code body}, the answer not yet checked. */
     private static Response start(String caller, Object body) {
         return as(caller).contentType(ContentType.JSON).body(body).when().post("/conversations");
-    }
-
-    /** {@code caller} adds {@code member} to the conversation {@code id}. */
-    private static Response join(String caller, String id, String member) {
-        return as(caller).when().put("/conversations/{id}/members/{u}", id, member);
-    }
-
-    /** {@code caller} removes {@code member} from the conversation {@code id}. */
-    private static Response remove(String caller, String id, String member) {
-        return as(caller).when().delete("/conversations/{id}/members/{u}", id, member);
     }
 }

@@ -1,8 +1,11 @@
 package dev.cqlpatterns.messenger;
 
+import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.inboxEntry;
+import static dev.cqlpatterns.messenger.Chat.join;
 import static dev.cqlpatterns.messenger.Chat.markRead;
+import static dev.cqlpatterns.messenger.Chat.remove;
 import static dev.cqlpatterns.messenger.Chat.send;
 import static dev.cqlpatterns.messenger.Chat.sent;
 import static dev.cqlpatterns.messenger.Chat.user;
@@ -90,5 +93,53 @@ class SkewedReplicasTest {
                 .as("a message takes a time after the conversation's newest, whatever its replica's clock says")
                 .isAfter(Instant.parse(future[0]));
         assertThat(unread(alice, id)).isEqualTo(1);
+    }
+
+    private static List<String> members(String caller, String id) {
+        return as(caller)
+                .when()
+                .get("/conversations/{id}", id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("members", String.class);
+    }
+
+    private static boolean inInbox(String username, String id) {
+        return inboxEntry(username, id) != null;
+    }
+
+    @Test
+    void should_remove_a_member_on_a_replica_whose_clock_is_behind_the_one_that_added_them() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String carol = user("carol");
+        String dave = user("dave");
+        String id = create(alice, List.of(bob, dave), "leave behind");
+        join(alice, id, carol).then().statusCode(200);
+
+        onReplicaSkewedBy(SKEW.negated(), () -> remove(alice, id, carol).then().statusCode(204));
+
+        assertThat(members(alice, id)).containsExactlyInAnyOrder(alice, bob, dave);
+        assertThat(inInbox(carol, id)).isFalse();
+        sent(bob, id, "carol is gone");
+        assertThat(inInbox(carol, id)).isFalse();
+    }
+
+    @Test
+    void should_add_back_a_member_right_after_a_removal_on_a_replica_whose_clock_is_ahead() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String carol = user("carol");
+        String id = create(alice, List.of(bob, carol), "rejoin");
+        onReplicaSkewedBy(SKEW, () -> remove(alice, id, carol).then().statusCode(204));
+
+        join(alice, id, carol).then().statusCode(200);
+
+        assertThat(members(alice, id)).containsExactlyInAnyOrder(alice, bob, carol);
+        assertThat(inInbox(carol, id)).isTrue();
+        sent(bob, id, "welcome back");
+        assertThat(unread(carol, id)).isEqualTo(1);
     }
 }
