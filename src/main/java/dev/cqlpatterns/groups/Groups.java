@@ -39,8 +39,8 @@ public class Groups {
     private static final Query CREATE =
             Cql.conditional("INSERT INTO groups (groupname, buckets, created_at) VALUES (?, ?, ?) IF NOT EXISTS");
     /** JoinGroup and LeaveGroup: the caller's membership of one group, if any. */
-    static final Query MEMBERSHIP =
-            Cql.idempotent("SELECT bucket, joined FROM groups_by_user WHERE username = ? AND groupname = ?");
+    static final Query MEMBERSHIP = Cql.idempotent("SELECT bucket, joined, writetime(joined) AS claimed "
+            + "FROM groups_by_user WHERE username = ? AND groupname = ?");
     /** JoinGroup: how many groups the caller is in (the per-user cap). */
     static final Query COUNT_GROUPS = Cql.idempotent("SELECT COUNT(*) FROM groups_by_user WHERE username = ?");
     // Conditional (Cql.conditional), settled by CompareAndSet: the claim holding this join's own
@@ -49,7 +49,7 @@ public class Groups {
             "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
     /** LeaveGroup: the membership, once its member row is gone. */
     static final Query DELETE_MEMBERSHIP =
-            Cql.idempotent("DELETE FROM groups_by_user WHERE username = ? AND groupname = ?");
+            Cql.idempotent("DELETE FROM groups_by_user USING TIMESTAMP ? WHERE username = ? AND groupname = ?");
 
     @Inject
     Cql cql;

@@ -50,9 +50,10 @@ import org.jboss.resteasy.reactive.RestResponse;
  *
  * <p>After a 503 after the claim, the same PUT again finds the claim and writes the two rows from
  * it: the join is finished, with the first attempt's join time (answered 200, as every repeated
- * join is). The rewrite holds the same values (the claim's bucket and join time), so the
- * statements' own write timestamps are enough: a retry overrides nothing but itself, and a retry
- * after a leave finds no claim and joins anew.
+ * join is). The rewrite holds the same values (the claim's bucket and join time) under the same
+ * timestamp, the claim's write time (MemberLists.add), so a retry overrides nothing but itself, a
+ * leave's deletes just after it win whatever the replicas' clocks, and a retry after a leave finds
+ * no claim and joins anew.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/groups/{group}/members/{username}")
@@ -86,7 +87,8 @@ public class JoinGroup {
     @Inject
     Clock clock;
 
-    private record Membership(int bucket, UUID joined, boolean created) {}
+    /** A membership; {@code claimed}: its claim's write time, null where not read yet. */
+    private record Membership(int bucket, UUID joined, boolean created, Long claimed) {}
 
     @PUT
     @Authenticated
@@ -119,10 +121,27 @@ public class JoinGroup {
             }
             return membership(group, username, now)
                     .call(m -> registry.record(Groups.JOINS, group, TimeUuids.instant(m.joined())))
-                    .call(m -> lists.add(group, m.bucket(), username, m.joined()))
+                    .call(m -> claimed(group, username, m)
+                            .chain(claimed -> lists.add(group, m.bucket(), username, m.joined(), claimed)))
                     .map(m -> RestResponse.status(
                             m.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK,
                             new Member(username, TimeUuids.instant(m.joined()))));
+        });
+    }
+
+    /**
+     * The write time of the membership's claim: read with it, or read back after a claim (the ballot's
+     * time, which only Cassandra knows). A membership already left again falls back to its join time.
+     */
+    private Uni<Long> claimed(String group, String username, Membership m) {
+        if (m.claimed() != null) {
+            return Uni.createFrom().item(m.claimed());
+        }
+        return cql.read(Groups.MEMBERSHIP, username, group).map(rs -> {
+            Row row = rs.one();
+            return row != null && m.joined().equals(row.getUuid("joined"))
+                    ? row.getLong("claimed")
+                    : TimeUuids.instant(m.joined()).toEpochMilli() * 1_000;
         });
     }
 
@@ -136,7 +155,11 @@ public class JoinGroup {
             Row existing = rs.one();
             if (existing != null) {
                 return Uni.createFrom()
-                        .item(new Membership(existing.getInt("bucket"), existing.getUuid("joined"), false));
+                        .item(new Membership(
+                                existing.getInt("bucket"),
+                                existing.getUuid("joined"),
+                                false,
+                                existing.getLong("claimed")));
             }
             return cql.read(Groups.COUNT_GROUPS, username).chain(count -> {
                 if (count.one().getLong(0) >= settings.maxGroupsPerUser()) {
@@ -145,7 +168,7 @@ public class JoinGroup {
                                     "A user may be in at most " + settings.maxGroupsPerUser() + " groups"));
                 }
                 return groups.bucketsCreatingGroup(group).chain(buckets -> {
-                    Membership mine = new Membership(Groups.bucketOf(username, buckets), TimeUuids.at(now), true);
+                    Membership mine = new Membership(Groups.bucketOf(username, buckets), TimeUuids.at(now), true, null);
                     return cas.conditional(
                                     "groups_by_user",
                                     cql.write(Groups.CLAIM_MEMBERSHIP, username, group, mine.bucket(), mine.joined()),
@@ -168,7 +191,7 @@ public class JoinGroup {
                                     Row theirs = outcome.answer().one();
                                     return Uni.createFrom()
                                             .item(new Membership(
-                                                    theirs.getInt("bucket"), theirs.getUuid("joined"), false));
+                                                    theirs.getInt("bucket"), theirs.getUuid("joined"), false, null));
                                 }
                                 // Unknown outcome, and the serial read found another join or none: start
                                 // over once (that read finished any round in flight).

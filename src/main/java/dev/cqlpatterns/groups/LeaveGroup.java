@@ -32,6 +32,10 @@ import org.jboss.resteasy.reactive.RestResponse;
  * the lists while groups_by_user still counts the group among the caller's: on the safe side, the
  * caller is only ever listed while a member.
  *
+ * <p>Every delete carries a timestamp just after the membership's claim (MemberLists.removedAt):
+ * newer than the join it undoes and older than any later join (a later claim's Paxos ballot is
+ * greater), whatever the clocks of the replicas that served them.
+ *
  * <p>After a 503 half way, the same DELETE again finds the membership and deletes all three rows
  * again (idempotent), answering 204 as the first would have; once the membership is gone it answers
  * 404, not a member.
@@ -71,8 +75,10 @@ public class LeaveGroup {
                 return Uni.createFrom()
                         .failure(ProblemException.notFound(username + " is not a member of group " + group));
             }
-            return lists.remove(group, membership.getInt("bucket"), username, membership.getUuid("joined"))
-                    .chain(() -> cql.write(Groups.DELETE_MEMBERSHIP, username, group))
+            long claimed = membership.getLong("claimed");
+            return lists.remove(group, membership.getInt("bucket"), username, membership.getUuid("joined"), claimed)
+                    // Just after the claim: newer than it, older than any later claim (Paxos ballots grow).
+                    .chain(() -> cql.write(Groups.DELETE_MEMBERSHIP, claimed + 1, username, group))
                     .map(done -> RestResponse.<Void>noContent());
         });
     }

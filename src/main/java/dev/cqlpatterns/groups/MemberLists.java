@@ -2,6 +2,7 @@ package dev.cqlpatterns.groups;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -32,14 +33,17 @@ import java.util.stream.IntStream;
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class MemberLists implements GenerationalSet<String> {
-    private static final Query INSERT_MEMBER =
-            Cql.idempotent("INSERT INTO group_members (groupname, bucket, username, joined) VALUES (?, ?, ?, ?)");
+    private static final Query INSERT_MEMBER = Cql.idempotent("INSERT INTO group_members (groupname, bucket, username, "
+            + "joined) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query INSERT_JOINER =
-            Cql.idempotent("INSERT INTO group_join_dates (groupname, join_day, joined, username) VALUES (?, ?, ?, ?)");
-    private static final Query DELETE_MEMBER =
-            Cql.idempotent("DELETE FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?");
-    private static final Query DELETE_JOINER =
-            Cql.idempotent("DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined = ?");
+            Cql.idempotent("INSERT INTO group_join_dates (groupname, join_day, joined, "
+                    + "username) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query DELETE_MEMBER = Cql.idempotent(
+            "DELETE FROM group_members USING TIMESTAMP ? WHERE groupname = ? AND bucket = ? AND username = ?");
+    private static final Query DELETE_JOINER = Cql.idempotent(
+            "DELETE FROM group_join_dates USING TIMESTAMP ? WHERE groupname = ? AND join_day = ? AND joined = ?");
+    private static final Query MEMBER_WRITTEN = Cql.idempotent(
+            "SELECT writetime(joined) FROM group_members " + "WHERE groupname = ? AND bucket = ? AND username = ?");
     private static final Query MEMBERS = Cql.idempotent(
             "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ? AND username > ? LIMIT ?");
     private static final Query ALL_MEMBERS =
@@ -53,18 +57,18 @@ public class MemberLists implements GenerationalSet<String> {
     private static final Query DROP_JOINERS =
             Cql.idempotent("DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ?");
 
+    // A member's rows in a moved generation, written USING TIMESTAMP their membership's claim (a join)
+    // or a move's COPIED.
     private static final Query INSERT_MEMBER_MOVED = Cql.idempotent("INSERT INTO group_members_generations "
-            + "(groupname, generation, bucket, username, joined) VALUES (?, ?, ?, ?, ?)");
-    private static final Query INSERT_JOINER_MOVED = Cql.idempotent("INSERT INTO group_join_dates_generations "
-            + "(groupname, generation, join_day, joined, username) VALUES (?, ?, ?, ?, ?)");
-    private static final Query COPY_MEMBER = Cql.idempotent("INSERT INTO group_members_generations "
             + "(groupname, generation, bucket, username, joined) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query COPY_JOINER = Cql.idempotent("INSERT INTO group_join_dates_generations "
+    private static final Query INSERT_JOINER_MOVED = Cql.idempotent("INSERT INTO group_join_dates_generations "
             + "(groupname, generation, join_day, joined, username) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_MEMBER_MOVED = Cql.idempotent("DELETE FROM group_members_generations "
-            + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
-    private static final Query DELETE_JOINER_MOVED = Cql.idempotent("DELETE FROM group_join_dates_generations "
-            + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
+    private static final Query DELETE_MEMBER_MOVED = Cql.idempotent("DELETE FROM group_members_generations USING "
+            + "TIMESTAMP ? WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
+    private static final Query DELETE_JOINER_MOVED = Cql.idempotent("DELETE FROM group_join_dates_generations USING "
+            + "TIMESTAMP ? WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
+    private static final Query MEMBER_WRITTEN_MOVED = Cql.idempotent("SELECT writetime(joined) FROM "
+            + "group_members_generations WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
     private static final Query MEMBERS_MOVED = Cql.idempotent("SELECT username, joined FROM group_members_generations "
             + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username > ? LIMIT ?");
     private static final Query ALL_MEMBERS_MOVED =
@@ -95,8 +99,12 @@ public class MemberLists implements GenerationalSet<String> {
         return generations.current(this, group);
     }
 
-    /** Lists the member in both lists (a join, or its retry). */
-    Uni<Void> add(String group, int bucket, String username, UUID joined) {
+    /**
+     * Lists the member in both lists (a join, or its retry), USING TIMESTAMP {@code claimed}: the write
+     * time of the membership's claim (a Paxos ballot's), so a leave can order its deletes after them
+     * and before any later join's whatever the replicas' clocks.
+     */
+    Uni<Void> add(String group, int bucket, String username, UUID joined, long claimed) {
         int day = joinDay(joined);
         return generations.change(
                 this,
@@ -105,34 +113,55 @@ public class MemberLists implements GenerationalSet<String> {
                 g -> g == 0
                         ? Uni.join()
                                 .all(
-                                        cql.write(INSERT_MEMBER, group, bucket, username, joined),
-                                        cql.write(INSERT_JOINER, group, day, joined, username))
+                                        cql.write(INSERT_MEMBER, group, bucket, username, joined, claimed),
+                                        cql.write(INSERT_JOINER, group, day, joined, username, claimed))
                                 .andFailFast()
                         : Uni.join()
                                 .all(
-                                        cql.write(INSERT_MEMBER_MOVED, group, g, bucket, username, joined),
-                                        cql.write(INSERT_JOINER_MOVED, group, g, day, joined, username))
+                                        cql.write(INSERT_MEMBER_MOVED, group, g, bucket, username, joined, claimed),
+                                        cql.write(INSERT_JOINER_MOVED, group, g, day, joined, username, claimed))
                                 .andFailFast());
     }
 
-    /** Takes the member off both lists (a leave, or its retry). */
-    Uni<Void> remove(String group, int bucket, String username, UUID joined) {
+    /**
+     * Takes the member off both lists (a leave, or its retry) just after the claim of the membership
+     * they stand for ({@link #removedAt}).
+     */
+    Uni<Void> remove(String group, int bucket, String username, UUID joined, long claimed) {
         int day = joinDay(joined);
         return generations.change(
                 this,
                 group,
                 true,
-                g -> g == 0
-                        ? Uni.join()
-                                .all(
-                                        cql.write(DELETE_MEMBER, group, bucket, username),
-                                        cql.write(DELETE_JOINER, group, day, joined))
-                                .andFailFast()
-                        : Uni.join()
-                                .all(
-                                        cql.write(DELETE_MEMBER_MOVED, group, g, bucket, username),
-                                        cql.write(DELETE_JOINER_MOVED, group, g, day, joined))
-                                .andFailFast());
+                g -> (g == 0
+                                ? cql.read(MEMBER_WRITTEN, group, bucket, username)
+                                : cql.read(MEMBER_WRITTEN_MOVED, group, g, bucket, username))
+                        .map(rs -> {
+                            Row member = rs.one();
+                            return removedAt(claimed, member == null ? null : member.getLong(0));
+                        })
+                        .chain(at -> g == 0
+                                ? Uni.join()
+                                        .all(
+                                                cql.write(DELETE_MEMBER, at, group, bucket, username),
+                                                cql.write(DELETE_JOINER, at, group, day, joined))
+                                        .andFailFast()
+                                : Uni.join()
+                                        .all(
+                                                cql.write(DELETE_MEMBER_MOVED, at, group, g, bucket, username),
+                                                cql.write(DELETE_JOINER_MOVED, at, group, g, day, joined))
+                                        .andFailFast()));
+    }
+
+    /**
+     * The timestamp of a leave's deletes: just after the claim, which a join's list rows carry, so the
+     * deletes are newer than the join and older than any later join (a later claim's ballot is
+     * greater), whatever the replicas' clocks. Rows written later than the claim (by the release before
+     * this rule, on the joining replica's clock; the joiner row in parallel with the member row) get a
+     * second more than the member row.
+     */
+    static long removedAt(long claimed, Long memberWritten) {
+        return memberWritten != null && memberWritten > claimed ? memberWritten + 1_000_000 : claimed + 1;
     }
 
     /** Up to {@code limit} members of one bucket after {@code after}, in username order. */
@@ -177,8 +206,9 @@ public class MemberLists implements GenerationalSet<String> {
                     String username = row.getString("username");
                     return Uni.join()
                             .all(
-                                    cql.write(COPY_MEMBER, group, to, bucket, username, joined, COPIED),
-                                    cql.write(COPY_JOINER, group, to, joinDay(joined), joined, username, COPIED))
+                                    cql.write(INSERT_MEMBER_MOVED, group, to, bucket, username, joined, COPIED),
+                                    cql.write(
+                                            INSERT_JOINER_MOVED, group, to, joinDay(joined), joined, username, COPIED))
                             .andFailFast();
                 }));
     }

@@ -42,16 +42,6 @@ class SkewedReplicasTest {
         clock.reset();
     }
 
-    /** Runs one request on a replica whose clock is {@code skew} off real time. */
-    private void onReplicaSkewedBy(Duration skew, Runnable request) {
-        clock.set(Instant.now().plus(skew));
-        try {
-            request.run();
-        } finally {
-            clock.reset();
-        }
-    }
-
     private static String sentAt(String sender, String conversationId, String content) {
         return send(sender, conversationId, content).statusCode(201).extract().path("sentAt");
     }
@@ -66,7 +56,7 @@ class SkewedReplicasTest {
         String bob = user("bob");
         String id = create(alice, List.of(bob), "skew ahead");
         sent(bob, id, "first");
-        onReplicaSkewedBy(SKEW, () -> markRead(alice, id).statusCode(200));
+        clock.skewedBy(SKEW, () -> markRead(alice, id).statusCode(200));
         assertThat(unread(alice, id)).isZero();
 
         sent(bob, id, "sent after alice read, with an earlier time than her replica's clock");
@@ -82,7 +72,7 @@ class SkewedReplicasTest {
         String bob = user("bob");
         String id = create(alice, List.of(bob), "sender ahead");
         String[] future = new String[1];
-        onReplicaSkewedBy(SKEW, () -> future[0] = sentAt(bob, id, "from the future"));
+        clock.skewedBy(SKEW, () -> future[0] = sentAt(bob, id, "from the future"));
         assertThat(unread(alice, id)).isEqualTo(1);
 
         markRead(alice, id).statusCode(200);
@@ -119,7 +109,7 @@ class SkewedReplicasTest {
         String id = create(alice, List.of(bob, dave), "leave behind");
         join(alice, id, carol).then().statusCode(200);
 
-        onReplicaSkewedBy(SKEW.negated(), () -> remove(alice, id, carol).then().statusCode(204));
+        clock.skewedBy(SKEW.negated(), () -> remove(alice, id, carol).then().statusCode(204));
 
         assertThat(members(alice, id)).containsExactlyInAnyOrder(alice, bob, dave);
         assertThat(inInbox(carol, id)).isFalse();
@@ -133,7 +123,7 @@ class SkewedReplicasTest {
         String bob = user("bob");
         String carol = user("carol");
         String id = create(alice, List.of(bob, carol), "rejoin");
-        onReplicaSkewedBy(SKEW, () -> remove(alice, id, carol).then().statusCode(204));
+        clock.skewedBy(SKEW, () -> remove(alice, id, carol).then().statusCode(204));
 
         join(alice, id, carol).then().statusCode(200);
 

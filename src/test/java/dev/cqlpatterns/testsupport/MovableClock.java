@@ -3,6 +3,7 @@ package dev.cqlpatterns.testsupport;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -24,6 +25,19 @@ public class MovableClock extends Clock {
 
     public void reset() {
         fixed = null;
+    }
+
+    /**
+     * Runs {@code request} as a replica whose clock is {@code skew} off real time would serve it
+     * (reaching its write timestamps too, through WriteTimestamps), then tells real time again.
+     */
+    public void skewedBy(Duration skew, Runnable request) {
+        set(Instant.now().plus(skew));
+        try {
+            request.run();
+        } finally {
+            reset();
+        }
     }
 
     @Override
