@@ -40,6 +40,10 @@ class ContractRefusesWhatTheServiceRefusesTest {
             "contract_" + UUID.randomUUID().toString().substring(0, 8);
     private static final String V4 = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e";
     private static final String ADDRESS = "{\"street\":\"1 Main Street\",\"city\":\"Springfield\",\"zip\":12345}";
+    private static final String PNG = "https://example.com/a.png";
+    private static final String SONG = "/songs/Miles Davis/Kind of Blue/So What";
+    private static final String SECRET = "X-Paste-Secret";
+    private static final String TITLE = "{\"title\":\"t\"}";
 
     /** The checked-in contract, without the exemptions the other tests' filter has. */
     private final OpenApiInteractionValidator contract = ContractValidation.strictValidator();
@@ -69,6 +73,10 @@ class ContractRefusesWhatTheServiceRefusesTest {
             Map<String, String> more = new LinkedHashMap<>(query);
             more.put(parameter, value);
             return new Row(name, method, path, more, headers, body, status, field, validBody);
+        }
+
+        Row withStatus(int answered) {
+            return new Row(name, method, path, query, headers, body, answered, field, validBody);
         }
     }
 
@@ -102,57 +110,96 @@ class ContractRefusesWhatTheServiceRefusesTest {
         return "{\"content\":" + content + ",\"attachments\":" + map + "}";
     }
 
+    /** A sign-up whose {@code field} is {@code bad}, and the same with {@code good}; the other field valid. */
+    private static Row userRow(String name, String field, String bad, String good) {
+        return post(name, "/users", signUp(field, bad), field, signUp(field, good));
+    }
+
+    private static String signUp(String field, String value) {
+        return field.equals("username")
+                ? "{\"username\":\"" + value + "\",\"email\":\"a@example.com\"}"
+                : "{\"username\":\"" + USER + "\",\"email\":\"" + value + "\"}";
+    }
+
+    /** The caller's home address with {@code part} replaced by {@code bad}, refused for {@code field}. */
+    private static Row addressRow(String name, String part, String bad, String field) {
+        return put(name, "/users/" + USER + "/addresses/home", ADDRESS.replace(part, bad), field, ADDRESS);
+    }
+
+    /** A course or module ({@code under} the course) named {@code bad}, and the same named {@code good} (null: none). */
+    private static Row courseRow(String name, String under, String bad, String field, String good) {
+        return put(name, "/courses/contract-course" + under, named(bad), field, good == null ? null : named(good));
+    }
+
+    private static String named(String value) {
+        return "{\"name\":\"" + value + "\"}";
+    }
+
+    /** A message with {@code count} attachments at {@code url}, refused, and {@code validCount} at {@code validUrl}. */
+    private static Row attachmentsRow(
+            String name, String conversation, int count, String url, int validCount, String validUrl) {
+        return post(
+                name,
+                conversation,
+                message("\"hi\"", count, url),
+                "attachments",
+                message("\"hi\"", validCount, validUrl));
+    }
+
+    /** A new paste whose body is {@code bad}, and the same whose body is {@code good}. */
+    private static Row pasteBodyRow(String name, String bad, String good) {
+        return post(name, "/pastes", paste(null, quoted(bad), null), "body", paste(null, quoted(good), null));
+    }
+
+    /** A new paste expiring in {@code bad}, and the same expiring in {@code good}. */
+    private static Row expiresInRow(String name, String bad, String good) {
+        return post(
+                name, "/pastes", paste(null, "\"x\"", quoted(bad)), "expiresIn", paste(null, "\"x\"", quoted(good)));
+    }
+
+    /** An update of paste {@code pasteId}, without a caller, refused for {@code field}. */
+    private static Row pasteUpdateRow(String name, String pasteId, String body, String field, String validBody) {
+        return new Row(name, Request.Method.PUT, "/pastes/" + pasteId, Map.of(), Map.of(), body, 400, field, validBody);
+    }
+
+    /** A click on {@code url}, and the same on {@code validUrl}. */
+    private static Row clickRow(String name, String url, String validUrl) {
+        return post(name, "/clicks", click(url, null), "url", click(validUrl, null));
+    }
+
+    /** A click from {@code ip}, and the same from {@code validIp}. */
+    private static Row ipRow(String name, String ip, String validIp) {
+        return post(name, "/clicks", click(PNG, ip), "ip", click(PNG, validIp));
+    }
+
+    private static String click(String url, String ip) {
+        return "{\"url\":" + quoted(url) + (ip == null ? "" : ",\"ip\":" + quoted(ip)) + "}";
+    }
+
+    /** The song's tags {@code tags} (JSON strings), refused for {@code field}, and the same as {@code validTags}. */
+    private static Row tagsRow(String name, String field, String tags, String validTags) {
+        return put(name, SONG, "{\"tags\":[" + tags + "]}", field, "{\"tags\":[" + validTags + "]}");
+    }
+
+    private static String quoted(String value) {
+        return "\"" + value + "\"";
+    }
+
     private List<Row> rows() {
         String conversation = "/conversations/" + UUID.randomUUID() + "/messages";
         String pasteId = createPaste();
-        String good = "\"https://example.com/a.png\"";
         List<Row> rows = new ArrayList<>();
         // users: usernames, emails and address kinds match the whole value
-        rows.add(post(
-                "username matched as a whole",
-                "/users",
-                "{\"username\":\"alice smith\",\"email\":\"a@example.com\"}",
-                "username",
-                "{\"username\":\"alice_smith\",\"email\":\"a@example.com\"}"));
-        rows.add(post(
-                "email matched as a whole",
-                "/users",
-                "{\"username\":\"" + USER + "\",\"email\":\"a b@example.com\"}",
-                "email",
-                "{\"username\":\"" + USER + "\",\"email\":\"ab@example.com\"}"));
+        rows.add(userRow("username matched as a whole", "username", "alice smith", "alice_smith"));
+        rows.add(userRow("email matched as a whole", "email", "a b@example.com", "ab@example.com"));
         rows.add(put("address kind matched as a whole", "/users/" + USER + "/addresses/Home", ADDRESS, "kind", null));
-        rows.add(put(
-                "street not blank",
-                "/users/" + USER + "/addresses/home",
-                ADDRESS.replace("1 Main Street", "   "),
-                "street",
-                ADDRESS));
-        rows.add(put(
-                "city one line",
-                "/users/" + USER + "/addresses/home",
-                ADDRESS.replace("Springfield", "Spring\\tfield"),
-                "city",
-                ADDRESS));
+        rows.add(addressRow("street not blank", "1 Main Street", "   ", "street"));
+        rows.add(addressRow("city one line", "Springfield", "Spring\\tfield", "city"));
         rows.add(put("group name matched as a whole", "/groups/Lunch Club/members/" + USER, null, "group", null));
         // courses
-        rows.add(put(
-                "course name not blank",
-                "/courses/contract-course",
-                "{\"name\":\" \"}",
-                "name",
-                "{\"name\":\"Contracts\"}"));
-        rows.add(put(
-                "module id at most 1000",
-                "/courses/contract-course/modules/1001",
-                "{\"name\":\"ab\"}",
-                "moduleId",
-                null));
-        rows.add(put(
-                "module name one line",
-                "/courses/contract-course/modules/1",
-                "{\"name\":\"a\\u0001b\"}",
-                "name",
-                "{\"name\":\"ab\"}"));
+        rows.add(courseRow("course name not blank", "", " ", "name", "Contracts"));
+        rows.add(courseRow("module id at most 1000", "/modules/1001", "ab", "moduleId", null));
+        rows.add(courseRow("module name one line", "/modules/1", "a\\u0001b", "name", "ab"));
         // messenger
         rows.add(post(
                 "message content not blank",
@@ -160,117 +207,38 @@ class ContractRefusesWhatTheServiceRefusesTest {
                 message("\" \\n \"", 0, ""),
                 "content",
                 message("\"hi\"", 0, "")));
-        rows.add(post(
-                "at most 10 attachments",
-                conversation,
-                message("\"hi\"", 11, "https://example.com/a.png"),
-                "attachments",
-                message("\"hi\"", 10, "https://example.com/a.png")));
-        rows.add(post(
-                "attachments are http(s) URLs",
-                conversation,
-                message("\"hi\"", 1, "ftp://example.com/a.png"),
-                "attachments",
-                message("\"hi\"", 1, "https://example.com/a.png")));
-        rows.add(post(
-                "attachment URLs are absolute",
-                conversation,
-                message("\"hi\"", 1, "/a.png"),
-                "attachments",
-                message("\"hi\"", 1, "http://example.com/a.png")));
+        rows.add(attachmentsRow("at most 10 attachments", conversation, 11, PNG, 10, PNG));
+        rows.add(attachmentsRow("attachments are http(s) URLs", conversation, 1, "ftp://example.com/a.png", 1, PNG));
+        rows.add(attachmentsRow(
+                "attachment URLs are absolute", conversation, 1, "/a.png", 1, "http://example.com/a.png"));
         // pastebin
-        rows.add(
-                post("paste body not empty", "/pastes", paste(null, "\"\"", null), "body", paste(null, "\"x\"", null)));
-        Row tooBig = post(
-                "paste body at most 512 KiB",
-                "/pastes",
-                paste(null, "\"" + "a".repeat(512 * 1024 + 1) + "\"", null),
-                "body",
-                paste(null, "\"" + "a".repeat(512 * 1024) + "\"", null));
-        rows.add(new Row(
-                tooBig.name(),
-                tooBig.method(),
-                tooBig.path(),
-                tooBig.query(),
-                tooBig.headers(),
-                tooBig.body(),
-                413,
-                tooBig.field(),
-                tooBig.validBody()));
-        rows.add(post(
-                "expiresIn an ISO-8601 duration",
-                "/pastes",
-                paste(null, "\"x\"", "\"7 days\""),
-                "expiresIn",
-                paste(null, "\"x\"", "\"P7D\"")));
-        rows.add(post(
-                "expiresIn positive",
-                "/pastes",
-                paste(null, "\"x\"", "\"-PT1H\""),
-                "expiresIn",
-                paste(null, "\"x\"", "\"PT1H\"")));
-        rows.add(post(
-                "expiresIn not zero",
-                "/pastes",
-                paste(null, "\"x\"", "\"P0D\""),
-                "expiresIn",
-                paste(null, "\"x\"", "\"P1D\"")));
+        rows.add(pasteBodyRow("paste body not empty", "", "x"));
+        rows.add(pasteBodyRow("paste body at most 512 KiB", "a".repeat(512 * 1024 + 1), "a".repeat(512 * 1024))
+                .withStatus(413));
+        rows.add(expiresInRow("expiresIn an ISO-8601 duration", "7 days", "P7D"));
+        rows.add(expiresInRow("expiresIn positive", "-PT1H", "PT1H"));
+        rows.add(expiresInRow("expiresIn not zero", "P0D", "P1D"));
         rows.add(post(
                 "paste title one line",
                 "/pastes",
                 paste("\"a\\u0007b\"", "\"x\"", null),
                 "title",
                 paste("\"ab\"", "\"x\"", null)));
-        Row secret = new Row(
-                        "update changes something",
-                        Request.Method.PUT,
-                        "/pastes/" + pasteId,
-                        Map.of(),
-                        Map.of(),
-                        "{}",
-                        400,
-                        "change",
-                        "{\"title\":\"t\"}")
-                .withHeader("X-Paste-Secret", WRONG_SECRET);
-        rows.add(secret);
-        rows.add(new Row(
+        rows.add(pasteUpdateRow("update changes something", pasteId, "{}", "change", TITLE)
+                .withHeader(SECRET, WRONG_SECRET));
+        rows.add(pasteUpdateRow(
                         "update expiresIn a duration",
-                        Request.Method.PUT,
-                        "/pastes/" + pasteId,
-                        Map.of(),
-                        Map.of(),
+                        pasteId,
                         "{\"expiresIn\":\"P1X\"}",
-                        400,
                         "expiresIn",
                         "{\"expiresIn\":\"P1D\"}")
-                .withHeader("X-Paste-Secret", WRONG_SECRET));
-        rows.add(post(
-                "expiresIn at most 32 characters",
-                "/pastes",
-                paste(null, "\"x\"", "\"PT" + "0".repeat(31) + "1H\""),
-                "expiresIn",
-                paste(null, "\"x\"", "\"PT" + "0".repeat(28) + "1H\"")));
-        rows.add(new Row(
-                        "X-Paste-Secret shaped as a secret",
-                        Request.Method.PUT,
-                        "/pastes/" + pasteId,
-                        Map.of(),
-                        Map.of(),
-                        "{\"title\":\"t\"}",
-                        400,
-                        "X-Paste-Secret",
-                        null)
-                .withHeader("X-Paste-Secret", "wrong"));
-        rows.add(new Row(
-                "X-Paste-Secret required to update",
-                Request.Method.PUT,
-                "/pastes/" + pasteId,
-                Map.of(),
-                Map.of(),
-                "{\"title\":\"t\"}",
-                403,
-                "X-Paste-Secret",
-                null));
+                .withHeader(SECRET, WRONG_SECRET));
+        rows.add(expiresInRow(
+                "expiresIn at most 32 characters", "PT" + "0".repeat(31) + "1H", "PT" + "0".repeat(28) + "1H"));
+        rows.add(pasteUpdateRow("X-Paste-Secret shaped as a secret", pasteId, TITLE, SECRET, null)
+                .withHeader(SECRET, "wrong"));
+        rows.add(pasteUpdateRow("X-Paste-Secret required to update", pasteId, TITLE, SECRET, null)
+                .withStatus(403));
         rows.add(new Row(
                 "X-Paste-Secret required to delete",
                 Request.Method.DELETE,
@@ -279,52 +247,17 @@ class ContractRefusesWhatTheServiceRefusesTest {
                 Map.of(),
                 null,
                 403,
-                "X-Paste-Secret",
+                SECRET,
                 null));
         // clickstream
-        rows.add(post(
-                "click url absolute",
-                "/clicks",
-                "{\"url\":\"/signup\"}",
-                "url",
-                "{\"url\":\"https://example.com/signup\"}"));
-        rows.add(post(
-                "click url http(s)",
-                "/clicks",
-                "{\"url\":\"javascript:alert(1)\"}",
-                "url",
-                "{\"url\":\"HTTP://example.com\"}"));
-        rows.add(post(
-                "click ip a literal address, not a name",
-                "/clicks",
-                "{\"url\":" + good + ",\"ip\":\"example.com\"}",
-                "ip",
-                "{\"url\":" + good + ",\"ip\":\"2001:db8::1\"}"));
-        rows.add(post(
-                "click ip an IPv6 address, not only a colon",
-                "/clicks",
-                "{\"url\":" + good + ",\"ip\":\":\"}",
-                "ip",
-                "{\"url\":" + good + ",\"ip\":\"::\"}"));
-        rows.add(post(
-                "click ip a real IPv4 address",
-                "/clicks",
-                "{\"url\":" + good + ",\"ip\":\"1.2.3.256\"}",
-                "ip",
-                "{\"url\":" + good + ",\"ip\":\"1.2.3.255\"}"));
+        rows.add(clickRow("click url absolute", "/signup", "https://example.com/signup"));
+        rows.add(clickRow("click url http(s)", "javascript:alert(1)", "HTTP://example.com"));
+        rows.add(ipRow("click ip a literal address, not a name", "example.com", "2001:db8::1"));
+        rows.add(ipRow("click ip an IPv6 address, not only a colon", ":", "::"));
+        rows.add(ipRow("click ip a real IPv4 address", "1.2.3.256", "1.2.3.255"));
         // songs
-        rows.add(put(
-                "tags at most 50 characters",
-                "/songs/Miles Davis/Kind of Blue/So What",
-                "{\"tags\":[\"" + "j".repeat(51) + "\"]}",
-                "tags",
-                "{\"tags\":[\"" + "j".repeat(50) + "\"]}"));
-        rows.add(put(
-                "tags not blank",
-                "/songs/Miles Davis/Kind of Blue/So What",
-                "{\"tags\":[\"jazz\",\" \"]}",
-                "tags[1]",
-                "{\"tags\":[\"jazz\",\" modal\"]}"));
+        rows.add(tagsRow("tags at most 50 characters", "tags", quoted("j".repeat(51)), quoted("j".repeat(50))));
+        rows.add(tagsRow("tags not blank", "tags[1]", "\"jazz\",\" \"", "\"jazz\",\" modal\""));
         rows.add(get(
                 "song artist at most 200 characters", "/songs/" + "a".repeat(201) + "/Kind of Blue/So What", "artist"));
         // posts
