@@ -3,6 +3,8 @@ package dev.cqlpatterns.messenger;
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.inbox;
+import static dev.cqlpatterns.messenger.Chat.join;
+import static dev.cqlpatterns.messenger.Chat.remove;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -89,7 +91,7 @@ class HalfDoneMembersTest {
         String carol = user("carol");
         String id = create(alice, List.of(bob, carol), "Half joined");
         // A clean join, for comparison.
-        as(alice).when().put("/conversations/{id}/members/{u}", id, erin).then().statusCode(200);
+        join(alice, id, erin).then().statusCode(200);
 
         // dave's join stopped after its first writes: his summary and charge, not the member set.
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
@@ -113,12 +115,7 @@ class HalfDoneMembersTest {
                 micros);
         assertThat(members(id)).doesNotContain(dave);
 
-        as(alice)
-                .when()
-                .put("/conversations/{id}/members/{u}", id, dave)
-                .then()
-                .statusCode(200)
-                .body("members", org.hamcrest.Matchers.hasItem(dave));
+        join(alice, id, dave).then().statusCode(200).body("members", org.hamcrest.Matchers.hasItem(dave));
         assertThat(members(id)).containsExactlyInAnyOrder(alice, bob, carol, dave, erin);
         assertThat(stored(dave, id)).isEqualTo(stored(erin, id));
         assertThat(stored(dave, id))
@@ -140,11 +137,7 @@ class HalfDoneMembersTest {
         String id = create(alice, List.of(bob, carol, frank), "Half left");
         Chat.sent(alice, id, "Before the leaves");
         // A clean leave, for comparison.
-        as(frank)
-                .when()
-                .delete("/conversations/{id}/members/{u}", id, frank)
-                .then()
-                .statusCode(204);
+        remove(frank, id, frank).then().statusCode(204);
 
         // carol's leave stopped after its first writes: her inbox rows are gone, the member set still lists her.
         UUID conversation = UUID.fromString(id);
@@ -162,11 +155,7 @@ class HalfDoneMembersTest {
                 conversation);
         assertThat(members(id)).contains(carol);
 
-        as(carol)
-                .when()
-                .delete("/conversations/{id}/members/{u}", id, carol)
-                .then()
-                .statusCode(204);
+        remove(carol, id, carol).then().statusCode(204);
         assertThat(members(id)).containsExactlyInAnyOrder(alice, bob);
         assertThat(stored(carol, id)).isEqualTo(stored(frank, id));
         assertThat(stored(carol, id))
@@ -176,10 +165,6 @@ class HalfDoneMembersTest {
                 .containsEntry("listed", 0L);
         as(carol).when().get("/conversations/{id}", id).then().statusCode(404);
         // Done: the same DELETE again is a 404, as after any completed leave.
-        as(carol)
-                .when()
-                .delete("/conversations/{id}/members/{u}", id, carol)
-                .then()
-                .statusCode(404);
+        remove(carol, id, carol).then().statusCode(404);
     }
 }

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.sent;
 import static dev.cqlpatterns.messenger.Chat.user;
@@ -15,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -80,10 +80,7 @@ class InboxActivityTest extends InboxOrderTest {
         for (int i = 1; i <= 300; i++) {
             insertActivity(alice, at.minusMillis(i), busy, at.minusMillis(i));
         }
-        as(alice)
-                .queryParam("limit", 2)
-                .when()
-                .get("/inbox")
+        Chat.inboxPage(alice, Map.of("limit", 2))
                 .then()
                 .statusCode(200)
                 .body("items.conversationId", equalTo(List.of(busy, quiet)));
@@ -94,10 +91,7 @@ class InboxActivityTest extends InboxOrderTest {
         }
         assertThat(activityRows(alice)).hasSize(2);
         // The index, the page's summaries, the busy conversation's unread marker.
-        as(alice)
-                .queryParam("limit", 2)
-                .when()
-                .get("/inbox")
+        Chat.inboxPage(alice, Map.of("limit", 2))
                 .then()
                 .statusCode(200)
                 .header("X-Statements", equalTo("3"))
@@ -111,20 +105,12 @@ class InboxActivityTest extends InboxOrderTest {
         Instant start = Instant.now().minusSeconds(3600).truncatedTo(ChronoUnit.MILLIS);
         List<String> ids = summariesWithoutIndex(alice, start, Duration.ofSeconds(1));
 
-        as(alice)
-                .when()
-                .get("/inbox")
-                .then()
-                .statusCode(200)
+        Chat.inbox(alice)
                 .body("items.conversationId", equalTo(ids))
                 .body("items.unreadCount", equalTo(List.of(1, 1, 1)));
         assertThat(activityRows(alice)).hasSize(3);
         // From now on, the index: its rows, the page's summaries, then the three unread counts in one read.
-        as(alice)
-                .when()
-                .get("/inbox")
-                .then()
-                .statusCode(200)
+        Chat.inbox(alice)
                 .header("X-Statements", equalTo("3"))
                 .header("X-Partitions-Read", equalTo("3"))
                 .body("items.conversationId", equalTo(ids))

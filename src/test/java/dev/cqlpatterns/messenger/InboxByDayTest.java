@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.sent;
 import static dev.cqlpatterns.messenger.Chat.user;
@@ -65,22 +64,14 @@ class InboxByDayTest extends InboxOrderTest {
         Instant start = Instant.now().minus(3, ChronoUnit.DAYS).truncatedTo(ChronoUnit.MILLIS);
         List<String> ids = summariesWithoutIndex(alice, start, Duration.ofDays(1));
 
-        as(alice)
-                .when()
-                .get("/inbox")
-                .then()
-                .statusCode(200)
+        Chat.inbox(alice)
                 .body("items.conversationId", equalTo(ids))
                 .body("items.unreadCount", equalTo(List.of(1, 1, 1)));
         assertThat(stored.execute("SELECT bucket FROM time_buckets WHERE series = 'inbox' AND entity = ?", alice))
                 .hasSize(3);
         // From now on, the index: the days, each day's rows (a page of 50 walks them all) and their
         // summaries, then the three unread counts in one read.
-        as(alice)
-                .when()
-                .get("/inbox")
-                .then()
-                .statusCode(200)
+        Chat.inbox(alice)
                 .header("X-Statements", equalTo("8"))
                 .body("items.conversationId", equalTo(ids))
                 .body("items.unreadCount", equalTo(List.of(1, 1, 1)));

@@ -52,9 +52,12 @@ class LatestPastesHiddenTest {
                     .statusCode(204);
         }
         String day = Integer.toString(PublicPasteList.day(Instant.now()));
-        SetGenerations.settled(stored, "latest_public_pastes_by_period", day);
-        List<ReadTraces.Scan> scans = ReadTraces.during(
+        return ReadTraces.setTombstones(
                 stored,
+                "latest_public_pastes_by_period",
+                day,
+                "GET /pastes",
+                deleted + " more pastes deleted",
                 () -> assertThat(given().queryParam("limit", 1)
                                 .get("/pastes")
                                 .then()
@@ -64,12 +67,5 @@ class LatestPastesHiddenTest {
                                 .getList("items.id", String.class))
                         .as("the newest public paste after the deletes")
                         .containsExactly(lasting));
-        List<ReadTraces.Scan> list = ReadTraces.of(scans, "latest_public_pastes_by_period");
-        assertThat(list).as("traced reads of GET /pastes").isNotEmpty();
-        long cells = ReadTraces.tombstones(list);
-        System.out.printf(
-                "GET /pastes after %d more pastes deleted: %d tombstone cells (generation %d)%n",
-                deleted, cells, SetGenerations.current(stored, "latest_public_pastes_by_period", day));
-        return cells;
     }
 }

@@ -42,6 +42,13 @@ class StrictInputTest {
                 .then();
     }
 
+    /** Signs {@code user} up (201), then answers their PUT of {@code address} as their home address. */
+    private static ValidatableResponse newUsersHome(String user, Map<String, ?> address) {
+        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com"))
+                .statusCode(201);
+        return send("PUT", user, "/users/" + user + "/addresses/home", address);
+    }
+
     @Test
     void should_refuse_values_of_the_wrong_json_type_and_keep_what_was_stored() {
         String course = "strict-" + UUID.randomUUID().toString().substring(0, 8);
@@ -66,16 +73,7 @@ class StrictInputTest {
                 send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com", "age", "30")),
                 400,
                 "age");
-        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com"))
-                .statusCode(201);
-        problem(
-                send(
-                        "PUT",
-                        user,
-                        "/users/" + user + "/addresses/home",
-                        Map.of("street", "1 Main St", "city", "Paris", "zip", "75001")),
-                400,
-                "zip");
+        problem(newUsersHome(user, Map.of("street", "1 Main St", "city", "Paris", "zip", "75001")), 400, "zip");
         problem(
                 given().contentType(ContentType.JSON)
                         .body(Map.of("body", "x", "private", 1))
@@ -100,14 +98,8 @@ class StrictInputTest {
                 send("POST", user, "/users", Map.of("username", user, "email", user + "\u0000@example.com")),
                 400,
                 "email");
-        send("POST", user, "/users", Map.of("username", user, "email", user + "@example.com"))
-                .statusCode(201);
         problem(
-                send(
-                        "PUT",
-                        user,
-                        "/users/" + user + "/addresses/home",
-                        Map.of("street", "1 Main St\u001b[31m", "city", "Paris", "zip", 75001)),
+                newUsersHome(user, Map.of("street", "1 Main St\u001b[31m", "city", "Paris", "zip", 75001)),
                 400,
                 "street");
 

@@ -1,6 +1,7 @@
 package dev.cqlpatterns.songs;
 
 import static dev.cqlpatterns.songs.SongsTest.put;
+import static dev.cqlpatterns.songs.SongsTest.taggedAndUntagged;
 import static dev.cqlpatterns.songs.SongsTest.unique;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -118,12 +119,7 @@ class SongsByTagAgedTest {
         put(artist, "Album", "Added during the move", List.of(tag)).then().statusCode(201);
 
         for (int i = 0; i < FewRemovalsProfile.REMOVALS; i++) {
-            String song = "Churned " + i;
-            put(artist, "Album", song, List.of(tag)).then().statusCode(201);
-            given().header("Authorization", AUTH)
-                    .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag)
-                    .then()
-                    .statusCode(204);
+            taggedAndUntagged(artist, "Churned " + i, tag);
         }
         SetGenerations.settled(stored, "songs_by_tag", tag);
 
@@ -144,24 +140,15 @@ class SongsByTagAgedTest {
     /** Tags and untags songs {@code from} to {@code to}, then answers the tombstone cells one listing scans. */
     private long deadCellsAfter(String tag, int from, int to, String lasting) {
         for (int i = from; i < to; i++) {
-            String artist = String.format("a %04d", i);
-            put(artist, "Album", "Song", List.of(tag)).then().statusCode(201);
-            given().header("Authorization", AUTH)
-                    .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", tag)
-                    .then()
-                    .statusCode(204);
+            taggedAndUntagged(String.format("a %04d", i), "Song", tag);
         }
-        SetGenerations.settled(stored, "songs_by_tag", tag);
-        List<ReadTraces.Scan> scans = ReadTraces.during(
+        return ReadTraces.setTombstones(
                 stored,
+                "songs_by_tag",
+                tag,
+                "GET /songs?tag=",
+                to + " songs untagged",
                 () -> assertThat(listed(tag)).as("the tag after its churn").containsExactly(lasting));
-        List<ReadTraces.Scan> list = ReadTraces.of(scans, "songs_by_tag");
-        assertThat(list).as("traced reads of GET /songs?tag=").isNotEmpty();
-        long cells = ReadTraces.tombstones(list);
-        System.out.printf(
-                "GET /songs?tag= after %d songs untagged: %d tombstone cells (generation %d)%n",
-                to, cells, SetGenerations.current(stored, "songs_by_tag", tag));
-        return cells;
     }
 
     /** Every song the tag's listing holds, in pages of 7 (artists, or songs when one artist). */

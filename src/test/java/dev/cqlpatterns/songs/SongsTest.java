@@ -42,6 +42,15 @@ class SongsTest {
                 .put("/songs/{a}/{b}/{s}", artist, album, song);
     }
 
+    /** Adds {@code song} of {@code artist}'s Album, new, tagged {@code tag}, then untags it: one removal from the tag. */
+    static void taggedAndUntagged(String artist, String song, String tag) {
+        put(artist, "Album", song, List.of(tag)).then().statusCode(201);
+        given().header("Authorization", AUTH)
+                .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", song, tag)
+                .then()
+                .statusCode(204);
+    }
+
     static Response byTag(String tag, Integer limit, String cursor) {
         var request = given().queryParam("tag", tag);
         if (limit != null) {

@@ -1,14 +1,13 @@
 package dev.cqlpatterns.songs;
 
 import static dev.cqlpatterns.songs.SongsTest.put;
+import static dev.cqlpatterns.songs.SongsTest.taggedAndUntagged;
 import static dev.cqlpatterns.songs.SongsTest.unique;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
-import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(TagGenerationSizesTest.Sizes.class)
 class TagGenerationSizesTest {
-    private static final String AUTH = Tokens.bearer("curator");
     private static final int MOST = 60;
     private static final int FEWEST = 10;
 
@@ -90,12 +88,7 @@ class TagGenerationSizesTest {
     /** Tags and untags {@code removals} songs one after the other, then waits for any move they started. */
     private void churn(String tag, int removals) {
         for (int i = 0; i < removals; i++) {
-            String artist = unique(tag + " churned ");
-            put(artist, "Album", "Song", List.of(tag)).then().statusCode(201);
-            given().header("Authorization", AUTH)
-                    .delete("/songs/{a}/{b}/{s}/tags/{t}", artist, "Album", "Song", tag)
-                    .then()
-                    .statusCode(204);
+            taggedAndUntagged(unique(tag + " churned "), "Song", tag);
         }
         SetGenerations.settled(stored, "songs_by_tag", tag);
     }

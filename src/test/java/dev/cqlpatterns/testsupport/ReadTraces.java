@@ -1,5 +1,7 @@
 package dev.cqlpatterns.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.rmi.registry.LocateRegistry;
 import java.time.Duration;
@@ -77,6 +79,23 @@ public final class ReadTraces {
     /** Tombstone cells scanned by all of {@code scans}. */
     public static long tombstones(List<Scan> scans) {
         return scans.stream().mapToLong(Scan::tombstoneCells).sum();
+    }
+
+    /**
+     * The tombstone cells that the reads of the generational set {@code set} (the table of that name) scanned
+     * while {@code read} ran, once any move of the set's {@code key} has settled; {@code read} must make such a
+     * read. Prints them and the generation read, as "{@code request} after {@code after}".
+     */
+    public static long setTombstones(
+            StoredRows stored, String set, String key, String request, String after, Runnable read) {
+        SetGenerations.settled(stored, set, key);
+        List<Scan> list = of(during(stored, read), set);
+        assertThat(list).as("traced reads of " + request).isNotEmpty();
+        long cells = tombstones(list);
+        System.out.printf(
+                "%s after %s: %d tombstone cells (generation %d)%n",
+                request, after, cells, SetGenerations.current(stored, set, key));
+        return cells;
     }
 
     /** The traced sessions that started between {@code from} and {@code to}; null while one has not ended. */

@@ -11,6 +11,7 @@ import dev.cqlpatterns.testsupport.fuzz.FuzzRequest.Header;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -352,16 +353,8 @@ public final class MalformedRequests {
     }
 
     private Arbitrary<Fault> cursorFaults(Param param) {
-        List<String> bad = new ArrayList<>(List.of(
-                "x",
-                "null",
-                "e30",
-                "e30.e30",
-                "AAAA.AAAA",
-                "%20",
-                "..",
-                "eyJ0IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA",
-                "x".repeat(MAX_URL_VALUE)));
+        List<String> bad = spaced("x null e30 e30.e30 AAAA.AAAA %20 .. eyJ0IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA");
+        bad.add("x".repeat(MAX_URL_VALUE));
         for (Targets.Cursor cursor : targets.cursors()) {
             String value = cursor.value();
             bad.add(value.substring(0, value.length() / 2));
@@ -393,6 +386,11 @@ public final class MalformedRequests {
                         .count());
     }
 
+    /** The values of {@code list}, separated by single spaces (none holds one), in a list to add more to. */
+    private static List<String> spaced(String list) {
+        return new ArrayList<>(Arrays.asList(list.split(" ")));
+    }
+
     private static String flip(String value, int at) {
         char c = value.charAt(at);
         char other = c == 'A' ? 'B' : c == '.' ? '_' : 'A';
@@ -401,21 +399,8 @@ public final class MalformedRequests {
 
     private List<String> badIntegers(JsonNode schema) {
         // no empty value: JAX-RS takes "limit=" as no limit, the default (leniency, not a fault)
-        List<String> values = new ArrayList<>(List.of(
-                "abc",
-                "1.5",
-                "1e3",
-                "0x10",
-                "NaN",
-                "Infinity",
-                "2147483648",
-                "-2147483649",
-                "99999999999999999999999999",
-                "1%20",
-                "%201",
-                "1_000",
-                "--1",
-                "1,5"));
+        List<String> values = spaced(
+                "abc 1.5 1e3 0x10 NaN Infinity 2147483648 -2147483649 99999999999999999999999999 1%20 %201 1_000 --1 1,5");
         if (schema.has("minimum")) {
             values.add(String.valueOf(schema.get("minimum").asLong() - 1));
             values.add("-1");
