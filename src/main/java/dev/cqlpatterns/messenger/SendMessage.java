@@ -47,8 +47,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 /**
  * POST /conversations/{id}/messages: sends a message (the row of seed 000 and "send message" of seed 001, cql/SEEDS.md).
  *
- * <p>The message's time is the replica's clock, or just after the conversation's newest message when
- * that is later ({@link #timeOf}): replicas' clocks differ, and order matters to readers.
+ * <p>The message's time is the replica's clock, or just after the conversation's newest message or
+ * newest join or leave when that is later ({@link #timeOf}): replicas' clocks differ, and order
+ * matters to readers.
  *
  * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
  * its month bucket (listed in time_buckets first); then, for every other member, an unread marker
@@ -146,7 +147,8 @@ public class SendMessage {
 
             @Schema(
                     description = "The message's time: the service's clock, or just after the conversation's newest "
-                            + "message when that is later, so messages keep the order in which they were sent",
+                            + "message or membership change when that is later, so messages keep the order in which "
+                            + "they were sent",
                     examples = "2025-06-01T10:15:30.123Z")
             Instant sentAt,
 
