@@ -71,8 +71,7 @@ class SkewedReplicasTest {
         String alice = user("alice");
         String bob = user("bob");
         String id = create(alice, List.of(bob), "sender ahead");
-        String[] future = new String[1];
-        clock.skewedBy(SKEW, () -> future[0] = sentAt(bob, id, "from the future"));
+        String future = clock.skewedBy(SKEW, () -> sentAt(bob, id, "from the future"));
         assertThat(unread(alice, id)).isEqualTo(1);
 
         markRead(alice, id).statusCode(200);
@@ -81,7 +80,7 @@ class SkewedReplicasTest {
         String later = sentAt(bob, id, "after the mark-read, on a replica telling real time");
         assertThat(Instant.parse(later))
                 .as("a message takes a time after the conversation's newest, whatever its replica's clock says")
-                .isAfter(Instant.parse(future[0]));
+                .isAfter(Instant.parse(future));
         assertThat(unread(alice, id)).isEqualTo(1);
     }
 

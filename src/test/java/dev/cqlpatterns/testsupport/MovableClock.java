@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.function.Supplier;
 
 /**
  * The service's clock for tests that cross day, month and year boundaries or expiries: it tells
@@ -29,12 +30,13 @@ public class MovableClock extends Clock {
 
     /**
      * Runs {@code request} as a replica whose clock is {@code skew} off real time would serve it
-     * (reaching its write timestamps too, through WriteTimestamps), then tells real time again.
+     * (reaching its write timestamps too, through WriteTimestamps), then tells real time again;
+     * answers what the request answered.
      */
-    public void skewedBy(Duration skew, Runnable request) {
+    public <T> T skewedBy(Duration skew, Supplier<T> request) {
         set(Instant.now().plus(skew));
         try {
-            request.run();
+            return request.get();
         } finally {
             reset();
         }
