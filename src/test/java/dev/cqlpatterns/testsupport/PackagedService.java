@@ -39,7 +39,12 @@ public final class PackagedService {
 
     /** Runs the jar's command line {@code args} to its end (at most two minutes). */
     public Command command(String... args) throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>(List.of(java(), "-Dquarkus.http.port=0", "-jar", JAR.toString()));
+        return command(JAR, args);
+    }
+
+    /** Runs {@code jar}'s command line {@code args} to its end (at most two minutes). */
+    public Command command(Path jar, String... args) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(java(), "-Dquarkus.http.port=0", "-jar", jar.toString()));
         line.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(line).redirectErrorStream(true);
         pb.environment().putAll(env);
