@@ -339,6 +339,13 @@ public class Cql {
      * (the driver's prepare request leaves its own timeout unset) and would become every bound
      * statement's timeout instead; the driver's own request class, with only the PREPARE's timeout
      * changed, keeps everything else as prepareAsync(String) does.
+     *
+     * <p>Each attempt is a request of its own (equal only to itself). The driver keeps the future
+     * of every prepare in flight under its request, equal by query text, and removes a failed one
+     * only after completing it: an attempt made as the one before fails would be given that failed
+     * future, so a first attempt sent to a node that never answers failed every attempt after it
+     * (every request using the statement answered 503 until the driver marked the node down). This
+     * class already makes concurrent callers share one prepare.
      */
     private static final class BoundedPrepare extends DefaultPrepareRequest {
         private final Duration timeout;
@@ -351,6 +358,16 @@ public class Cql {
         @Override
         public Duration getTimeout() {
             return timeout;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other == this;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
         }
     }
 
