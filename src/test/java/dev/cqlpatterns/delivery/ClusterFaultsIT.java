@@ -9,14 +9,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cqlpatterns.testsupport.AuditedLoad;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.ContractClient;
-import dev.cqlpatterns.testsupport.PackagedService;
-import dev.cqlpatterns.testsupport.PackagedService.Command;
 import dev.cqlpatterns.testsupport.TestCluster;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -50,50 +47,20 @@ class ClusterFaultsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static TestCluster cluster;
-    private static Process service;
-    private static int port;
-    private static final ContractClient client = new ContractClient(() -> port);
+    private static ServiceOnCluster service;
+    private static final ContractClient client = new ContractClient(() -> service.port);
 
     @BeforeAll
     static void startClusterAndService() throws Exception {
         cluster = new TestCluster(NODES);
         cluster.start();
-        PackagedService jar = new PackagedService(Map.of(
-                "CQL_CONTACT_POINTS", cluster.contactPoints(),
-                "CQL_LOCAL_DATACENTER", "datacenter1",
-                "CQL_KEYSPACE", "cql_patterns_faults",
-                "CQL_REPLICATION_FACTOR", Integer.toString(NODES),
-                "CQL_CONSISTENCY", "LOCAL_QUORUM",
-                "CURSOR_SECRET", "cluster-faults-test-cursor-secret",
-                "RATE_LIMITS_ENABLED", "false",
-                "SCHEDULER_IN_PROCESS", "false",
-                // The load sends about 400 messages a conversation, checked as exact unread counts: above the default
-                // cap (99).
-                "CQL_PATTERNS_MESSENGER_UNREAD_COUNT_CAP", "9999"));
-        Command migrate = jar.command("migrate");
-        assertThat(migrate.exitCode())
-                .as("migrate; output:%n%s", migrate.output())
-                .isZero();
-        port = PackagedService.freePort();
-        long began = System.nanoTime();
-        // Every exception the service throws, with where: all three driver connections have been seen
-        // closing at once ("Unexpected error on channel") on a healthy cluster, a cause the driver does not log.
-        service = jar.serve(
-                PackagedService.JAR,
-                port,
-                PackagedService.ROOT.resolve("target/cluster-faults.log"),
-                Map.of(
-                        "JAVA_TOOL_OPTIONS",
-                        "-Xlog:exceptions=info:file="
-                                + PackagedService.ROOT.resolve("target/cluster-faults-exceptions.log")));
-        assertThat(PackagedService.firstAnswer(port, "/q/health/ready", began, Duration.ofSeconds(60)))
-                .isEqualTo(200);
+        service = ServiceOnCluster.start(cluster, NODES, "cql_patterns_faults", "cluster-faults");
     }
 
     @AfterAll
     static void stopEverything() throws Exception {
         if (service != null) {
-            PackagedService.stop(service);
+            service.stop();
         }
         if (cluster != null) {
             cluster.stop();
