@@ -63,10 +63,26 @@ public final class TestCluster {
         run("node", Integer.toString(i), action);
     }
 
+    /** Starts node {@code i} from empty data in the place of node {@code dead}, which must be down; returns once it serves. */
+    public void replace(int i, int dead) {
+        run("node", Integer.toString(i), "replace", address(dead));
+    }
+
+    /** {@code nodetool ARGS} against node {@code i} (e.g. {@code decommission}, which returns once streamed). */
+    public void nodetool(int i, String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = "nodetool";
+        all[1] = Integer.toString(i);
+        System.arraycopy(args, 0, all, 2, args.length);
+        run(all);
+    }
+
+    private String address(int i) {
+        return prefix + (firstHost + i - 1);
+    }
+
     public String contactPoints() {
-        return IntStream.range(0, size)
-                .mapToObj(i -> prefix + (firstHost + i) + ":9042")
-                .collect(Collectors.joining(","));
+        return IntStream.range(0, size).mapToObj(i -> address(i + 1) + ":9042").collect(Collectors.joining(","));
     }
 
     private void run(String... args) {
