@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -78,7 +79,10 @@ public class DeleteModule {
         String id = CourseIds.courseId(courseId);
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
         return known.requireOwner(id, me)
-                .chain(() -> cql.write(KnownCourses.DELETE_MODULE, id, module))
+                .chain(() -> known.changeTime(id))
+                .chain(t -> cql.onePartition(List.of(
+                        cql.bind(KnownCourses.DELETE_MODULE, t, id, module),
+                        cql.bind(KnownCourses.MARK_CHANGED, t, t, id))))
                 .map(rs -> RestResponse.noContent());
     }
 }

@@ -11,6 +11,9 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>There is no route that deletes a course, and an owner never changes once set, so once a
  * course (or its owner) is seen it stays so for good: each process remembers the courses and the
  * owners it has seen, and a popular course's page views, or an owner's next change, cost no extra
- * read. (Should a course delete or an owner transfer ever be added, this memory must go with it.)
+ * read for it (a change still reads the course's last change time, {@link #changeTime}). (Should a
+ * course delete or an owner transfer ever be added, this memory must go with it.)
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -37,18 +41,29 @@ public class KnownCourses {
             Cql.query("UPDATE courses SET name = ?, owner = ? WHERE id = ? IF owner = null");
     /** The first change of a course from before owners claims it. */
     private static final Query CLAIM = Cql.query("UPDATE courses SET owner = ? WHERE id = ? IF owner = null");
-    /** PutCourse: a course's name (the static column). */
-    static final Query WRITE_NAME = Cql.idempotent("INSERT INTO courses (id, name) VALUES (?, ?)");
-    /** PutModule: one module. */
-    static final Query WRITE_MODULE =
-            Cql.idempotent("INSERT INTO courses (id, module_id, module_name) VALUES (?, ?, ?)");
-    /** DeleteModule: one module. */
-    static final Query DELETE_MODULE = Cql.idempotent("DELETE FROM courses WHERE id = ? AND module_id = ?");
+    /** The write time of the course's newest change (cql/053), and of its name (the create's ballot). */
+    private static final Query LAST_CHANGE =
+            Cql.idempotent("SELECT changed_at, writetime(name) AS name_written FROM courses WHERE id = ? LIMIT 1");
+    /** PutCourse: a course's name (the static column), at the change's time. */
+    static final Query WRITE_NAME =
+            Cql.idempotent("INSERT INTO courses (id, name, changed_at) VALUES (?, ?, ?) USING TIMESTAMP ?");
+    /** PutModule: one module, at the change's time. */
+    static final Query WRITE_MODULE = Cql.idempotent(
+            "INSERT INTO courses (id, module_id, module_name, changed_at) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
+    /** DeleteModule: one module, at the change's time, with {@link #MARK_CHANGED} in one batch. */
+    static final Query DELETE_MODULE =
+            Cql.idempotent("DELETE FROM courses USING TIMESTAMP ? WHERE id = ? AND module_id = ?");
+    /** DeleteModule: the change's mark, which a delete of a module row cannot write itself. */
+    static final Query MARK_CHANGED =
+            Cql.idempotent("UPDATE courses USING TIMESTAMP ? SET changed_at = ? WHERE id = ?");
     /** GetCourse: the course and its modules, one partition. */
     static final Query COURSE = Cql.idempotent("SELECT name, owner, module_id, module_name FROM courses WHERE id = ?");
 
     @Inject
     Cql cql;
+
+    @Inject
+    Clock clock;
 
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final Map<String, String> owners = new ConcurrentHashMap<>();
@@ -118,6 +133,24 @@ public class KnownCourses {
                 Ownership.require(winner, caller, what);
                 return false;
             });
+        });
+    }
+
+    /**
+     * The write timestamp (microseconds) of a change to a course made now: after its newest change
+     * and its name's write, whatever this replica's clock says (cql/053), so an owner's changes land
+     * in the order made.
+     */
+    Uni<Long> changeTime(String courseId) {
+        return cql.read(LAST_CHANGE, courseId).map(rs -> {
+            Row row = rs.one();
+            long now = ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
+            if (row == null) {
+                return now;
+            }
+            long changed = row.isNull("changed_at") ? Long.MIN_VALUE : row.getLong("changed_at");
+            long named = row.isNull("name_written") ? Long.MIN_VALUE : row.getLong("name_written");
+            return Math.max(now, Math.max(changed, named) + 1);
         });
     }
 

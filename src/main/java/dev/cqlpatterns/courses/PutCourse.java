@@ -103,7 +103,9 @@ public class PutCourse {
         return known.createOrRequireOwner(id, me, body.name())
                 .chain(created -> created
                         ? Uni.createFrom().voidItem()
-                        : cql.write(KnownCourses.WRITE_NAME, id, body.name()).replaceWithVoid())
+                        : known.changeTime(id)
+                                .chain(t -> cql.write(KnownCourses.WRITE_NAME, id, body.name(), t, t))
+                                .replaceWithVoid())
                 .map(written -> new CourseSummary(id, body.name(), me));
     }
 }

@@ -112,7 +112,8 @@ public class PutModule {
         String id = CourseIds.courseId(courseId);
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
         return known.requireOwner(id, me)
-                .chain(() -> cql.write(KnownCourses.WRITE_MODULE, id, module, body.name()))
+                .chain(() -> known.changeTime(id))
+                .chain(t -> cql.write(KnownCourses.WRITE_MODULE, id, module, body.name(), t, t))
                 .map(rs -> new Module(module, body.name()));
     }
 }

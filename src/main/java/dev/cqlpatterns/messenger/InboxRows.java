@@ -1,9 +1,7 @@
 package dev.cqlpatterns.messenger;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
@@ -321,12 +319,7 @@ public class InboxRows {
      * statement must be idempotent.
      */
     Uni<AsyncResultSet> together(List<Uni<BoundStatement>> writes) {
-        return Uni.join()
-                .all(writes)
-                .andFailFast()
-                .chain(statements -> cql.execute(
-                        BatchStatement.newInstance(DefaultBatchType.UNLOGGED, statements.toArray(BoundStatement[]::new))
-                                .setIdempotent(true)));
+        return cql.onePartition(writes);
     }
 
     /** The last activity a summary row stands for: its last message's time, or, before any, the join. */

@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -186,6 +187,19 @@ public class Cql {
     /** Runs a write; a conditional one reads the partition it writes (see {@link Query#readsOf}). */
     public Uni<AsyncResultSet> write(Query query, Object... values) {
         return bind(query, values).chain(stmt -> execute(stmt, query.reads));
+    }
+
+    /**
+     * Writes of one partition as one unlogged batch: one mutation, applied whole on each replica.
+     * Every statement must be idempotent.
+     */
+    public Uni<AsyncResultSet> onePartition(List<Uni<BoundStatement>> writes) {
+        return Uni.join()
+                .all(writes)
+                .andFailFast()
+                .chain(statements -> execute(
+                        BatchStatement.newInstance(DefaultBatchType.UNLOGGED, statements.toArray(BoundStatement[]::new))
+                                .setIdempotent(true)));
     }
 
     /** Runs a statement bound here (or a batch of them), counted as its queries declared. */
