@@ -44,6 +44,8 @@ public class MemberLists implements GenerationalSet<String> {
             "DELETE FROM group_join_dates USING TIMESTAMP ? WHERE groupname = ? AND join_day = ? AND joined = ?");
     private static final Query MEMBER_WRITTEN = Cql.idempotent(
             "SELECT writetime(joined) FROM group_members " + "WHERE groupname = ? AND bucket = ? AND username = ?");
+    private static final Query JOINER_WRITTEN = Cql.idempotent("SELECT writetime(username) FROM group_join_dates "
+            + "WHERE groupname = ? AND join_day = ? AND joined = ?");
     private static final Query MEMBERS = Cql.idempotent(
             "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ? AND username > ? LIMIT ?");
     private static final Query ALL_MEMBERS =
@@ -69,6 +71,8 @@ public class MemberLists implements GenerationalSet<String> {
             + "TIMESTAMP ? WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
     private static final Query MEMBER_WRITTEN_MOVED = Cql.idempotent("SELECT writetime(joined) FROM "
             + "group_members_generations WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
+    private static final Query JOINER_WRITTEN_MOVED = Cql.idempotent("SELECT writetime(username) FROM "
+            + "group_join_dates_generations WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
     private static final Query MEMBERS_MOVED = Cql.idempotent("SELECT username, joined FROM group_members_generations "
             + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username > ? LIMIT ?");
     private static final Query ALL_MEMBERS_MOVED =
@@ -133,13 +137,16 @@ public class MemberLists implements GenerationalSet<String> {
                 this,
                 group,
                 true,
-                g -> (g == 0
-                                ? cql.read(MEMBER_WRITTEN, group, bucket, username)
-                                : cql.read(MEMBER_WRITTEN_MOVED, group, g, bucket, username))
-                        .map(rs -> {
-                            Row member = rs.one();
-                            return removedAt(claimed, member == null ? null : member.getLong(0));
-                        })
+                g -> Uni.combine()
+                        .all()
+                        .unis(
+                                g == 0
+                                        ? cql.read(MEMBER_WRITTEN, group, bucket, username)
+                                        : cql.read(MEMBER_WRITTEN_MOVED, group, g, bucket, username),
+                                g == 0
+                                        ? cql.read(JOINER_WRITTEN, group, day, joined)
+                                        : cql.read(JOINER_WRITTEN_MOVED, group, g, day, joined))
+                        .with((member, joiner) -> removedAt(claimed, written(member), written(joiner)))
                         .chain(at -> g == 0
                                 ? Uni.join()
                                         .all(
@@ -156,12 +163,25 @@ public class MemberLists implements GenerationalSet<String> {
     /**
      * The timestamp of a leave's deletes: just after the claim, which a join's list rows carry, so the
      * deletes are newer than the join and older than any later join (a later claim's ballot is
-     * greater), whatever the replicas' clocks. Rows written later than the claim (by the release before
-     * this rule, on the joining replica's clock; the joiner row in parallel with the member row) get a
-     * second more than the member row.
+     * greater), whatever the replicas' clocks. List rows written later than the claim (by the release
+     * before this rule, on the joining replica's clock) are deleted just after the later of the two.
+     * (A second after the member row, as before, lost a re-join within that second from the lists
+     * while both releases served: RevisionsSideBySideIT.)
      */
-    static long removedAt(long claimed, Long memberWritten) {
-        return memberWritten != null && memberWritten > claimed ? memberWritten + 1_000_000 : claimed + 1;
+    static long removedAt(long claimed, Long memberWritten, Long joinerWritten) {
+        long newest = claimed;
+        for (Long written : new Long[] {memberWritten, joinerWritten}) {
+            if (written != null && written > newest) {
+                newest = written;
+            }
+        }
+        return newest + 1;
+    }
+
+    /** The write time a {@code writetime(...)} read answered; null when the row is not there. */
+    private static Long written(AsyncResultSet rs) {
+        Row row = rs.one();
+        return row == null || row.isNull(0) ? null : row.getLong(0);
     }
 
     /** Up to {@code limit} members of one bucket after {@code after}, in username order. */
