@@ -1,10 +1,9 @@
 package dev.cqlpatterns.messenger;
 
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import com.datastax.oss.driver.api.core.servererrors.ProtocolError;
 import dev.cqlpatterns.platform.accounting.QueryStats;
 import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.cassandra.PagingStates;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -27,6 +26,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -43,6 +43,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * the page is full), the one read of the messenger whose cost grows with the cluster. Membership
  * comes from the caller's own inbox partition (its summary rows). X-Partitions-Read counts that
  * partition and the partitions the index returned rows from; the nodes asked are not partitions.
+ *
+ * <p>The cursor carries the driver's paging state of the index query, but Cassandra only ever gets
+ * one the service rebuilt from a conversation id, a month and a message timeuuid
+ * ({@link PagingStates}): a paging state Cassandra cannot read would close the connection that every
+ * other request shares.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/messages")
@@ -58,6 +63,9 @@ public class MessagesBySender {
 
     @Inject
     Cursors cursors;
+
+    /** The key of messages_by_conversation: (conversation_id uuid, bucket int), message_id timeuuid. */
+    private static final PagingStates.Shape MESSAGE_KEY = new PagingStates.Shape(List.of(16, 4), List.of(16));
 
     /** The driver's paging state of the index query, where the next page starts. */
     @RegisterForReflection // read back from cursors by Jackson, also in a native image
@@ -116,7 +124,7 @@ public class MessagesBySender {
                                             : cursors.encode(
                                                     scope,
                                                     new Position(Base64.getEncoder()
-                                                            .encodeToString(toBytes(page.next()))))));
+                                                            .encodeToString(toBytes(own(page.next())))))));
                 }));
     }
 
@@ -133,20 +141,38 @@ public class MessagesBySender {
                             .distinct()
                             .count());
                     return new Slice(rows, rs.getExecutionInfo().getPagingState());
-                })
-                .onFailure(failure ->
-                        start != null && (failure instanceof InvalidQueryException || failure instanceof ProtocolError))
-                // Cassandra refuses a paging state that is not its own: the cursor's, not the service's fault
-                .transform(failure -> ProblemException.badCursor("cursor holds no position of this list"));
+                });
     }
 
-    private static ByteBuffer decode(String state) {
+    /**
+     * The paging state to send for a cursor's: read as a position of messages_by_conversation (a
+     * message id that is a timeuuid) and written again by the service; 400 when it is not one.
+     */
+    static ByteBuffer decode(String state) {
+        byte[] bytes;
         try {
-            return ByteBuffer.wrap(Base64.getDecoder().decode(state));
+            bytes = Base64.getDecoder().decode(state);
         } catch (IllegalArgumentException e) {
             throw ProblemException.badCursor(
                     "cursor is malformed; pass back the 'next' value of a previous page unchanged");
         }
+        return PagingStates.read(ByteBuffer.wrap(bytes), MESSAGE_KEY)
+                .filter(MessagesBySender::atATimeuuid)
+                .map(PagingStates::write)
+                .orElseThrow(() -> ProblemException.badCursor("cursor holds no position of this list"));
+    }
+
+    private static boolean atATimeuuid(PagingStates.State state) {
+        ByteBuffer id = state.clustering().get(0).duplicate();
+        return new UUID(id.getLong(), id.getLong()).version() == 1;
+    }
+
+    /** Cassandra's own paging state, checked to be one {@link #decode} takes back: a cursor that works. */
+    private static ByteBuffer own(ByteBuffer state) {
+        if (PagingStates.read(state, MESSAGE_KEY).isEmpty()) {
+            throw new IllegalStateException("Cassandra's paging state of the index query is not a message position");
+        }
+        return state;
     }
 
     private static byte[] toBytes(ByteBuffer buffer) {

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.messenger.MessagesBySender;
 import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.platform.paging.Cursors;
+import dev.cqlpatterns.testsupport.ForgedPagingStates;
 import dev.cqlpatterns.testsupport.Tokens;
 import dev.cqlpatterns.testsupport.fuzz.ApiContract;
 import dev.cqlpatterns.testsupport.fuzz.ApiContract.Operation;
@@ -17,6 +20,7 @@ import dev.cqlpatterns.testsupport.fuzz.Targets;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,11 +71,14 @@ class FuzzTest {
     private static final int MAX_REPORTED_PER_KIND = 6;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    @Inject
+    Cursors cursors;
+
     @Test
     void every_malformed_request_is_refused_with_a_problem_and_changes_nothing() throws IOException {
         int tries = Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
         long seed = Long.getLong("fuzz.seed", DEFAULT_SEED);
-        Fixtures fixtures = Fixtures.create();
+        Fixtures fixtures = Fixtures.create(cursors);
         Map<String, JsonNode> before = fixtures.snapshot();
 
         List<Operation> operations =
@@ -206,7 +213,7 @@ class FuzzTest {
         private static final String ARTIST = "Fuzz Artist";
         private static final String TAG = "fuzzjazz";
 
-        static Fixtures create() {
+        static Fixtures create(Cursors signer) {
             String suffix = UUID.randomUUID().toString().substring(0, 8);
             String owner = "fz" + suffix;
             String peer = owner + "p";
@@ -314,14 +321,17 @@ class FuzzTest {
                     path,
                     Map.of("sender", owner, "tag", TAG, "email", email, "key", "name=fuzz"),
                     Map.of("X-Paste-Secret", secret),
-                    fixtures.cursors(),
+                    fixtures.cursors(signer),
                     Tokens.bearer(owner),
                     Tokens.bearer(peer));
             return new Fixtures(owner, peer, email, conversation, paste, course, group, album, post, targets);
         }
 
-        /** A next cursor of each list that has a second page. */
-        private List<Targets.Cursor> cursors() {
+        /**
+         * A next cursor of each list that has a second page, and cursors signed with the service's key
+         * that hold paging states no page made (as if the key had leaked).
+         */
+        private List<Targets.Cursor> cursors(Cursors signer) {
             Map<String, String> lists = new LinkedHashMap<>();
             lists.put("/conversations/{id}/messages", "/conversations/" + conversation + "/messages?limit=1");
             lists.put("/messages", "/messages?limit=1&sender=" + owner);
@@ -340,6 +350,20 @@ class FuzzTest {
                 }
             });
             assertThat(cursors).as("cursors of real lists").hasSizeGreaterThan(4);
+            String bySender = "by-sender:" + owner + ":" + owner;
+            cursors.stream()
+                    .filter(c -> c.list().equals("/messages"))
+                    .findFirst()
+                    .ifPresent(real -> {
+                        String state = signer.decode(bySender, real.value(), MessagesBySender.Position.class)
+                                .orElseThrow()
+                                .pagingState();
+                        ForgedPagingStates.from(state)
+                                .forEach(forged -> cursors.add(new Targets.Cursor(
+                                        "/messages",
+                                        signer.encode(bySender, new MessagesBySender.Position(forged)),
+                                        true)));
+                    });
             return cursors;
         }
 

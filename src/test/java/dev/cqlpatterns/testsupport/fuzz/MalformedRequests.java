@@ -357,6 +357,12 @@ public final class MalformedRequests {
         bad.add("x".repeat(MAX_URL_VALUE));
         for (Targets.Cursor cursor : targets.cursors()) {
             String value = cursor.value();
+            if (cursor.forged()) {
+                if (cursor.list().equals(operation.path())) {
+                    bad.add(value);
+                }
+                continue;
+            }
             bad.add(value.substring(0, value.length() / 2));
             bad.add(value.substring(0, value.length() - 1));
             bad.add(flip(value, value.length() / 3));

@@ -22,8 +22,15 @@ public record Targets(
         String ownerToken,
         String otherToken) {
 
-    /** A real cursor and the list path it pages, e.g. {@code /posts/{id}}. */
-    public record Cursor(String list, String value) {}
+    /**
+     * A cursor and the list path it pages, e.g. {@code /posts/{id}}: a real one, or one signed with the
+     * service's key that holds what no page wrote ({@code forged}).
+     */
+    public record Cursor(String list, String value, boolean forged) {
+        public Cursor(String list, String value) {
+            this(list, value, false);
+        }
+    }
 
     /**
      * The value for {@code name} in {@code path}: the entry keyed {@code "<first segment>.<name>"}
