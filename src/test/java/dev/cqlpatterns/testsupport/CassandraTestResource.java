@@ -128,6 +128,11 @@ public class CassandraTestResource implements QuarkusTestResourceLifecycleManage
                 "datacenter1");
     }
 
+    /** The test node's system.log (meaningful when {@link #usesLocalNode}). */
+    public static Path localNodeLog() {
+        return Path.of(localNodeEnv().get("CASSANDRA_DIR"), "logs", "system.log");
+    }
+
     /** Runs bin/cassandra-local with the test node's environment; returns its exit code. */
     public static int localNode(String... args) {
         return cassandraLocal(localNodeEnv(), args);
