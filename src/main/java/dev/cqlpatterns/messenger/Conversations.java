@@ -57,8 +57,8 @@ public class Conversations {
     Cql cql;
 
     /**
-     * A row of conversations. lastMessageId (cql/014): the newest message sent, which the next send
-     * removes from its members' inbox_by_activity; null before any message. membersChanged
+     * A row of conversations. lastMessageId: the newest message sent, after which the next message's
+     * time falls (cql/054 orders them exactly); null before any message. membersChanged
      * (cql/052): the time of the newest join or leave; null before any, or where not read.
      */
     record Conversation(

@@ -343,7 +343,8 @@ public class CreateConversation {
         Instant at = c.createdAt();
         List<Uni<Void>> writes = new ArrayList<>();
         for (String member : c.members()) {
-            writes.add(inbox.joined(member, c, at, List.of()));
+            // A new conversation: no message before its members.
+            writes.add(inbox.joined(member, c, at, MessagePositions.Head.NONE, List.of()));
             if (!member.equals(c.createdBy())) {
                 writes.add(inbox.addedBy(member, c.id(), c.createdBy(), at).replaceWithVoid());
             }

@@ -32,9 +32,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /inbox: the view of seed 001 (cql/SEEDS.md) loaded on every page: each conversation of the caller with its last
- * message, unread count and first unread time, most recent activity first. The order comes from an index, chosen by
- * cql-patterns.messenger.inbox-index: inbox_by_day (cql/015, {@link InboxByDay}) or inbox_by_activity (cql/014,
- * {@link InboxByActivity}); both repair what they find stale. The page's unread counts come from
+ * message, unread count and first unread time, most recent activity first. The order comes from inbox_by_day
+ * (cql/015, {@link InboxByDay}), which repairs what it finds stale. The page's unread counts come from
  * {@link UnreadCounts}.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
@@ -56,9 +55,6 @@ public class Inbox {
 
     @Inject
     InboxByDay byDay;
-
-    @Inject
-    InboxByActivity byActivity;
 
     @Inject
     UnreadCounts unread;
@@ -129,7 +125,7 @@ public class Inbox {
 
         /**
          * True when an entry at {@code at} with {@code id} comes after this position: older, or as old
-         * with a smaller id (the order of inbox_by_activity's clustering, cql/014).
+         * with a smaller id (the order of the list).
          */
         boolean isBefore(Instant at, String id) {
             int byTime = at.compareTo(lastAt);
@@ -137,7 +133,7 @@ public class Inbox {
         }
     }
 
-    /** The order of inbox_by_activity: last activity, newest first, then conversation id (as text), greatest first. */
+    /** The order of the list: last activity, newest first, then conversation id (as text), greatest first. */
     private static final Comparator<Summary> MOST_RECENT_FIRST = Comparator.comparing(Summary::lastAt)
             .thenComparing(s -> s.id().toString())
             .reversed();
@@ -159,10 +155,7 @@ public class Inbox {
         int size = cursors.limit(limit);
         String scope = "inbox:" + me;
         Position after = cursors.decode(scope, cursor, Position.class).orElse(null);
-        Uni<Paged> paged = settings.inboxIndex() == MessengerSettings.InboxIndex.DAYS
-                ? byDay.page(me, size, after)
-                : byActivity.page(me, size, after);
-        return paged.chain(page -> {
+        return byDay.page(me, size, after).chain(page -> {
             List<Summary> shown =
                     page.found().subList(0, Math.min(size, page.found().size()));
             return unread.of(me, shown)

@@ -25,9 +25,10 @@ import java.util.UUID;
 
 /**
  * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
- * summary row of a conversation (kind 0) and the unread markers (kind 1); its place in the order
- * of last activity, in inbox_by_activity (cql/014) and inbox_by_day with the days listed in
- * time_buckets (cql/015); conversations_added_by_others (cql/011). Every write carries an explicit write timestamp in
+ * summary row of a conversation (kind 0) and the unread markers (kind 1), which the inbox counts;
+ * its place in the order of last activity, in inbox_by_day with the days listed in time_buckets
+ * (cql/015), and in inbox_by_activity (cql/014), which only the release before reads;
+ * conversations_added_by_others (cql/011). Every write carries an explicit write timestamp in
  * microseconds of the service clock or of a message's time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
@@ -46,36 +47,38 @@ public class InboxRows {
     private static final String SUMMARY_ROWS = "username = ? AND kind = 0";
     private static final String UNREAD_ROWS = "username = ? AND kind = 1";
 
-    private static final Query INSERT_SUMMARY = Cql.idempotent(
-            "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, title, partner, direct, joined_at) "
-                    + "VALUES (?, 0, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Query INSERT_SUMMARY = Cql.idempotent("INSERT INTO inbox_by_user (username, kind, "
+            + "conversation_id, message_id, title, partner, direct, joined_at, others_read, read_up_to) "
+            + "VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE_SUMMARY = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE "
             + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
-    private static final Query SELECT_ACTIVITY = Cql.idempotent("SELECT joined_at, last_message_id FROM inbox_by_user "
+    private static final Query LAST_ACTIVITY = Cql.idempotent("SELECT joined_at, last_message_id FROM inbox_by_user "
             + "WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
-    private static final Query READ_UP_TO = Cql.idempotent("SELECT read_up_to FROM inbox_by_user WHERE " + SUMMARY_ROWS
+    private static final Query READ_STATE = Cql.idempotent("SELECT read_up_to, others_sent, others_read, "
+            + "last_message_id, joined_at FROM inbox_by_user WHERE " + SUMMARY_ROWS
             + " AND conversation_id = ? AND message_id = ?");
-    /** MarkRead: how far the user has read a conversation. */
-    static final Query SET_READ_UP_TO = Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? "
-            + "WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
-    /** SendMessage: the newest message, on the summary of a member who sent or has read it all. */
+    /** MarkRead: how far the user has read a conversation, and how many of the messages from others that is. */
+    static final Query SET_READ_UP_TO =
+            Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ?, others_read = ? " + "WHERE "
+                    + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    /** SendMessage: the newest message, on the sender's summary, with the messages from others up to it (cql/054). */
     static final Query SET_LAST_MESSAGE = Cql.idempotent(
-            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ? "
-                    + "WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
-    /** SendMessage: the newest message, on the summary of a member it is unread for. */
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
+                    + "others_sent = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    /** SendMessage: the newest message, on the summary of a member it is unread for (cql/013, cql/054). */
     static final Query SET_LAST_UNREAD = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
-                    + "last_unread_id = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+                    + "last_unread_id = ?, others_sent = ? WHERE " + SUMMARY_ROWS
+                    + " AND conversation_id = ? AND message_id = ?");
     /** MemberQuotas: how many conversations the user is in. */
     static final Query COUNT_SUMMARIES = Cql.idempotent("SELECT count(*) FROM inbox_by_user WHERE " + SUMMARY_ROWS);
     /** MessagesBySender: the conversations the user is in, and since when. */
     static final Query MEMBERSHIPS =
             Cql.idempotent("SELECT conversation_id, joined_at FROM inbox_by_user WHERE " + SUMMARY_ROWS);
     /** With the static days_indexed (cql/015), which comes with every row. */
-    private static final String SUMMARY_COLUMNS =
-            "conversation_id, title, partner, direct, joined_at, last_message_id, "
-                    + "last_sender, last_preview, last_unread_id, read_up_to, days_indexed FROM inbox_by_user WHERE "
-                    + SUMMARY_ROWS;
+    private static final String SUMMARY_COLUMNS = "conversation_id, title, partner, direct, joined_at, "
+            + "last_message_id, last_sender, last_preview, last_unread_id, read_up_to, days_indexed "
+            + "FROM inbox_by_user WHERE " + SUMMARY_ROWS;
     /** Every summary of a user. */
     private static final Query SUMMARIES = Cql.idempotent("SELECT " + SUMMARY_COLUMNS);
     /** The summaries of some conversations (an index read named them). */
@@ -92,12 +95,9 @@ public class InboxRows {
     static final Query UNREAD_AFTER = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
             + " AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC "
             + "LIMIT ?");
-    /** Inbox: the unread markers of several conversations, in one read (see Inbox.unreadTogether). */
+    /** Inbox: the unread markers of several conversations, in one read (see UnreadCounts.unreadTogether). */
     static final Query UNREAD_OF_SOME = Cql.idempotent("SELECT conversation_id, message_id FROM inbox_by_user WHERE "
             + UNREAD_ROWS + " AND conversation_id IN ? AND message_id > ? LIMIT ?");
-    /** MarkRead: the markers after the last mark-read, newest first. */
-    static final Query UNREAD_SINCE = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
-            + " AND conversation_id = ? AND message_id > ? LIMIT ?");
     /** MarkRead: clears the markers up to the newest read, in one range deletion. */
     static final Query CLEAR_UNREAD = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS
             + " AND conversation_id = ? AND message_id <= ?");
@@ -108,21 +108,12 @@ public class InboxRows {
     static final Query READ_DAYS_INDEXED =
             Cql.idempotent("SELECT DISTINCT username, days_indexed FROM inbox_by_user WHERE username = ?");
 
-    // inbox_by_activity (cql/014): the user's conversations by last activity.
+    // inbox_by_activity (cql/014): the user's conversations by last activity, which the release before
+    // reads; written, never read.
     private static final Query INSERT_ACTIVITY = Cql.idempotent(
             "INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE_ACTIVITY = Cql.idempotent(
             "DELETE FROM inbox_by_activity USING TIMESTAMP ? WHERE username = ? AND last_at = ? AND conversation_id = ?");
-    /** Inbox: the first rows of the index, newest activity first. */
-    static final Query ACTIVITY = Cql.idempotent(
-            "SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? LIMIT ?");
-    /** Inbox: the rows after a cursor. */
-    static final Query ACTIVITY_AFTER =
-            Cql.idempotent("SELECT last_at, conversation_id, backfilled FROM inbox_by_activity WHERE username = ? "
-                    + "AND (last_at, conversation_id) < (?, ?) LIMIT ?");
-    /** Inbox: the index holds every conversation of the user (its static column). */
-    static final Query BACKFILLED =
-            Cql.idempotent("UPDATE inbox_by_activity USING TIMESTAMP ? SET backfilled = true WHERE username = ?");
 
     // inbox_by_day (cql/015): the user's conversations by the day of their last activity.
     /** The days of a user's activity: one bucket per UTC day, kept as long as the conversations. */
@@ -161,10 +152,15 @@ public class InboxRows {
     /**
      * The rows that make a conversation appear in {@code username}'s inbox at the join: the row of
      * the join's day (cql/015) first, then the summary with its row of inbox_by_activity (cql/014) and
-     * {@code alsoInBatch}, statements of the same partition, in one unlogged batch.
+     * {@code alsoInBatch}, statements of the same partition, in one unlogged batch. The summary starts
+     * at {@code from}: the conversation's last message when the member joined, as if read (cql/054).
      */
     Uni<Void> joined(
-            String username, Conversations.Conversation c, Instant joinedAt, List<Uni<BoundStatement>> alsoInBatch) {
+            String username,
+            Conversations.Conversation c,
+            Instant joinedAt,
+            MessagePositions.Head from,
+            List<Uni<BoundStatement>> alsoInBatch) {
         List<Uni<BoundStatement>> batch = new ArrayList<>(alsoInBatch);
         // A 1:1 has no title, a group no partner: left unset, since a null would write a cell tombstone
         // that every read of the summary scans.
@@ -178,9 +174,12 @@ public class InboxRows {
                         partner,
                         c.direct(),
                         joinedAt,
+                        from.othersSent(username),
+                        from.lastMessageId(),
                         micros(joinedAt))
                 .map(s -> {
                     BoundStatement bound = c.title() == null ? s.unset("title") : s;
+                    bound = from.lastMessageId() == null ? bound.unset("read_up_to") : bound;
                     return partner == null ? bound.unset("partner") : bound;
                 }));
         batch.add(activity(username, c.id(), joinedAt));
@@ -283,21 +282,38 @@ public class InboxRows {
     }
 
     /**
-     * The row of inbox_by_activity for a conversation last active at {@code at} (cql/014), written at
-     * the start of that millisecond: every write of the row stays below {@link #inactive}'s tombstone.
+     * How far the user has read a conversation: where the last mark-read (or the join) ended, null
+     * when neither says (then from the join, {@code joinedAt}); the messages from others so far and
+     * how many of them were read (cql/054); and the last message. All null when not a member.
      */
-    /**
-     * Where the user's last mark-read of a conversation ended (NEVER_READ when none, or when not a
-     * member): every unread marker at or before it is deleted (cql/013_unread_window.cql).
-     */
-    Uni<UUID> readUpTo(String username, UUID conversationId) {
-        return cql.read(READ_UP_TO, username, conversationId, SUMMARY).map(rs -> {
+    record ReadState(UUID readUpTo, long othersSent, long othersRead, UUID lastMessageId, Instant joinedAt) {
+        static final ReadState NONE = new ReadState(null, 0, 0, null, null);
+
+        /** The read position as a timeuuid: the last message read, or the start of the join's millisecond. */
+        UUID from() {
+            return readUpTo != null ? readUpTo : joinedAt != null ? TimeUuids.startOf(joinedAt) : NEVER_READ;
+        }
+    }
+
+    Uni<ReadState> readState(String username, UUID conversationId) {
+        return cql.read(READ_STATE, username, conversationId, SUMMARY).map(rs -> {
             Row row = rs.one();
-            UUID readUpTo = row == null ? null : row.getUuid(0);
-            return readUpTo == null ? NEVER_READ : readUpTo;
+            if (row == null) {
+                return ReadState.NONE;
+            }
+            return new ReadState(
+                    row.getUuid("read_up_to"),
+                    row.getLong("others_sent"),
+                    row.getLong("others_read"),
+                    row.getUuid("last_message_id"),
+                    row.getInstant("joined_at"));
         });
     }
 
+    /**
+     * The row of inbox_by_activity for a conversation last active at {@code at} (cql/014), written at
+     * the start of that millisecond: every write of the row stays below {@link #inactive}'s tombstone.
+     */
     Uni<BoundStatement> activity(String username, UUID conversationId, Instant at) {
         Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
         return cql.bind(INSERT_ACTIVITY, username, ms, conversationId.toString(), micros(ms));
@@ -305,8 +321,8 @@ public class InboxRows {
 
     /**
      * Deletes the row of inbox_by_activity at {@code at}, with the last microsecond of that
-     * millisecond as timestamp: it shadows every write of that row (a replayed send, a backfill),
-     * so a row once superseded never comes back.
+     * millisecond as timestamp: it shadows every write of that row (a replayed send, the release
+     * before's backfill), so a row once superseded never comes back.
      */
     Uni<BoundStatement> inactive(String username, UUID conversationId, Instant at) {
         Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
@@ -339,12 +355,12 @@ public class InboxRows {
     /**
      * Forgets a conversation in {@code username}'s inbox: reads the summary's last activity, then
      * deletes the summary, unread markers and row of inbox_by_activity (a send racing the leave may
-     * leave one more row, which the inbox skips and removes, cql/014) in one unlogged batch of the
-     * user's partition, beside it the "added by others" charge, and then the row of the last
-     * activity's day (cql/015; a re-join writes it again later). Idempotent writes, no logged batch.
+     * leave one more row there, which the release before skips and removes, cql/014) in one unlogged
+     * batch of the user's partition, beside it the "added by others" charge, and then the row of the
+     * last activity's day (cql/015; a re-join writes it again later). Idempotent writes, no logged batch.
      */
     Uni<Void> forget(String username, UUID conversationId, Instant at) {
-        return cql.read(SELECT_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
+        return cql.read(LAST_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
             Row summary = rs.one();
             // No summary: nothing listed; the tombstones of rows that never were cost nothing more.
             Instant last = summary == null || lastAt(summary) == null ? at : lastAt(summary);

@@ -73,6 +73,9 @@ public class JoinConversation {
     MemberQuotas quotas;
 
     @Inject
+    MessagePositions positions;
+
+    @Inject
     MessengerSettings settings;
 
     @PUT
@@ -124,12 +127,20 @@ public class JoinConversation {
             Conversations.Conversation joined =
                     new Conversations.Conversation(c.id(), members, c.title(), false, c.createdBy(), c.createdAt());
             Instant at = c.changeTime(now);
-            return quotas.admitInto(id, username)
-                    .chain(() -> Uni.join()
+            return Uni.combine()
+                    .all()
+                    .unis(quotas.admitInto(id, username).replaceWith(Boolean.TRUE), positions.head(id))
+                    .asTuple()
+                    .chain(admitted -> Uni.join()
                             .all(
-                                    // Markers a send racing an earlier leave may have left behind go in the
-                                    // summary's batch (one partition).
-                                    inbox.joined(username, joined, at, List.of(inbox.clearUnread(username, id, at))),
+                                    // The member starts after the last message. Markers a send racing an earlier
+                                    // leave may have left behind go in the summary's batch (one partition).
+                                    inbox.joined(
+                                            username,
+                                            joined,
+                                            at,
+                                            admitted.getItem2(),
+                                            List.of(inbox.clearUnread(username, id, at))),
                                     inbox.addedBy(username, id, me, at).replaceWithVoid())
                             .andFailFast())
                     .chain(() -> cql.write(Conversations.ADD_MEMBER, InboxRows.micros(at), Set.of(username), at, id))

@@ -38,8 +38,9 @@ import org.jboss.resteasy.reactive.RestResponse;
  * route checks, and what a retry reads to know there is something left to do: removed first, a
  * leave that stopped half way would answer the retry 404 and leave the conversation in the inbox
  * for good. Between the two, the leaver is still a member whose inbox no longer lists the
- * conversation; a message sent then may leave unread markers behind, which the retry (and any
- * later join) clears.
+ * conversation; a message sent then may leave unread markers behind, and write its last-message
+ * cells over the deleted summary (a row without joined_at, which the inbox skips), which the retry
+ * (and any later join) clears.
  *
  * <p>After a 503 half way, the same DELETE again finds the member listed and writes everything
  * again (idempotent), answering 204 as the first would have; once the removal has landed it answers

@@ -21,8 +21,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -35,20 +33,20 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * POST /conversations/{id}/read: the caller has read every message unread so far ("mark read" of
  * seed 001, cql/SEEDS.md, without its read-modify-write of a JSON blob).
  *
- * <p>The caller's unread markers are the exact list of messages to add them to seenBy: read the
- * newest of them after the previous mark-read's end (at most markReadMaxMessages, 500), write the
- * caller's own entry of those messages' seen_at map (cql/012_seen_at.cql), then delete every marker
- * up to the newest one read with one range tombstone (unread becomes 0; older markers beyond the
- * bound are counted read without a seenBy entry), and record that message as read_up_to in the
- * caller's inbox summary (cql/013_unread_window.cql). Both writes carry that message's time as write
- * timestamp, as its marker does: the newest message read wins, whichever replica's clock is ahead.
+ * <p>The caller's summary says how far they have read (read_up_to), the last message and the
+ * messages from others so far (others_sent, cql/054): the call reads the newest messages from others
+ * after read_up_to up to the last one (at most markReadMaxMessages, 500; messages_by_conversation,
+ * cql/055), writes the caller's own entry of their seen_at map (cql/012_seen_at.cql), and records
+ * the last message as read_up_to with others_read = others_sent on the summary, after deleting the
+ * caller's unread markers up to it with one range tombstone (cql/013): unread becomes 0, older
+ * messages beyond the bound count as read without a seenBy entry. Both inbox writes carry the last
+ * message's time as write timestamp, as its marker does: the newest message read wins, whichever
+ * replica's clock is ahead.
  *
- * <p>The end is the newest message, not this replica's clock: a replica whose clock is ahead would
- * otherwise count as read the messages others send in the time it is ahead. A message sent after the
- * markers were read stays unread, because SendMessage gives a message a time after the conversation's
- * newest. Every write is idempotent and touches only the caller's cells, so concurrent mark-reads, by
- * one member or several, need no lease and all succeed; a repeated one finds no marker and writes
- * nothing.
+ * <p>The end is the last message the summary names, not this replica's clock: a message sent after
+ * the summary was read stays unread, and its others_sent is larger. Every write is idempotent and
+ * touches only the caller's cells, so concurrent mark-reads, by one member or several, need no lease
+ * and all succeed; a repeated one finds nothing new and writes nothing.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/read")
@@ -72,6 +70,9 @@ public class MarkRead {
 
     @Inject
     InboxRows inboxRows;
+
+    @Inject
+    Messages messages;
 
     @Inject
     MessengerSettings settings;
@@ -111,45 +112,40 @@ public class MarkRead {
                     UUID id) {
         String me = caller.username();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        // The previous mark-read's end comes with the membership check: the markers are read from it on,
-        // never through those it deleted (shadowed until compaction meets them, whatever their number).
+        // How far the caller has read comes with the membership check.
         return Uni.combine()
                 .all()
-                .unis(conversations.requireMember(id, me), inboxRows.readUpTo(me, id))
+                .unis(conversations.requireMember(id, me), inboxRows.readState(me, id))
                 .asTuple()
                 .chain(found -> read(id, me, now, found.getItem2()));
     }
 
-    private Uni<Receipt> read(UUID id, String me, Instant now, UUID readBefore) {
-        return cql.read(InboxRows.UNREAD_SINCE, me, id, readBefore, settings.markReadMaxMessages())
-                .chain(rs -> {
-                    List<UUID> unread =
-                            Cql.rows(rs).stream().map(row -> row.getUuid(0)).toList();
-                    if (unread.isEmpty()) {
-                        return Uni.createFrom().item(new Receipt(id.toString(), now, 0));
-                    }
-                    // Newest first: read up to the newest message unread now, not up to this replica's clock.
-                    UUID upTo = unread.get(0);
-                    long timestamp = InboxRows.micros(upTo);
-                    Map<Integer, List<UUID>> byMonth = new TreeMap<>();
-                    unread.forEach(
-                            messageId -> byMonth.computeIfAbsent(Messages.bucket(messageId), b -> new ArrayList<>())
-                                    .add(messageId));
+    private Uni<Receipt> read(UUID id, String me, Instant now, InboxRows.ReadState before) {
+        UUID upTo = before.lastMessageId();
+        UUID from = before.from();
+        if (upTo == null || upTo.timestamp() <= from.timestamp() && before.othersRead() == before.othersSent()) {
+            return Uni.createFrom().item(new Receipt(id.toString(), now, 0));
+        }
+        long timestamp = InboxRows.micros(upTo);
+        return messages.newestFromOthers(id, from, upTo, me, settings.markReadMaxMessages())
+                .chain(byMonth -> {
                     List<Uni<Integer>> months = byMonth.entrySet().stream()
                             .map(e -> markSeen(id, e.getKey(), e.getValue(), me, now))
                             .toList();
-                    return Uni.join()
-                            .all(months)
-                            .andFailFast()
-                            .map(counts -> counts.stream().mapToInt(i -> i).sum())
-                            // Markers go last: should this call die before, the next one finds them and writes the
-                            // same cells.
-                            .call(marked -> cql.write(InboxRows.CLEAR_UNREAD, timestamp, me, id, upTo))
-                            // Then where the inbox starts counting; the newest message read wins.
-                            .call(marked ->
-                                    cql.write(InboxRows.SET_READ_UP_TO, timestamp, upTo, me, id, InboxRows.SUMMARY))
-                            .map(marked -> new Receipt(id.toString(), now, marked));
-                });
+                    return months.isEmpty()
+                            ? Uni.createFrom().item(0)
+                            : Uni.join()
+                                    .all(months)
+                                    .andFailFast()
+                                    .map(counts ->
+                                            counts.stream().mapToInt(i -> i).sum());
+                })
+                // seen_at goes before the markers and the read position: should this call die before, the next
+                // one reads the same messages and writes the same cells.
+                .call(marked -> cql.write(InboxRows.CLEAR_UNREAD, timestamp, me, id, upTo))
+                .call(marked -> cql.write(
+                        InboxRows.SET_READ_UP_TO, timestamp, upTo, before.othersSent(), me, id, InboxRows.SUMMARY))
+                .map(marked -> new Receipt(id.toString(), now, marked));
     }
 
     /** Sets the caller's seen_at entry of those messages of one month: one cell each, idempotent. */

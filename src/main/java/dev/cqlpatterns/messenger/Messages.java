@@ -1,6 +1,7 @@
 package dev.cqlpatterns.messenger;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -11,9 +12,13 @@ import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.arc.properties.IfBuildProperty;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +31,15 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The messages_by_conversation table: every statement on it, its month buckets and how a row reads
- * as JSON.
+ * as JSON; and the two reads of a member's unread messages (cql/055): the first one from others
+ * after a read position, and the newest ones from others up to the last message.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
+@ApplicationScoped
 public class Messages {
+    /** Rows one read of the unread messages asks for: the caller's own messages are skipped. */
+    private static final int UNREAD_PAGE = 50;
+
     /** Months of each conversation that hold messages (entity = the conversation id). */
     static final TimeSeries SERIES = TimeSeries.perEntity("messages", Granularity.MONTH, Optional.empty());
 
@@ -58,15 +68,82 @@ public class Messages {
     static final Query SENT_BY = Cql.idempotent(
                     "SELECT " + COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ?")
             .reads(0);
+    /** A month's messages after a read position up to the last one, newest first (only who sent each). */
+    private static final Query BETWEEN_NEWEST_FIRST =
+            Cql.idempotent("SELECT message_id, sender FROM messages_by_conversation WHERE conversation_id = ? "
+                    + "AND bucket = ? AND message_id > ? AND message_id <= ? LIMIT ?");
     /** SendMessage: the message under its own timeuuid, so a retried send writes the same row. */
     static final Query INSERT = Cql.idempotent(
             "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients, "
                     + "attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
 
+    @Inject
+    Cql cql;
+
+    @Inject
+    BucketRegistry buckets;
+
     @Produces
     @Singleton
     TimeSeries messages() {
         return SERIES;
+    }
+
+    /**
+     * The newest messages of the conversation after {@code after} up to {@code upTo} (included) that
+     * someone else than {@code me} sent, at most {@code max}, by month: the months listed from
+     * {@code upTo}'s back to {@code after}'s, each read newest first.
+     */
+    Uni<Map<Integer, List<UUID>>> newestFromOthers(UUID conversationId, UUID after, UUID upTo, String me, int max) {
+        int from = bucket(after);
+        int to = bucket(upTo);
+        return buckets.newestFirst(SERIES, conversationId.toString(), to, from, monthsBetween(from, to))
+                .chain(months -> newestFromOthers(conversationId, after, upTo, me, max, months, 0, new TreeMap<>(), 0));
+    }
+
+    private Uni<Map<Integer, List<UUID>>> newestFromOthers(
+            UUID conversationId,
+            UUID after,
+            UUID upTo,
+            String me,
+            int max,
+            List<Integer> months,
+            int month,
+            Map<Integer, List<UUID>> found,
+            int count) {
+        if (month >= months.size() || count >= max) {
+            return Uni.createFrom().item(found);
+        }
+        int bucket = months.get(month);
+        return cql.read(BETWEEN_NEWEST_FIRST, conversationId, bucket, after, upTo, UNREAD_PAGE)
+                .chain(rs -> {
+                    List<Row> rows = Cql.rows(rs);
+                    int n = count;
+                    for (Row row : rows) {
+                        if (n < max && !me.equals(row.getString("sender"))) {
+                            found.computeIfAbsent(bucket, b -> new ArrayList<>())
+                                    .add(row.getUuid("message_id"));
+                            n++;
+                        }
+                    }
+                    return rows.size() < UNREAD_PAGE
+                            ? newestFromOthers(conversationId, after, upTo, me, max, months, month + 1, found, n)
+                            : newestFromOthers(
+                                    conversationId,
+                                    after,
+                                    rows.get(rows.size() - 1).getUuid("message_id"),
+                                    me,
+                                    max,
+                                    months,
+                                    month,
+                                    found,
+                                    n);
+                });
+    }
+
+    /** The months from {@code from} to {@code to} (yyyymm keys, both included). */
+    private static int monthsBetween(int from, int to) {
+        return Math.max(1, (to / 100 - from / 100) * 12 + to % 100 - from % 100 + 1);
     }
 
     static int bucket(UUID messageId) {

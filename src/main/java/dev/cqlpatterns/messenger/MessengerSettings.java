@@ -59,22 +59,9 @@ public interface MessengerSettings {
      * reads at most cap + 1 markers per conversation (cql/013_unread_window.cql), in one page. The
      * inbox's cost grows with it: with 99, the badge most messengers show, a page with a conversation
      * of 100,000 unread took 1.14 times as long (p50) as one with 5 unread; with 999, 1.59 times
-     * (bin/inbox-bench, README "Performance").
+     * (bin/inbox-bench, docs/benchmarks.md).
      */
     @WithDefault("99")
     @Min(1)
     int unreadCountCap();
-
-    /**
-     * Which index orders GET /inbox: {@code activity} (cql/014, the queue anti-pattern kept while an
-     * earlier release may still write alone) or {@code days} (cql/015). Every release writes both;
-     * switch to days once no earlier release serves (cql/015_inbox_by_day.cql says why and how).
-     */
-    @WithDefault("activity")
-    InboxIndex inboxIndex();
-
-    enum InboxIndex {
-        ACTIVITY,
-        DAYS
-    }
 }

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.messenger;
 
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
@@ -47,22 +48,27 @@ import org.jboss.resteasy.reactive.RestResponse;
 /**
  * POST /conversations/{id}/messages: sends a message (the row of seed 000 and "send message" of seed 001, cql/SEEDS.md).
  *
- * <p>The message's time is the replica's clock, or just after the conversation's newest message or
- * newest join or leave when that is later ({@link #timeOf}): replicas' clocks differ, and order
- * matters to readers.
+ * <p>The message first claims its position in the conversation, conditionally on the last one
+ * being still the last ({@link MessagePositions}): its time is the replica's clock, or just after
+ * the conversation's newest message or newest join or leave when that is later ({@link #timeOf}).
+ * So concurrent sends, from any replicas, have one order, a millisecond or more apart, that
+ * history, the inbox's last message and mark-read all follow; and each member's summary gets the
+ * number of messages from others so far (others_sent), from which a later release counts what is
+ * unread without a row per message.
  *
  * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
- * its month bucket (listed in time_buckets first); then, for every other member, an unread marker
- * and the last message of their inbox summary; for the sender, the last message only. The inbox
- * writes carry the message's time as write timestamp: the newest message wins the summary however
- * concurrent sends land, and a replay cannot resurrect a marker that a mark-read has deleted.
- * They are single-partition writes rather than one logged batch over every member's partition.
- * A recipient's summary also gets the message as last_unread_id (cql/013_unread_window.cql).
+ * its month bucket (listed in time_buckets first); then every member's inbox summary: the last
+ * message and others_sent, and for each recipient an unread marker, which the inbox counts
+ * (cql/013). The inbox writes carry the message's time as write timestamp: the newest message wins
+ * the summary however concurrent sends land, and a replay cannot resurrect a marker that a
+ * mark-read has deleted. They are single-partition writes rather than one logged batch over every
+ * member's partition.
  *
- * <p>With an Idempotency-Key (platform.idempotency, shared by every create), the key is claimed first
- * (LWT, with a TTL) with the plan of the send: the message id and its recipients. A retry finds the
- * claim and, unless the send completed, runs the same idempotent writes again, so that a first
- * attempt which died midway is finished under the same id; it answers the same message.
+ * <p>With an Idempotency-Key (platform.idempotency, shared by every create), the position is claimed
+ * under an id derived from the key, then the key (LWT, with a TTL) with the plan of the send: the
+ * message id and its recipients. A retry finds both claims and, unless the send completed, runs the
+ * same idempotent writes again, so that a first attempt which died midway is finished under the
+ * same id and position; it answers the same message.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/messages")
@@ -92,6 +98,9 @@ public class SendMessage {
 
     @Inject
     InboxRows inbox;
+
+    @Inject
+    MessagePositions positions;
 
     /** What a send writes, fixed before its first write (kept with its Idempotency-Key). */
     @RegisterForReflection
@@ -190,19 +199,38 @@ public class SendMessage {
         Instant at = clock.instant();
         String content = validContent(request.content());
         Map<String, String> attachments = validAttachments(request.attachments());
-        return conversations
-                .requireMember(id, sender)
-                .chain(c -> idempotency
-                        .run(
-                                operation(id),
-                                sender,
-                                key,
-                                new Fingerprint(content, attachments),
-                                Plan.class,
-                                () -> plan(c, sender, at),
-                                (plan, retry) -> write(c, plan, sender, content, attachments))
-                        .map(done -> done.respond(RestResponse.ResponseBuilder.create(
-                                RestResponse.Status.CREATED, sent(id, sender, done.plan())))));
+        return Uni.combine()
+                .all()
+                .unis(conversations.requireMember(id, sender), positions.head(id))
+                .asTuple()
+                .chain(found -> {
+                    Conversations.Conversation c = found.getItem1();
+                    return positions
+                            .claim(
+                                    id,
+                                    IdempotencyKeys.requestId(operation(id), sender, key),
+                                    found.getItem2(),
+                                    sender,
+                                    last -> TimeUuids.at(timeOf(at, c, last)))
+                            .chain(claimed -> idempotency.run(
+                                    operation(id),
+                                    sender,
+                                    key,
+                                    new Fingerprint(content, attachments),
+                                    Plan.class,
+                                    () -> new Plan(claimed.messageId(), recipients(c, sender)),
+                                    // A key first claimed by a release that does not claim positions has its own
+                                    // message: no position to write for it.
+                                    (plan, retry) -> write(
+                                            c,
+                                            plan,
+                                            plan.messageId().equals(claimed.messageId()) ? claimed : null,
+                                            sender,
+                                            content,
+                                            attachments)));
+                })
+                .map(done -> done.respond(RestResponse.ResponseBuilder.create(
+                        RestResponse.Status.CREATED, sent(id, sender, done.plan()))));
     }
 
     /** The scope of a send's Idempotency-Key, with the sender: one conversation. */
@@ -210,23 +238,24 @@ public class SendMessage {
         return "POST /conversations/" + conversationId + "/messages";
     }
 
-    private static Plan plan(Conversations.Conversation c, String sender, Instant now) {
+    private static List<String> recipients(Conversations.Conversation c, String sender) {
         Set<String> recipients = new TreeSet<>(c.members());
         recipients.remove(sender);
-        return new Plan(TimeUuids.at(timeOf(now, c)), List.copyOf(recipients));
+        return List.copyOf(recipients);
     }
 
     /**
-     * A new message's time: this replica's clock, or the millisecond after the conversation's newest
-     * message or newest join or leave where that is later (this replica's clock is behind another's).
-     * So a message is after every message sent before it was read here, in history and in mark-read's
-     * order, and a new member's markers are newer than the join's clearing of old ones, whatever the
-     * replicas' clocks; only a send running at the same time can land before it.
+     * A new message's time: this replica's clock, or the millisecond after the last message claimed
+     * ({@code last}), the conversation's newest message or its newest join or leave, where one is
+     * later (this replica's clock is behind another's). So a message is after every message claimed
+     * before it, in history and in mark-read's order, and a member who joined counts it, their
+     * summary starting at the join, whatever the replicas' clocks.
      */
-    static Instant timeOf(Instant now, Conversations.Conversation c) {
-        Instant afterChange = Conversations.Conversation.after(now, c.membersChanged());
-        return Conversations.Conversation.after(
-                afterChange, c.lastMessageId() == null ? null : TimeUuids.instant(c.lastMessageId()));
+    static Instant timeOf(Instant now, Conversations.Conversation c, UUID last) {
+        Instant at = Conversations.Conversation.after(now, c.membersChanged());
+        at = Conversations.Conversation.after(
+                at, c.lastMessageId() == null ? null : TimeUuids.instant(c.lastMessageId()));
+        return Conversations.Conversation.after(at, last == null ? null : TimeUuids.instant(last));
     }
 
     private static Sent sent(UUID conversationId, String sender, Plan plan) {
@@ -238,27 +267,43 @@ public class SendMessage {
                 plan.recipients());
     }
 
-    /** The writes of a send; run again for the same plan, they write the same cells. */
+    /**
+     * The writes of a send; run again for the same plan, they write the same cells. {@code claimed}:
+     * the message's position, null when it has none (see {@link #send}).
+     */
     private Uni<Void> write(
-            Conversations.Conversation c, Plan plan, String sender, String content, Map<String, String> attachments) {
+            Conversations.Conversation c,
+            Plan plan,
+            MessagePositions.Claimed claimed,
+            String sender,
+            String content,
+            Map<String, String> attachments) {
         UUID conversationId = c.id();
         UUID messageId = plan.messageId();
         Set<String> recipients = new TreeSet<>(plan.recipients());
+        UUID previous = claimed != null ? claimed.previousMessageId() : c.lastMessageId();
         return buckets.record(Messages.SERIES, conversationId.toString(), TimeUuids.instant(messageId))
                 .chain(bucket -> cql.write(
                         Messages.INSERT, conversationId, bucket, messageId, sender, content, recipients, attachments))
-                .chain(() -> deliver(conversationId, messageId, c.lastMessageId(), sender, content, recipients));
+                .chain(() -> deliver(conversationId, messageId, previous, claimed, sender, content, recipients));
     }
 
     /**
-     * The inbox writes of a message: the last message of every member's summary, and an unread
-     * marker for each recipient. Written with the message's time as timestamp, so running them again
-     * changes nothing that a newer message, a mark-read or a leave has written since. Around them
-     * each member's place in the order of last activity moves (InboxRows.delivered: cql/014 and
-     * cql/015); the conversation row then names this message as the one to replace next time.
+     * The inbox writes of a message: on every member's summary the last message and the messages from
+     * others up to it (others_sent), and an unread marker for each recipient. Written with the
+     * message's time as timestamp, so running them again changes nothing that a newer message, a
+     * mark-read or a leave has written since. Around them each member's place in the order of last
+     * activity moves (InboxRows.delivered: cql/014 and cql/015); the
+     * conversation row then names this message as the one to replace next time.
      */
     private Uni<Void> deliver(
-            UUID conversationId, UUID messageId, UUID previous, String sender, String content, Set<String> recipients) {
+            UUID conversationId,
+            UUID messageId,
+            UUID previous,
+            MessagePositions.Claimed claimed,
+            String sender,
+            String content,
+            Set<String> recipients) {
         long timestamp = InboxRows.micros(messageId);
         Instant at = TimeUuids.instant(messageId);
         // A replay finds this message (or a newer one) as the previous one: nothing to replace then.
@@ -274,17 +319,21 @@ public class SendMessage {
                 at,
                 timestamp,
                 replaced,
-                List.of(cql.bind(
-                        InboxRows.SET_LAST_MESSAGE,
-                        timestamp,
-                        messageId,
-                        sender,
-                        preview,
-                        sender,
-                        conversationId,
-                        InboxRows.SUMMARY))));
+                List.of(othersSent(
+                        cql.bind(
+                                InboxRows.SET_LAST_MESSAGE,
+                                timestamp,
+                                messageId,
+                                sender,
+                                preview,
+                                othersSent(claimed, sender),
+                                sender,
+                                conversationId,
+                                InboxRows.SUMMARY),
+                        claimed))));
         for (String member : recipients) {
-            // Marker and summary share the member's partition: one mutation.
+            // Marker and summary share the member's partition: one mutation. The inbox counts the markers
+            // (cql/013); last_unread_id with the marker says where there are some newer than read_up_to.
             writes.add(inbox.delivered(
                     member,
                     conversationId,
@@ -293,20 +342,31 @@ public class SendMessage {
                     replaced,
                     List.of(
                             cql.bind(InboxRows.MARK_UNREAD, member, conversationId, messageId, timestamp),
-                            // last_unread_id with the marker, in one mutation: the inbox counts where it is newer than
-                            // read_up_to.
-                            cql.bind(
-                                    InboxRows.SET_LAST_UNREAD,
-                                    timestamp,
-                                    messageId,
-                                    sender,
-                                    preview,
-                                    messageId,
-                                    member,
-                                    conversationId,
-                                    InboxRows.SUMMARY))));
+                            othersSent(
+                                    cql.bind(
+                                            InboxRows.SET_LAST_UNREAD,
+                                            timestamp,
+                                            messageId,
+                                            sender,
+                                            preview,
+                                            messageId,
+                                            othersSent(claimed, member),
+                                            member,
+                                            conversationId,
+                                            InboxRows.SUMMARY),
+                                    claimed))));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
+    }
+
+    /** Messages from others than {@code member} up to this one; 0 (left unset) for a message without a position. */
+    private static long othersSent(MessagePositions.Claimed claimed, String member) {
+        return claimed == null ? 0 : claimed.othersSent(member);
+    }
+
+    /** No others_sent cell for a message without a position: leaves the member's count as it is. */
+    private static Uni<BoundStatement> othersSent(Uni<BoundStatement> statement, MessagePositions.Claimed claimed) {
+        return claimed == null ? statement.map(s -> s.unset("others_sent")) : statement;
     }
 
     private String validContent(String content) {

@@ -36,8 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /pastes: the latest public pastes, newest first, from latest_public_pastes_by_period
- * (cql/031_latest_public_pastes_by_period.cql) or, with list-index {@code expiry}, from
- * latest_public_pastes (cql/030_pastebin.cql); both have one partition per day. The days that hold
+ * (cql/031_latest_public_pastes_by_period.cql), one partition per day. The days that hold
  * rows come from the bucket registry (one partition), so days without public pastes are never read.
  * The walk is platform.buckets.BucketWalk: a page reads 1 + its day reads, at most cql-patterns.paging.max-buckets (31). Pastes whose expiry
  * has passed on the service's clock are skipped even if their row is still there (the TTL runs on
@@ -121,7 +120,7 @@ public class LatestPublicPastes {
         }
     }
 
-    /** A row's clustering key in latest_public_pastes. */
+    /** A row's place in the list: created_at, then id (each period's clustering, after listed_for). */
     record Key(Instant createdAt, UUID id) {}
 
     @GET
@@ -150,22 +149,8 @@ public class LatestPublicPastes {
                         size,
                         walk.budget(),
                         (Listed p) -> new Key(p.createdAt(), p.id()),
-                        settings.listIndex() == PastebinSettings.ListIndex.PERIOD
-                                ? (day, after, n) -> readPeriods(day, after, n, now)
-                                : (day, after, n) -> readDay(day, after, n, now))
+                        (day, after, n) -> readPeriods(day, after, n, now))
                 .map(page -> page.toPage(Function.identity(), next -> cursors.encode(SCOPE, Position.of(next))));
-    }
-
-    /**
-     * Up to {@code n} rows of a day after {@code after}, less those expired on the service's clock;
-     * the day is exhausted when fewer than {@code n} rows came back.
-     */
-    private Uni<BucketWalk.Chunk<Listed, Key>> readDay(int day, Key after, int n, Instant now) {
-        return (after == null
-                        ? cql.read(PublicPasteList.NEWEST, day, n)
-                        : cql.read(PublicPasteList.OLDER_THAN, day, after.createdAt(), after.id(), n))
-                .map(Cql::rows)
-                .map(rows -> chunk(rows, rows.size() < n, row -> true, now));
     }
 
     /**

@@ -36,16 +36,4 @@ public interface PastebinSettings {
      */
     @WithDefault("PT1M,PT10M,PT1H,PT6H,P1D,P7D")
     List<Duration> listingPeriods();
-
-    /**
-     * Which table GET /pastes reads: {@code expiry} (latest_public_pastes, rows live as long as their
-     * pastes) or {@code period} (latest_public_pastes_by_period). Every release writes both.
-     */
-    @WithDefault("expiry")
-    ListIndex listIndex();
-
-    enum ListIndex {
-        EXPIRY,
-        PERIOD
-    }
 }

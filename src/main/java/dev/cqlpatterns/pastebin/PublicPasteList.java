@@ -29,12 +29,12 @@ import java.util.UUID;
 
 /**
  * The public list and every statement on its tables; its writes are shared by the functions that
- * change a paste, its reads are GET /pastes (LatestPublicPastes) and the expiry sweeper's:
- * latest_public_pastes with
- * public_paste_expiries (cql/030_pastebin.cql) and latest_public_pastes_by_period
- * (cql/031_latest_public_pastes_by_period.cql), both always. Every write carries USING TIMESTAMP of
- * the paste version it stands for, so writes of concurrent changes land in version order whatever
- * order they arrive in.
+ * change a paste, its reads are GET /pastes (LatestPublicPastes): latest_public_pastes_by_period
+ * (cql/031_latest_public_pastes_by_period.cql) in generations (cql/050); and the expiry sweeper's:
+ * latest_public_pastes with public_paste_expiries (cql/030_pastebin.cql), which only the release
+ * before reads, written until it no longer serves. Every write carries USING
+ * TIMESTAMP of the paste version it stands for, so writes of concurrent changes land in version
+ * order whatever order they arrive in.
  *
  * <p>The rule the callers follow: a change that takes the paste off a list row ({@link #unlists}:
  * narrows who sees it, or moves it to another listing period) calls {@link #hide} before the
@@ -78,10 +78,6 @@ public class PublicPasteList {
                     + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ?");
     private static final Query DROP_MOVED =
             Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?");
-    static final Query NEWEST =
-            Cql.idempotent("SELECT created_at, id, title, expires_at FROM latest_public_pastes WHERE day = ? LIMIT ?");
-    static final Query OLDER_THAN = Cql.idempotent("SELECT created_at, id, title, expires_at "
-            + "FROM latest_public_pastes WHERE day = ? AND (created_at, id) < (?, ?) LIMIT ?");
     static final Query NEWEST_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
             + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
     static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "

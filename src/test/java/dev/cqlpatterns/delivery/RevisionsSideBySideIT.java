@@ -50,13 +50,18 @@ class RevisionsSideBySideIT {
         Map<String, String> config = new CassandraTestResource().start();
         dropKeyspace(config);
         PackagedService service = new PackagedService(Map.of(
-                "CQL_CONTACT_POINTS", config.get("quarkus.cassandra.contact-points"),
-                "CQL_LOCAL_DATACENTER", config.get("quarkus.cassandra.local-datacenter"),
-                "CQL_KEYSPACE", KEYSPACE,
-                "CURSOR_SECRET", "revisions-test-cursor-secret",
-                "RATE_LIMITS_ENABLED", "false",
-                "SCHEDULER_IN_PROCESS", "false",
-                "CQL_PATTERNS_MESSENGER_UNREAD_COUNT_CAP", "9999"));
+                "CQL_CONTACT_POINTS",
+                config.get("quarkus.cassandra.contact-points"),
+                "CQL_LOCAL_DATACENTER",
+                config.get("quarkus.cassandra.local-datacenter"),
+                "CQL_KEYSPACE",
+                KEYSPACE,
+                "CURSOR_SECRET",
+                "revisions-test-cursor-secret",
+                "RATE_LIMITS_ENABLED",
+                "false",
+                "SCHEDULER_IN_PROCESS",
+                "false"));
         Command previousMigrate = service.command(previousJar, "migrate");
         assertThat(previousMigrate.exitCode())
                 .as("the previous release's migrate; output:%n%s", previousMigrate.output())

@@ -27,17 +27,22 @@ final class ServiceOnCluster {
 
     static ServiceOnCluster start(TestCluster cluster, int nodes, String keyspace, String name) throws Exception {
         PackagedService jar = new PackagedService(Map.of(
-                "CQL_CONTACT_POINTS", cluster.contactPoints(),
-                "CQL_LOCAL_DATACENTER", "datacenter1",
-                "CQL_KEYSPACE", keyspace,
-                "CQL_REPLICATION_FACTOR", Integer.toString(nodes),
-                "CQL_CONSISTENCY", "LOCAL_QUORUM",
-                "CURSOR_SECRET", name + "-test-cursor-secret",
-                "RATE_LIMITS_ENABLED", "false",
-                "SCHEDULER_IN_PROCESS", "false",
-                // The load sends hundreds of messages a conversation, checked as exact unread counts: above the
-                // default cap (99).
-                "CQL_PATTERNS_MESSENGER_UNREAD_COUNT_CAP", "9999"));
+                "CQL_CONTACT_POINTS",
+                cluster.contactPoints(),
+                "CQL_LOCAL_DATACENTER",
+                "datacenter1",
+                "CQL_KEYSPACE",
+                keyspace,
+                "CQL_REPLICATION_FACTOR",
+                Integer.toString(nodes),
+                "CQL_CONSISTENCY",
+                "LOCAL_QUORUM",
+                "CURSOR_SECRET",
+                name + "-test-cursor-secret",
+                "RATE_LIMITS_ENABLED",
+                "false",
+                "SCHEDULER_IN_PROCESS",
+                "false"));
         Command migrate = jar.command("migrate");
         assertThat(migrate.exitCode())
                 .as("migrate; output:%n%s", migrate.output())

@@ -28,9 +28,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * What GET /inbox promises whichever index orders it (cql/014's inbox_by_activity, cql/015's
- * inbox_by_day): the order of last activity under concurrent sends, paging each conversation exactly
- * once, and leaves. Each index's test class runs these with its own setting and adds its own cases.
+ * What GET /inbox promises of its order (inbox_by_day): the order of last activity under concurrent
+ * sends, paging each conversation exactly once, and leaves. InboxByDayTest runs these and adds the
+ * index's own cases.
  */
 abstract class InboxOrderTest {
     @Inject

@@ -17,6 +17,7 @@ import static org.hamcrest.Matchers.nullValue;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.KeyClaims;
 import io.quarkus.test.junit.QuarkusTest;
@@ -24,6 +25,7 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +45,9 @@ class MessagesTest {
 
     @Inject
     KeyClaims claims;
+
+    @Inject
+    MessagePositions positions;
 
     @Test
     void should_send_and_read_back_newest_first_with_every_field() {
@@ -242,6 +247,17 @@ class MessagesTest {
     /** A first send of {@code content} by {@code sender} under {@code key} claimed it, planned as {@code planned}, and died. */
     private void diedAfterClaiming(
             UUID conversation, String sender, String key, String content, UUID planned, List<String> recipients) {
+        // Its position first, as a send claims it before its key (MessagePositions).
+        positions
+                .head(conversation)
+                .chain(head -> positions.claim(
+                        conversation,
+                        IdempotencyKeys.requestId(SendMessage.operation(conversation), sender, key),
+                        head,
+                        sender,
+                        last -> planned))
+                .await()
+                .atMost(Duration.ofSeconds(30));
         claims.leftBy(
                 SendMessage.operation(conversation),
                 sender,

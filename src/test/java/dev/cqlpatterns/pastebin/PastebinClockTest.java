@@ -6,7 +6,6 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
 import dev.cqlpatterns.testsupport.MovableClock;
@@ -19,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,14 +42,8 @@ class PastebinClockTest {
     }
 
     private boolean listRowExists(String id, Instant createdAt) {
-        return session.execute(SimpleStatement.newInstance(
-                                "SELECT id FROM " + settings.keyspace()
-                                        + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
-                                PublicPasteList.day(createdAt),
-                                createdAt,
-                                UUID.fromString(id)))
-                        .one()
-                != null;
+        return !PastebinTest.periodRows(session, settings.keyspace(), id, createdAt)
+                .isEmpty();
     }
 
     @Test

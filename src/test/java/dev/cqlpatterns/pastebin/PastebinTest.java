@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class PastebinTest {
+    /** Every listing period in seconds, the default ones and ShortListingProfile's. */
+    private static final List<Integer> LISTING_PERIODS = List.of(3, 60, 600, 3600, 21600, 86400, 604800, 2592000);
 
     @Inject
     QuarkusCqlSession session;
@@ -193,32 +195,45 @@ class PastebinTest {
 
     /**
      * The paste's rows in latest_public_pastes_by_period, in the day's current generation (another
-     * test may have moved it, cql/050): its listing period, and the seconds its row has left.
+     * test may have moved it, cql/050): its listing period, and the seconds its row has left. Read by
+     * key (every listing period a test uses), never by scanning the day: the day holds the expired
+     * rows of other tests.
      */
     private List<Row> periodRows(String id, Instant createdAt) {
+        return periodRows(session, settings.keyspace(), id, createdAt);
+    }
+
+    static List<Row> periodRows(QuarkusCqlSession session, String keyspace, String id, Instant createdAt) {
         int day = PublicPasteList.day(createdAt);
         Row state = session.execute(SimpleStatement.newInstance(
                         String.format(
                                 "SELECT current FROM %s.partition_generations "
                                         + "WHERE set_name = 'latest_public_pastes_by_period' AND set_key = ?",
-                                settings.keyspace()),
+                                keyspace),
                         Integer.toString(day)))
                 .one();
         int generation = state == null ? 0 : state.getInt("current");
         SimpleStatement read = generation == 0
                 ? SimpleStatement.newInstance(
                         String.format(
-                                "SELECT id, listed_for, TTL(title) AS ttl "
-                                        + "FROM %s.latest_public_pastes_by_period WHERE day = ?",
-                                settings.keyspace()),
-                        day)
+                                "SELECT id, listed_for, TTL(title) AS ttl FROM %s.latest_public_pastes_by_period "
+                                        + "WHERE day = ? AND listed_for IN ? AND created_at = ? AND id = ?",
+                                keyspace),
+                        day,
+                        LISTING_PERIODS,
+                        createdAt,
+                        UUID.fromString(id))
                 : SimpleStatement.newInstance(
                         String.format(
-                                "SELECT id, listed_for, TTL(title) AS ttl "
-                                        + "FROM %s.latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?",
-                                settings.keyspace()),
+                                "SELECT id, listed_for, TTL(title) AS ttl FROM "
+                                        + "%s.latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? "
+                                        + "AND listed_for IN ? AND created_at = ? AND id = ?",
+                                keyspace),
                         day,
-                        generation);
+                        generation,
+                        LISTING_PERIODS,
+                        createdAt,
+                        UUID.fromString(id));
         return session.execute(read).all().stream()
                 .filter(row -> row.getUuid("id").toString().equals(id))
                 .toList();
@@ -267,8 +282,9 @@ class PastebinTest {
                 "SELECT TTL(title) FROM %s.latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
                 PublicPasteList.day(createdAt), createdAt, UUID.fromString(paste.id()));
         assertThat(pasteTtl).isBetween(3590L, 3600L);
+        // the list the release before reads, by expiry
         assertThat(listTtl).isBetween(3590L, 3600L);
-        // by period, it moved from the 1-day listing to the 1-hour one: one row, listed until created + 1 h
+        // the list: it moved from the 1-day listing to the 1-hour one: one row, listed until created + 1 h
         List<Row> periodRows = periodRows(paste.id(), createdAt);
         assertThat(periodRows).hasSize(1);
         assertThat(periodRows.get(0).getInt("listed_for")).isEqualTo(3600);
@@ -486,6 +502,7 @@ class PastebinTest {
                                     UUID.fromString(p.id())))
                             .one())
                     .isNull();
+            assertThat(periodRows(p.id(), createdAt)).isEmpty();
         }
     }
 

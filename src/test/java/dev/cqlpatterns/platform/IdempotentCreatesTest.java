@@ -128,8 +128,10 @@ class IdempotentCreatesTest {
         assertThat(rows.execute("SELECT id FROM pastes_by_id WHERE id = ?", UUID.fromString(id)))
                 .hasSize(1);
         Instant created = Instant.parse(first.path("createdAt"));
+        // Lasting an hour: listed for an hour.
         assertThat(rows.execute(
-                        "SELECT id FROM latest_public_pastes WHERE day = ? AND created_at = ?",
+                        "SELECT id FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = 3600 "
+                                + "AND created_at = ?",
                         Granularity.DAY.key(created),
                         created))
                 .extracting(r -> r.getUuid("id").toString())

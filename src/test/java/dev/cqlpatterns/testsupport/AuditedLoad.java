@@ -10,6 +10,7 @@ import dev.cqlpatterns.platform.errors.Problem;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,17 +33,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * A mixed load of clients on the packaged service, and the write audit after it. Each client
  * creates pastes, sends messages in its 1:1 conversation, signs users up, creates group
  * conversations, removes and re-adds a guest of its club conversation, joins and leaves a group,
- * and reads pastes, history and an inbox; as the contract tells it, it retries a write on 503 or
+ * untags and tags again its song (one tag every client shares), and reads pastes, history and an inbox; as the contract tells it, it retries a write on 503 or
  * no answer after Retry-After (a POST with the same Idempotency-Key, a PUT or DELETE as it is).
  * The audit then checks what the clients were told against what is stored: every acknowledged
  * paste, message, user and group conversation there exactly once and nothing else, unread counts
- * exact, each email lookup pointing at its user, and each membership as its last acknowledged change
- * left it. Every failure is a 503 problem+json with Retry-After; a 500 is never an answer.
+ * exact, every inbox in order of last activity, each email lookup pointing at its user, and each
+ * membership and tag as its last acknowledged change left it. Every failure is a 503 problem+json with Retry-After; a 500 is never an answer.
  *
  * <p>Tests drive it through phases (a fault begins, holds, heals) and judge the first attempts of
  * each phase: {@link #firstAttemptFailures} and {@link #answered503}.
  */
 public final class AuditedLoad {
+    /** The contract's unread count: exact up to 99, 100 above (the shipped cap, "99+"). */
+    private static final int UNREAD_EXACT_UP_TO = 99;
+
     private final int clients;
     private final ContractClient http;
     private final List<String> senders = new ArrayList<>();
@@ -61,6 +65,11 @@ public final class AuditedLoad {
 
     private final List<String> guests = new ArrayList<>();
     private final Map<Integer, Boolean> guestIn = new ConcurrentHashMap<>();
+    /** The tag every client's song carries or not: whether its last acknowledged change tagged it. */
+    private final String tag = "audited" + suffix();
+
+    private final List<String> songs = new ArrayList<>();
+    private final Map<Integer, Boolean> tagged = new ConcurrentHashMap<>();
     /** Group conversations: acknowledged id -> title (titles are unique), per creating sender. */
     private final Map<String, Map<String, String>> acknowledgedGroupChats = new ConcurrentHashMap<>();
 
@@ -108,6 +117,11 @@ public final class AuditedLoad {
             conversations.add(id);
             clubs.add(JSON.readTree(club.body()).path("id").asText());
             guestIn.put(c, true);
+            String song = "/songs/Audited/" + sender + "/Song";
+            HttpResponse<String> put = http.send("PUT", song, sender, null, Map.of("tags", List.of(tag)));
+            assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+            songs.add(song);
+            tagged.put(c, true);
             acknowledgedMessages.put(id, ConcurrentHashMap.newKeySet());
             groups.add("audited-" + suffix());
             acknowledgedGroupChats.put(sender, new ConcurrentHashMap<>());
@@ -221,6 +235,8 @@ public final class AuditedLoad {
                     groupStep(client, n / 24);
                 } else if (n % 48 == 11) {
                     clubStep(client);
+                } else if (n % 48 == 35) {
+                    tagStep(client);
                 } else {
                     read("read inbox", readers.get(client), "/inbox");
                 }
@@ -274,6 +290,15 @@ public final class AuditedLoad {
         if (write(add ? "add member" : "remove member", add ? "PUT" : "DELETE", senders.get(client), path, null)
                 != null) {
             guestIn.put(client, add);
+        }
+    }
+
+    /** The sender removes its song's tag, or puts it back. */
+    private void tagStep(int client) throws Exception {
+        boolean add = !tagged.get(client);
+        String path = songs.get(client) + "/tags/" + tag;
+        if (write(add ? "tag song" : "untag song", add ? "PUT" : "DELETE", senders.get(client), path, null) != null) {
+            tagged.put(client, add);
         }
     }
 
@@ -447,6 +472,7 @@ public final class AuditedLoad {
         auditMessages(problems);
         auditGroupChats(problems);
         auditMemberships(problems);
+        auditTag(problems);
         auditUsers(problems);
         return problems;
     }
@@ -505,30 +531,48 @@ public final class AuditedLoad {
             Set<String> lost = new HashSet<>(acknowledged);
             lost.removeAll(stored.keySet());
             lost.forEach(m -> problems.add("acknowledged message " + m + " lost"));
-            JsonNode entry = inboxEntry(readers.get(c), id);
+            JsonNode entry = inboxEntry(readers.get(c), id, problems);
+            inboxEntry(senders.get(c), id, problems);
             if (entry == null) {
                 problems.add("conversation " + id + " missing from the inbox of " + readers.get(c));
-            } else if (entry.path("unreadCount").asLong() != acknowledged.size()) {
+            } else if (entry.path("unreadCount").asLong() != Math.min(acknowledged.size(), UNREAD_EXACT_UP_TO + 1)) {
                 problems.add("unread count " + entry.path("unreadCount") + " for " + acknowledged.size()
                         + " messages in " + id);
             }
         }
     }
 
-    /** {@code user}'s inbox entry of {@code conversation}, paging through the inbox; null when it is not listed. */
-    private JsonNode inboxEntry(String user, String conversation) throws Exception {
+    /**
+     * {@code user}'s inbox entry of {@code conversation}, paging through the whole inbox (null when it
+     * is not listed); an inbox out of order of last activity, or listing a conversation twice, is a
+     * problem.
+     */
+    private JsonNode inboxEntry(String user, String conversation, List<String> problems) throws Exception {
+        JsonNode found = null;
+        Set<String> seen = new HashSet<>();
+        String previous = null;
         String next = null;
         do {
             String path = "/inbox" + (next == null ? "" : "?cursor=" + enc(next));
             JsonNode page = JSON.readTree(ok(http.readBack(path, user)));
             for (JsonNode entry : page.path("items")) {
-                if (entry.path("conversationId").asText().equals(conversation)) {
-                    return entry;
+                String id = entry.path("conversationId").asText();
+                String lastAt = entry.path("lastAt").asText();
+                if (!seen.add(id)) {
+                    problems.add("conversation " + id + " twice in the inbox of " + user);
+                }
+                if (previous != null && Instant.parse(lastAt).isAfter(Instant.parse(previous))) {
+                    problems.add("the inbox of " + user + " lists " + id + " (last at " + lastAt + ") after one last "
+                            + "at " + previous);
+                }
+                previous = lastAt;
+                if (id.equals(conversation)) {
+                    found = entry;
                 }
             }
             next = page.path("next").isTextual() ? page.path("next").asText() : null;
         } while (next != null);
-        return null;
+        return found;
     }
 
     /** Each acknowledged group conversation once in its creator's inbox, no other of this load. */
@@ -579,6 +623,25 @@ public final class AuditedLoad {
             if (guest != added) {
                 problems.add(guests.get(c) + (guest ? " a member of " : " not a member of ") + clubs.get(c)
                         + " after their last acknowledged change " + (added ? "added" : "removed") + " them");
+            }
+        }
+    }
+
+    /** Each client's song listed under the shared tag exactly when its last acknowledged change tagged it. */
+    private void auditTag(List<String> problems) throws Exception {
+        Map<String, Integer> listed = new HashMap<>();
+        String next = null;
+        do {
+            String path = "/songs?limit=500&tag=" + tag + (next == null ? "" : "&cursor=" + enc(next));
+            JsonNode page = JSON.readTree(ok(http.readBack(path, null)));
+            page.path("items").forEach(s -> listed.merge(s.path("album").asText(), 1, Integer::sum));
+            next = page.path("next").isTextual() ? page.path("next").asText() : null;
+        } while (next != null);
+        for (int c = 0; c < clients; c++) {
+            int times = listed.getOrDefault(senders.get(c), 0);
+            if (times != (tagged.get(c) ? 1 : 0)) {
+                problems.add(songs.get(c) + " listed " + times + " times under " + tag + " after its last "
+                        + "acknowledged change " + (tagged.get(c) ? "tagged" : "untagged") + " it");
             }
         }
     }

@@ -27,8 +27,12 @@ public final class PackagedService {
 
     private final Map<String, String> env;
 
-    /** {@code env}: the service's settings (contact points, keyspace, ...); the test JWT key is added. */
+    /**
+     * {@code env}: the service's settings (contact points, keyspace, ...), each one that TestOverrides
+     * lists; the test JWT key is added.
+     */
     public PackagedService(Map<String, String> env) {
+        TestOverrides.requireListed(env.keySet());
         Map<String, String> all = new HashMap<>(env);
         all.put("JWT_PUBLIC_KEY_LOCATION", Tokens.publicKeyFile().toString());
         all.put("JWT_ISSUER", Tokens.ISSUER);
@@ -60,6 +64,7 @@ public final class PackagedService {
 
     /** Starts {@code jar} serving HTTP on {@code port}, its output in {@code log}, with {@code overrides}. */
     public Process serve(Path jar, int port, Path log, Map<String, String> overrides) throws IOException {
+        TestOverrides.requireListed(overrides.keySet());
         ProcessBuilder pb = new ProcessBuilder(java(), "-jar", jar.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());

@@ -97,14 +97,28 @@ public class CompareAndSet {
      */
     public <S, R> Uni<R> run(
             Function<Attempt, Uni<S>> read, Function<S, Step<R>> decide, Supplier<ProblemException> exhausted) {
-        return attempt(new Attempt(1, null), read, decide, exhausted);
+        return run(read, decide, exhausted, 1);
+    }
+
+    /**
+     * {@link #run} allowing {@code factor} times the configured attempts: for a write that every
+     * request to one partition makes (a message's position), where a lost race means only that
+     * another request landed first.
+     */
+    public <S, R> Uni<R> run(
+            Function<Attempt, Uni<S>> read,
+            Function<S, Step<R>> decide,
+            Supplier<ProblemException> exhausted,
+            int factor) {
+        return attempt(new Attempt(1, null), read, decide, exhausted, settings.casAttempts() * factor);
     }
 
     private <S, R> Uni<R> attempt(
             Attempt attempt,
             Function<Attempt, Uni<S>> read,
             Function<S, Step<R>> decide,
-            Supplier<ProblemException> exhausted) {
+            Supplier<ProblemException> exhausted,
+            int attempts) {
         return read.apply(attempt).chain(state -> {
             Step<R> step = decide.apply(state);
             if (step.done != null) {
@@ -114,10 +128,10 @@ public class CompareAndSet {
                 if (outcome.applied()) {
                     return step.applied.get();
                 }
-                if (attempt.number() >= settings.casAttempts()) {
+                if (attempt.number() >= attempts) {
                     return Uni.createFrom().failure(exhausted.get());
                 }
-                return attempt(new Attempt(attempt.number() + 1, outcome.answer()), read, decide, exhausted);
+                return attempt(new Attempt(attempt.number() + 1, outcome.answer()), read, decide, exhausted, attempts);
             });
         });
     }

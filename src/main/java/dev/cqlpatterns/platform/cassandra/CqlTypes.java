@@ -17,6 +17,8 @@ public final class CqlTypes {
     public static final GenericType<Map<String, String>> MAP_OF_TEXT = GenericType.mapOf(String.class, String.class);
     public static final GenericType<Map<String, Instant>> MAP_OF_TEXT_TO_TIMESTAMP =
             GenericType.mapOf(String.class, Instant.class);
+    public static final GenericType<Map<String, Long>> MAP_OF_TEXT_TO_BIGINT =
+            GenericType.mapOf(String.class, Long.class);
 
     private CqlTypes() {}
 }

@@ -47,6 +47,11 @@ public class ProblemException extends RuntimeException {
         return new ProblemException(409, "conflict", "Conflict", detail, null);
     }
 
+    /** A 503 with Retry-After, as when the database is unreachable: the same request may be sent again. */
+    public static ProblemException unavailable(String detail) {
+        return new ProblemException(503, "cassandra-unavailable", "Service unavailable", detail, null);
+    }
+
     public Problem toProblem() {
         return new Problem(Problems.type(type), title, status, getMessage(), errors);
     }

@@ -55,7 +55,12 @@ public final class Problems {
     public static Response response(Throwable failure) {
         Throwable t = unwrap(failure);
         if (t instanceof ProblemException p) {
-            return build(p.toProblem());
+            Response answer = build(p.toProblem());
+            return p.status() == 503
+                    ? Response.fromResponse(answer)
+                            .header(HttpHeaders.RETRY_AFTER, retryAfterSeconds())
+                            .build()
+                    : answer;
         }
         if (t instanceof ConstraintViolationException cve) {
             return validation(cve);

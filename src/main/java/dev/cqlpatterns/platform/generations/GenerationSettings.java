@@ -34,8 +34,8 @@ public interface GenerationSettings {
         return live == null ? removals() : Math.min(removals(), Math.max(removalsMin(), live / membersPerRemoval()));
     }
 
-    /** Whether this process moves generations; off while a release that does not follow them may run. */
-    @WithDefault("false")
+    /** Whether this process moves generations (every release follows them). */
+    @WithDefault("true")
     boolean moves();
 
     /** How long after a flip the old generation is dropped: longer than any read of the old one takes. */

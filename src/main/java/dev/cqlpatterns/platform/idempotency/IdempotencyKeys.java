@@ -293,6 +293,17 @@ public class IdempotencyKeys {
         }
     }
 
+    /**
+     * An id of one request under its key, the same for every retry with that key (a fresh one without
+     * a key): what a create's own conditional claims elsewhere are keyed by, so that a retry finds its
+     * first attempt's claim. Derived like the row key, so it tells nothing of the raw key.
+     */
+    public static java.util.UUID requestId(String operation, String caller, String key) {
+        return key == null
+                ? java.util.UUID.randomUUID()
+                : java.util.UUID.nameUUIDFromBytes(Keys.rowKey("request id\n" + operation, caller, key));
+    }
+
     /** The stored row key of a key (tests read the row with it). */
     public static byte[] rowKey(String operation, String caller, String key) {
         return Keys.rowKey(operation, caller, key);

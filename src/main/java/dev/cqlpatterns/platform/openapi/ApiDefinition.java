@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * the Idempotency-Key every create takes (platform.idempotency.IdempotencyKeys), described once.
  */
 @OpenAPIDefinition(
-        info = @Info(title = "cql-patterns", version = "0.2.0-SNAPSHOT"),
+        info = @Info(title = "cql-patterns", version = "0.3.0-SNAPSHOT"),
         components =
                 @Components(
                         parameters =
@@ -54,7 +54,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
             @Tag(
                     name = "pastebin",
                     description =
-                            "Pastes with secrets, visibility and expiry (seed 003); a scheduled sweeper keeps expired pastes off the list"),
+                            "Pastes with secrets, visibility and expiry (seed 003); a paste is listed only while it lives"),
             @Tag(name = "users", description = "Users by username and by email, addresses (seed 004)"),
             @Tag(name = "groups", description = "Groups in username order and latest joiners (seed 004)"),
             @Tag(name = "songs", description = "Songs and songs by tag (seed 004)"),
