@@ -37,17 +37,20 @@ import java.util.regex.Pattern;
  * memtables and its compactions have caught up (waited for, not forced). Per route it prints p50 and
  * p99 fresh, aged and settled (closed model, CONCURRENCY in flight, ROUNDS rounds of SECONDS
  * alternated, medians), and the tombstone cells one request scanned, from the node's own traces
- * ("Read N live rows and M tombstone cells"). Last, the heavy user reads everything and 5 messages arrive in
- * each conversation of both users: their inboxes are compared with the same unread counts, right after those
+ * ("Read N live rows and M tombstone cells"). The busy members' inboxes are measured against their twin, a
+ * user built after the aging with the same number of conversations and 5 unread in each, and the rows of
+ * their inbox partitions counted. Last, the reader reads everything and 5 messages arrive in each of its
+ * conversations: its inbox is compared with the twin's at the same unread counts, right after those
  * mark-reads and again settled.
  *
- * <p>The mix: sends into the heavy user's 10 one-to-one conversations, each sender in turn, with the
- * heavy user marking one read every 1,000 (45 %, so 10^6 writes give that user 450,000 messages); a
+ * <p>The mix: sends into 100 busy conversations (BUSY), each with two members beside its sender, one who
+ * never reads and one (the reader) who marks one of them read every 1,000 (45 %, so 10^6 writes give
+ * each 450,000 messages); a
  * group conversation's sends, with a member added and leaving again every 100th (5 %); public and
  * private pastes with expiries from 2 s to 1 h, a third deleted at once (20 %: the cheapest way to
  * leave dead rows in the public list); a song tagged and untagged on the measured tag (10 %); a new
  * user joining and leaving the measured group (10 %); clicks and course views (10 %). The scheduler
- * (roller, sweeper) runs in the service meanwhile. Run by bin/aged-soak, which starts the node and the
+ * (the roller) runs in the service meanwhile. Run by bin/aged-soak, which starts the node and the
  * service; it asserts nothing.
  */
 public class AgedSoak {
@@ -55,6 +58,9 @@ public class AgedSoak {
     static final int CONCURRENCY = Integer.getInteger("concurrency", 16);
     static final int SECONDS = Integer.getInteger("seconds", 6);
     static final int ROUNDS = Integer.getInteger("rounds", 3);
+    /** The busy conversations of the two members who get the mix's sends. */
+    static final int BUSY = Integer.getInteger("busy", 100);
+
     static final Pattern READ = Pattern.compile("Read (\\d+) live rows and (\\d+) tombstone cells");
     static final Pattern MERGED = Pattern.compile("Merged data from memtables and (\\d+) sstables");
 
@@ -90,11 +96,8 @@ public class AgedSoak {
         }
         Targets first = targets(t, owner, senders);
         String heavy = signUp("heavy-" + t);
-        List<String> heavyConversations = new ArrayList<>();
-        for (String sender : senders) {
-            heavyConversations.add(conversation(sender, List.of(heavy), null));
-            messages(sender, heavyConversations.get(heavyConversations.size() - 1), 5);
-        }
+        String never = signUp("never-" + t);
+        List<String> heavyConversations = busyConversations(senders, List.of(heavy, never));
         // A full history page (50) before aging too, so both measurements read the same number of messages.
         messages(senders.get(0), heavyConversations.get(0), 45);
         String group = conversation(heavy, senders.subList(0, 3), "the group");
@@ -118,7 +121,8 @@ public class AgedSoak {
         }
 
         List<Route> routes = new ArrayList<>(List.of(
-                new Route("GET /inbox (heavy user)", "/inbox?limit=50", heavy),
+                new Route("GET /inbox (reads every 1,000)", "/inbox?limit=50", heavy),
+                new Route("GET /inbox (never reads)", "/inbox?limit=50", never),
                 new Route("GET /pastes", "/pastes?limit=50", null),
                 new Route("GET /clicks", "/clicks?limit=50", null)));
         routes.addAll(first.routes("", heavy, heavyConversations.get(0)));
@@ -150,8 +154,15 @@ public class AgedSoak {
             // cooler JIT); a twin differs from its aged target only in what the aging wrote to the target.
             Targets second = targets(t + "t", owner, senders);
             messages(senders.get(0), second.conversations().get(0), 45);
-            List<Route> twins = second.routes(
-                    " [twin]", second.user(), second.conversations().get(0));
+            List<Route> twins = new ArrayList<>(second.routes(
+                    " [twin]", second.user(), second.conversations().get(0)));
+            // The busy members' twin: as many conversations, 5 unread in each.
+            String busyTwin = signUp("busy-twin-" + t);
+            String twinPartner = signUp("busy-twin-partner-" + t);
+            List<String> twinConversations = busyConversations(senders, List.of(busyTwin, twinPartner));
+            Route inboxTwin =
+                    new Route("GET /inbox (twin: as many conversations, 5 unread each)", "/inbox?limit=50", busyTwin);
+            twins.add(inboxTwin);
             List<Route> both = new ArrayList<>(routes);
             both.addAll(twins);
             Thread.sleep(5_000); // moves of generations finish after the answers that started them
@@ -202,26 +213,39 @@ public class AgedSoak {
                         agedCells.get(r.name()),
                         settledCells.get(r.name()));
             }
-            String newUser =
-                    first.routes("", heavy, heavyConversations.get(0)).get(0).name();
-            System.out.printf(
-                    "heavy user's inbox against a new user's (p50), aged %.2fx, settled %.2fx (the heavy user's 10 "
-                            + "conversations each at 99+ unread, the new user's at 5)%n",
-                    agedRuns.get(routes.get(0).name()).p50()
-                            / agedRuns.get(newUser).p50(),
-                    settledRuns.get(routes.get(0).name()).p50()
-                            / settledRuns.get(newUser).p50());
-
-            // The same unread counts on both pages: the heavy user reads everything (the group conversation
-            // too, which the aging left at 99+), then 5 more arrive in each of the 10 the new user also has.
-            must(post(heavy, "/conversations/" + group + "/read", null));
-            for (int i = 0; i < senders.size(); i++) {
-                must(post(heavy, "/conversations/" + heavyConversations.get(i) + "/read", null));
-                messages(senders.get(i), heavyConversations.get(i), 5);
+            for (Route busy : routes.subList(0, 2)) {
+                System.out.printf(
+                        "%s against its twin (%d conversations, 5 unread each): aged p50 %.2fx p99 %.2fx, settled p50 "
+                                + "%.2fx p99 %.2fx%n",
+                        busy.name(),
+                        BUSY,
+                        agedRuns.get(busy.name()).p50()
+                                / agedRuns.get(inboxTwin.name()).p50(),
+                        agedRuns.get(busy.name()).p99()
+                                / agedRuns.get(inboxTwin.name()).p99(),
+                        settledRuns.get(busy.name()).p50()
+                                / settledRuns.get(inboxTwin.name()).p50(),
+                        settledRuns.get(busy.name()).p99()
+                                / settledRuns.get(inboxTwin.name()).p99());
             }
-            List<Route> inboxes = List.of(
-                    new Route("GET /inbox (heavy user, read, 5 new each)", "/inbox?limit=50", heavy),
-                    first.routes("", heavy, heavyConversations.get(0)).get(0));
+            for (String user : List.of(never, heavy, busyTwin)) {
+                System.out.printf(
+                        "rows of inbox_by_user for %s: %d%n",
+                        user,
+                        session.execute("SELECT count(*) FROM cql_patterns.inbox_by_user WHERE username = ?", user)
+                                .one()
+                                .getLong(0));
+            }
+
+            // The same unread counts on both pages: the reader reads everything (the group conversation too),
+            // then 5 more arrive in each of its busy conversations, as the twin has.
+            must(post(heavy, "/conversations/" + group + "/read", null));
+            for (int i = 0; i < heavyConversations.size(); i++) {
+                must(post(heavy, "/conversations/" + heavyConversations.get(i) + "/read", null));
+                messages(senders.get(i % senders.size()), heavyConversations.get(i), 5);
+            }
+            List<Route> inboxes =
+                    List.of(new Route("GET /inbox (reader, read, 5 new each)", "/inbox?limit=50", heavy), inboxTwin);
             compare(session, inboxes, "right after the mark-reads");
             // The mark-reads' range tombstones sit in the memtable while the thousands of markers they
             // delete stay in the SSTables until a flush lets compaction drop them together; until then
@@ -232,14 +256,14 @@ public class AgedSoak {
         }
     }
 
-    /** The heavy user's inbox against the new user's, same unread counts: p50 and p99 ratios, tombstone cells. */
+    /** The reader's inbox against the twin's, same unread counts: p50 and p99 ratios, tombstone cells. */
     static void compare(CqlSession session, List<Route> inboxes, String when) throws Exception {
         Map<String, Run> even = measureAll(inboxes);
         Map<String, Long> cells = traced(session, inboxes);
         Run heavy = even.get(inboxes.get(0).name());
         Run fresh = even.get(inboxes.get(1).name());
         System.out.printf(
-                "heavy user's inbox against a new user's with 5 unread in each conversation, %s (p50): %.2fx "
+                "the reader's inbox against the twin's with 5 unread in each conversation, %s (p50): %.2fx "
                         + "(p99 %.2fx); tombstone cells %d / %d%n",
                 when,
                 heavy.p50() / fresh.p50(),
@@ -304,6 +328,17 @@ public class AgedSoak {
         return new Targets(user, conversations, name, name, name, paste);
     }
 
+    /** BUSY conversations of {@code members}, each started by the senders in turn with 5 messages. */
+    static List<String> busyConversations(List<String> senders, List<String> members) throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < BUSY; i++) {
+            String sender = senders.get(i % senders.size());
+            ids.add(conversation(sender, members, null));
+            messages(sender, ids.get(i), 5);
+        }
+        return ids;
+    }
+
     /** {@code count} messages from {@code sender} into a conversation, one after the other. */
     static void messages(String sender, String conversation, int count) throws Exception {
         for (int m = 0; m < count; m++) {
@@ -338,21 +373,23 @@ public class AgedSoak {
             Supplier<CompletableFuture<Integer>> op;
             if (dice < 45) {
                 int s = sends.getAndIncrement();
-                int c = s % senders.size();
+                int c = s % heavyConversations.size();
                 String id = heavyConversations.get(c);
                 op = (s + 1) % 1000 == 0
                         ? () -> send(
-                                        senders.get(c),
+                                        senders.get(c % senders.size()),
                                         "/conversations/" + id + "/messages",
                                         "{\"content\":\"m" + s + "\"}",
                                         "send")
                                 .thenCompose(x -> send(
                                         heavy,
-                                        "/conversations/" + heavyConversations.get((s / 1000) % 10) + "/read",
+                                        "/conversations/"
+                                                + heavyConversations.get((s / 1000) % heavyConversations.size())
+                                                + "/read",
                                         null,
                                         "read"))
                         : () -> send(
-                                senders.get(c),
+                                senders.get(c % senders.size()),
                                 "/conversations/" + id + "/messages",
                                 "{\"content\":\"m" + s + "\"}",
                                 "send");
