@@ -27,8 +27,7 @@ import java.util.UUID;
  * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
  * summary row of a conversation (kind 0) and the unread markers (kind 1), which the inbox counts;
  * its place in the order of last activity, in inbox_by_day with the days listed in time_buckets
- * (cql/015), and in inbox_by_activity (cql/014), which only the release before reads;
- * conversations_added_by_others (cql/011). Every write carries an explicit write timestamp in
+ * (cql/015); conversations_added_by_others (cql/011). Every write carries an explicit write timestamp in
  * microseconds of the service clock or of a message's time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
@@ -108,13 +107,6 @@ public class InboxRows {
     static final Query READ_DAYS_INDEXED =
             Cql.idempotent("SELECT DISTINCT username, days_indexed FROM inbox_by_user WHERE username = ?");
 
-    // inbox_by_activity (cql/014): the user's conversations by last activity, which the release before
-    // reads; written, never read.
-    private static final Query INSERT_ACTIVITY = Cql.idempotent(
-            "INSERT INTO inbox_by_activity (username, last_at, conversation_id) VALUES (?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_ACTIVITY = Cql.idempotent(
-            "DELETE FROM inbox_by_activity USING TIMESTAMP ? WHERE username = ? AND last_at = ? AND conversation_id = ?");
-
     // inbox_by_day (cql/015): the user's conversations by the day of their last activity.
     /** The days of a user's activity: one bucket per UTC day, kept as long as the conversations. */
     static final TimeSeries DAYS = TimeSeries.perEntity("inbox", Granularity.DAY, Optional.empty());
@@ -151,8 +143,8 @@ public class InboxRows {
 
     /**
      * The rows that make a conversation appear in {@code username}'s inbox at the join: the row of
-     * the join's day (cql/015) first, then the summary with its row of inbox_by_activity (cql/014) and
-     * {@code alsoInBatch}, statements of the same partition, in one unlogged batch. The summary starts
+     * the join's day (cql/015) first, then the summary with {@code alsoInBatch}, statements of the
+     * same partition, in one unlogged batch. The summary starts
      * at {@code from}: the conversation's last message when the member joined, as if read (cql/054).
      */
     Uni<Void> joined(
@@ -182,7 +174,6 @@ public class InboxRows {
                     bound = from.lastMessageId() == null ? bound.unset("read_up_to") : bound;
                     return partner == null ? bound.unset("partner") : bound;
                 }));
-        batch.add(activity(username, c.id(), joinedAt));
         return dayRow(username, c.id(), joinedAt, micros(joinedAt))
                 .chain(() -> together(batch))
                 .replaceWithVoid();
@@ -191,9 +182,8 @@ public class InboxRows {
     /**
      * A member's writes of a message at {@code at} (written with {@code timestamp}, the message's
      * time), in cql/015's order: the row of the message's day; then {@code summary}, statements of
-     * the member's partition, in one unlogged batch with the move of the member's row of
-     * inbox_by_activity; then, when the conversation's {@code previous} message fell on an earlier
-     * day, the delete of that day's row. {@code previous} is null when there is nothing to replace.
+     * the member's partition, in one unlogged batch; then, when the conversation's {@code previous}
+     * message fell on an earlier day, the delete of that day's row. {@code previous} is null when there is nothing to replace.
      */
     Uni<Void> delivered(
             String username,
@@ -202,13 +192,8 @@ public class InboxRows {
             long timestamp,
             Instant previous,
             List<Uni<BoundStatement>> summary) {
-        List<Uni<BoundStatement>> batch = new ArrayList<>(summary);
-        batch.add(activity(username, conversationId, at));
-        if (previous != null) {
-            batch.add(inactive(username, conversationId, previous));
-        }
         return dayRow(username, conversationId, at, timestamp)
-                .chain(() -> together(batch))
+                .chain(() -> together(summary))
                 .chain(() -> previous == null
                         ? Uni.createFrom().voidItem()
                         : movedOn(username, conversationId, previous, at));
@@ -311,28 +296,8 @@ public class InboxRows {
     }
 
     /**
-     * The row of inbox_by_activity for a conversation last active at {@code at} (cql/014), written at
-     * the start of that millisecond: every write of the row stays below {@link #inactive}'s tombstone.
-     */
-    Uni<BoundStatement> activity(String username, UUID conversationId, Instant at) {
-        Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
-        return cql.bind(INSERT_ACTIVITY, username, ms, conversationId.toString(), micros(ms));
-    }
-
-    /**
-     * Deletes the row of inbox_by_activity at {@code at}, with the last microsecond of that
-     * millisecond as timestamp: it shadows every write of that row (a replayed send, the release
-     * before's backfill), so a row once superseded never comes back.
-     */
-    Uni<BoundStatement> inactive(String username, UUID conversationId, Instant at) {
-        Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
-        return cql.bind(DELETE_ACTIVITY, micros(ms) + 999, username, ms, conversationId.toString());
-    }
-
-    /**
-     * Writes of one user's inbox (inbox_by_user and inbox_by_activity share the partition key) as
-     * one unlogged batch: one mutation of the partition, applied whole on each replica. Every
-     * statement must be idempotent.
+     * Writes of one user's inbox_by_user partition as one unlogged batch: one mutation, applied whole
+     * on each replica. Every statement must be idempotent.
      */
     Uni<AsyncResultSet> together(List<Uni<BoundStatement>> writes) {
         return cql.onePartition(writes);
@@ -354,10 +319,9 @@ public class InboxRows {
 
     /**
      * Forgets a conversation in {@code username}'s inbox: reads the summary's last activity, then
-     * deletes the summary, unread markers and row of inbox_by_activity (a send racing the leave may
-     * leave one more row there, which the release before skips and removes, cql/014) in one unlogged
-     * batch of the user's partition, beside it the "added by others" charge, and then the row of the
-     * last activity's day (cql/015; a re-join writes it again later). Idempotent writes, no logged batch.
+     * deletes the summary and unread markers in one unlogged batch of the user's partition, beside it
+     * the "added by others" charge, and then the row of the last activity's day (cql/015; a re-join
+     * writes it again later). Idempotent writes, no logged batch.
      */
     Uni<Void> forget(String username, UUID conversationId, Instant at) {
         return cql.read(LAST_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
@@ -368,8 +332,7 @@ public class InboxRows {
                     .all(
                             together(List.of(
                                             cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
-                                            clearUnread(username, conversationId, at),
-                                            inactive(username, conversationId, last)))
+                                            clearUnread(username, conversationId, at)))
                                     .replaceWithVoid(),
                             cql.write(DELETE_ADDED, micros(at), username, conversationId)
                                     .replaceWithVoid())

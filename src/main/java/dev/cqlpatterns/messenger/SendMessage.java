@@ -293,7 +293,7 @@ public class SendMessage {
      * others up to it (others_sent), and an unread marker for each recipient. Written with the
      * message's time as timestamp, so running them again changes nothing that a newer message, a
      * mark-read or a leave has written since. Around them each member's place in the order of last
-     * activity moves (InboxRows.delivered: cql/014 and cql/015); the
+     * activity moves (InboxRows.delivered: cql/015); the
      * conversation row then names this message as the one to replace next time.
      */
     private Uni<Void> deliver(

@@ -42,7 +42,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  *
  * <p>The paste row is written with a lightweight transaction (every write of pastes_by_id is
  * one, see cql/030_pastebin.cql) and a TTL from its expiry; a public paste is then listed in
- * latest_public_pastes at the same version. Partitions read: 1, the condition of the write.
+ * latest_public_pastes_by_period at the same version. Partitions read: 1, the condition of the write.
  *
  * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the id, secret, times and version
  * are planned before anything is written and kept (the secret encrypted) with the key. A retry after

@@ -25,14 +25,11 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.UUID;
 
 /**
  * The public list and every statement on its tables; its writes are shared by the functions that
  * change a paste, its reads are GET /pastes (LatestPublicPastes): latest_public_pastes_by_period
- * (cql/031_latest_public_pastes_by_period.cql) in generations (cql/050); and the expiry sweeper's:
- * latest_public_pastes with public_paste_expiries (cql/030_pastebin.cql), which only the release
- * before reads, written until it no longer serves. Every write carries USING
+ * (cql/031_latest_public_pastes_by_period.cql) in generations (cql/050). Every write carries USING
  * TIMESTAMP of the paste version it stands for, so writes of concurrent changes land in version
  * order whatever order they arrive in.
  *
@@ -49,15 +46,7 @@ import java.util.UUID;
 public class PublicPasteList {
     /** The list's buckets in time_buckets: one per day of created_at. */
     public static final String SERIES = "pastes";
-    /** Expiry rows outlive their expiry by a day, longer than the sweeper looks back. */
-    static final int EXPIRY_ROW_GRACE_SECONDS = 86_400;
 
-    private static final Query SHOW = Cql.idempotent("INSERT INTO latest_public_pastes (day, created_at, id, title, "
-            + "expires_at) VALUES (?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
-    private static final Query EXPIRES = Cql.idempotent("INSERT INTO public_paste_expiries (day, expires_at, id, "
-            + "listed_day, listed_created_at, listed_version) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
-    private static final Query HIDE = Cql.idempotent(
-            "DELETE FROM latest_public_pastes USING TIMESTAMP ? WHERE day = ? AND created_at = ? AND id = ?");
     private static final Query SHOW_FOR_PERIOD = Cql.idempotent("INSERT INTO latest_public_pastes_by_period (day, "
             + "listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
     private static final Query HIDE_FOR_PERIOD = Cql.idempotent("DELETE FROM latest_public_pastes_by_period USING "
@@ -89,8 +78,6 @@ public class PublicPasteList {
     static final Query OLDER_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
             + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
             + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
-    static final Query DUE = Cql.idempotent("SELECT id, expires_at, listed_day, listed_created_at, "
-            + "listed_version FROM public_paste_expiries WHERE day = ? AND expires_at > ? AND expires_at <= ?");
     /**
      * A period's read stops this much short of the listing's end, so a service clock this far behind
      * the nodes' still never reads a row they have expired.
@@ -266,43 +253,12 @@ public class PublicPasteList {
 
     /** Lists this version of a paste if it may be listed: public, unexpired, within the list's retention. */
     Uni<Void> show(PasteRow paste, Instant now) {
-        int ttl = ttl(paste, now);
-        if (!paste.listable(now) || ttl < 0) {
+        if (!paste.listable(now) || !withinRetention(paste, now)) {
             return Uni.createFrom().voidItem();
         }
         int day = day(paste.createdAt());
         return registry.record(series, TimeSeries.GLOBAL, paste.createdAt())
-                .chain(bucket -> {
-                    // The expiry row first, then the list row: the sweeper learns of every listed row that
-                    // expires, and a writer that dies between the two leaves nothing listed. Two idempotent
-                    // writes rather than a logged batch: a batch's log goes to two other nodes picked at
-                    // random, so for the ~17 s before a dead node is marked down every logged batch that picks
-                    // it times out (503), while these are retried and speculatively sent to live replicas.
-                    Uni<Void> expiry = paste.expiresAt() == null
-                            ? Uni.createFrom().voidItem()
-                            : cql.write(
-                                            EXPIRES,
-                                            day(paste.expiresAt()),
-                                            paste.expiresAt(),
-                                            paste.id(),
-                                            day,
-                                            paste.createdAt(),
-                                            paste.version(),
-                                            Ttl.until(paste.expiresAt(), now) + EXPIRY_ROW_GRACE_SECONDS,
-                                            paste.version())
-                                    .replaceWithVoid();
-                    return expiry.chain(() -> cql.write(
-                                    SHOW,
-                                    day,
-                                    paste.createdAt(),
-                                    paste.id(),
-                                    paste.title(),
-                                    paste.expiresAt(),
-                                    ttl,
-                                    paste.version()))
-                            .chain(() -> showForPeriod(paste, day, now));
-                })
-                .replaceWithVoid();
+                .chain(bucket -> showForPeriod(paste, day, now));
     }
 
     /** The row of latest_public_pastes_by_period, living until created_at + its period, whenever it is written. */
@@ -341,20 +297,19 @@ public class PublicPasteList {
                                 paste.version()));
     }
 
-    /** Takes a paste off both lists, as far as versions written at or before {@code timestamp} go. */
+    /** Takes a paste off the list, as far as versions written at or before {@code timestamp} go. */
     Uni<Void> hide(PasteRow paste, long timestamp) {
         int day = day(paste.createdAt());
         int listedFor = listedFor(paste);
-        Uni<Void> hidden = hideByExpiry(day, paste.createdAt(), paste.id(), timestamp);
         return listedFor == 0
-                ? hidden
-                : hidden.chain(() -> generations.change(
+                ? Uni.createFrom().voidItem()
+                : generations.change(
                         byPeriod,
                         day,
                         true,
                         g -> g == 0
                                 ? cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor, paste.createdAt(), paste.id())
-                                : cql.write(HIDE_MOVED, timestamp, day, g, listedFor, paste.createdAt(), paste.id())));
+                                : cql.write(HIDE_MOVED, timestamp, day, g, listedFor, paste.createdAt(), paste.id()));
     }
 
     /** The generation of a day's partition of latest_public_pastes_by_period that reads read now. */
@@ -362,29 +317,13 @@ public class PublicPasteList {
         return generations.current(byPeriod, day);
     }
 
-    /**
-     * Takes a paste's row off latest_public_pastes, the list by expiry: {@link #hide} for both lists,
-     * and the sweeper for expired pastes (latest_public_pastes_by_period needs no sweeping).
-     */
-    Uni<Void> hideByExpiry(int day, Instant createdAt, UUID id, long timestamp) {
-        return cql.write(HIDE, timestamp, day, createdAt, id).replaceWithVoid();
-    }
-
-    /**
-     * Seconds the list row of this version lives: until the paste expires, and no longer than the
-     * list keeps its day; -1 when its day is already past the list's retention.
-     */
-    private int ttl(PasteRow paste, Instant now) {
+    /** Whether the paste's day is still within the list's retention. */
+    private boolean withinRetention(PasteRow paste, Instant now) {
         Instant keepUntil = Granularity.DAY
                 .end(day(paste.createdAt()))
                 .atZone(ZoneOffset.UTC)
                 .plus(settings.listRetention())
                 .toInstant();
-        if (!now.isBefore(keepUntil)) {
-            return -1;
-        }
-        int kept = Ttl.until(keepUntil, now);
-        int expiry = paste.ttl(now);
-        return expiry == 0 ? kept : Math.min(kept, expiry);
+        return now.isBefore(keepUntil);
     }
 }

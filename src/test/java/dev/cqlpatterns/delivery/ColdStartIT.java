@@ -114,11 +114,11 @@ class ColdStartIT {
 
     @Test
     void should_run_one_tick_of_a_job_and_exit() throws Exception {
-        Command tick = jar.command("job", "paste-expiry-sweeper");
+        Command tick = jar.command("job", "bucket-roller");
         assertThat(tick.exitCode())
                 .as("job exit code; output:%n%s", tick.output())
                 .isZero();
-        assertThat(tick.output()).containsPattern("paste-expiry-sweeper: (ran|another replica had this tick)");
+        assertThat(tick.output()).containsPattern("bucket-roller: (ran|another replica had this tick)");
 
         Command unknown = jar.command("job", "no-such-job");
         assertThat(unknown.exitCode()).isEqualTo(2);

@@ -2,7 +2,6 @@ package dev.cqlpatterns.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cqlpatterns.pastebin.PasteExpirySweeper;
 import dev.cqlpatterns.platform.buckets.BucketRoller;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.fabric8.knative.serving.v1.RevisionSpec;
@@ -147,7 +146,7 @@ class FunctionsTest {
     void should_run_each_job_tick_from_a_cron_job_once_at_a_time(String overlay) {
         Map<String, CronJob> cronJobs = RenderedOverlay.of(overlay).all(CronJob.class).stream()
                 .collect(Collectors.toMap(c -> c.getMetadata().getName(), Function.identity()));
-        Map<String, String> schedules = Map.of(BucketRoller.JOB, "*/5 * * * *", PasteExpirySweeper.JOB, "* * * * *");
+        Map<String, String> schedules = Map.of(BucketRoller.JOB, "*/5 * * * *");
         assertThat(cronJobs).hasSameSizeAs(schedules);
         schedules.forEach((job, schedule) -> {
             CronJob cronJob = cronJobs.get("cql-patterns-" + job);

@@ -132,7 +132,6 @@ class MonitoringManifestsTest {
                         "CqlPatternsHighLatencyP99",
                         "CqlPatternsCassandraUnavailable",
                         "CqlPatternsReadRefused",
-                        "CqlPatternsPasteSweeperNotRunning",
                         "CqlPatternsBucketRollerNotRunning",
                         "CqlPatternsCronJobNotSucceeding");
         assertThat(all).allSatisfy(rule -> {

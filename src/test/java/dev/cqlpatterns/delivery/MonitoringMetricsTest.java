@@ -4,9 +4,10 @@ import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cqlpatterns.pastebin.PasteExpirySweeper;
 import dev.cqlpatterns.platform.SmallRateLimitsProfile;
 import dev.cqlpatterns.platform.buckets.BucketRoller;
+import dev.cqlpatterns.platform.buckets.Granularity;
+import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -18,8 +19,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
@@ -37,9 +41,6 @@ class MonitoringMetricsTest {
 
     @Inject
     JobRunner runner;
-
-    @Inject
-    PasteExpirySweeper sweeper;
 
     @Inject
     BucketRoller roller;
@@ -106,13 +107,13 @@ class MonitoringMetricsTest {
                     .statusCode();
         }
         assertThat(status).isEqualTo(429);
-        // A tick of the sweeper at an instant no other test claimed (it runs, finding nothing to sweep);
-        // the roller's current tick (run here or skipped when the in-process scheduler had it: rolling
-        // at another instant would open or drop buckets other tests read).
-        Instant later = Instant.now()
-                .plus(Duration.ofMinutes(ThreadLocalRandom.current().nextInt(1, 1_000_000)));
-        assertThat(sweeper.tick(runner, later).await().atMost(WAIT).ran()).isTrue();
-        roller.tick(runner, roller.globalSeries(), Instant.now()).await().atMost(WAIT);
+        // A tick of the roller that runs: for a series of its own (no other test reads it) at an instant no
+        // other test claims.
+        TimeSeries own = TimeSeries.global("metrics-" + UUID.randomUUID(), Granularity.DAY, Optional.empty());
+        Instant later = Instant.parse("2100-01-01T12:00:01Z")
+                .plus(Duration.ofDays(ThreadLocalRandom.current().nextLong(0, 36_000)));
+        assertThat(roller.tick(runner, List.of(own), later).await().atMost(WAIT).ran())
+                .isTrue();
     }
 
     /** Sample names of a Prometheus text exposition, with the label names each carries. */

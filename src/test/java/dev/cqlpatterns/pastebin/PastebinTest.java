@@ -278,12 +278,7 @@ class PastebinTest {
 
         // the new expiry applies to every row of the paste: the TTLs follow it
         long pasteTtl = ttl("SELECT TTL(body) FROM %s.pastes_by_id WHERE id = ?", UUID.fromString(paste.id()));
-        long listTtl = ttl(
-                "SELECT TTL(title) FROM %s.latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
-                PublicPasteList.day(createdAt), createdAt, UUID.fromString(paste.id()));
         assertThat(pasteTtl).isBetween(3590L, 3600L);
-        // the list the release before reads, by expiry
-        assertThat(listTtl).isBetween(3590L, 3600L);
         // the list: it moved from the 1-day listing to the 1-hour one: one row, listed until created + 1 h
         List<Row> periodRows = periodRows(paste.id(), createdAt);
         assertThat(periodRows).hasSize(1);
@@ -491,14 +486,6 @@ class PastebinTest {
             Instant createdAt = Instant.parse(p.json().getString("createdAt"));
             assertThat(session.execute(SimpleStatement.newInstance(
                                     "SELECT * FROM " + settings.keyspace() + ".pastes_by_id WHERE id = ?",
-                                    UUID.fromString(p.id())))
-                            .one())
-                    .isNull();
-            assertThat(session.execute(SimpleStatement.newInstance(
-                                    "SELECT * FROM " + settings.keyspace()
-                                            + ".latest_public_pastes WHERE day = ? AND created_at = ? AND id = ?",
-                                    PublicPasteList.day(createdAt),
-                                    createdAt,
                                     UUID.fromString(p.id())))
                             .one())
                     .isNull();

@@ -8,7 +8,6 @@ import dev.cqlpatterns.clickstream.RecordClick;
 import dev.cqlpatterns.groups.JoinGroup;
 import dev.cqlpatterns.messenger.SendMessage;
 import dev.cqlpatterns.pastebin.CreatePaste;
-import dev.cqlpatterns.pastebin.PasteExpirySweeper;
 import dev.cqlpatterns.platform.buckets.BucketRoller;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -101,9 +100,9 @@ class FunctionGroupsTest {
     void should_schedule_and_run_only_the_jobs_of_what_is_deployed() {
         assertThat(scheduler.getScheduledJobs())
                 .extracting(job -> job.getId())
-                .containsExactlyInAnyOrder("bucket-roller", "paste-expiry-sweeper");
+                .containsExactlyInAnyOrder("bucket-roller");
         assertThat(Arc.container().select(ClusterJob.class).stream().map(ClusterJob::name))
-                .containsExactlyInAnyOrder(BucketRoller.JOB, PasteExpirySweeper.JOB);
+                .containsExactlyInAnyOrder(BucketRoller.JOB);
         // the roller rolls the pastebin's series, not the clickstream's (the tests add one of their own)
         assertThat(Arc.container().select(BucketRoller.class).get().globalSeries())
                 .extracting(series -> series.name())

@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 
-import dev.cqlpatterns.pastebin.PasteExpirySweeper;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.scheduling.ClusterLease;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two scheduler instances (two lease owners, as two replicas would be) against one Cassandra: each
- * job runs exactly once per tick. Ticks are chosen far from now so the service's own scheduled
+ * cluster job runs exactly once per tick. Ticks are chosen far from now so the service's own scheduled
  * runs never compete for them, and at a random minute so runs on a kept node do not either.
  */
 @QuarkusTest
@@ -37,9 +36,6 @@ class TwoReplicasTest {
 
     @Inject
     BucketRoller roller;
-
-    @Inject
-    PasteExpirySweeper sweeper;
 
     @Inject
     BucketRegistry registry;
@@ -58,7 +54,7 @@ class TwoReplicasTest {
         return counter == null ? 0 : counter.count();
     }
 
-    /** Noon of a random day of the 22nd century: far from the roller's day-end work, and a new tick for both jobs. */
+    /** Noon of a random day of the 22nd century: far from the roller's day-end work, and a new tick. */
     private static Instant farTick() {
         long days = ThreadLocalRandom.current().nextLong(0, 36_000);
         return Instant.parse("2100-01-01T12:00:01Z").plus(days, ChronoUnit.DAYS);
@@ -75,23 +71,15 @@ class TwoReplicasTest {
         int ticks = 4;
 
         for (int tick = 0; tick < ticks; tick++) {
-            // the roller ticks every 5 minutes, the sweeper every minute: 5-minute steps are new ticks for both
+            // the roller ticks every 5 minutes: 5-minute steps are new ticks
             Instant now = first.plus(Duration.ofMinutes(5L * tick));
             List<JobRunner.Outcome> outcomes = Uni.join()
-                    .all(
-                            roller.tick(a, List.of(series), now),
-                            roller.tick(b, List.of(series), now),
-                            sweeper.tick(a, now),
-                            sweeper.tick(b, now))
+                    .all(roller.tick(a, List.of(series), now), roller.tick(b, List.of(series), now))
                     .andFailFast()
                     .await()
                     .atMost(WAIT);
-            assertThat(outcomes.subList(0, 2))
+            assertThat(outcomes)
                     .as("roller at %s", now)
-                    .filteredOn(JobRunner.Outcome::ran)
-                    .hasSize(1);
-            assertThat(outcomes.subList(2, 4))
-                    .as("sweeper at %s", now)
                     .filteredOn(JobRunner.Outcome::ran)
                     .hasSize(1);
 
@@ -113,10 +101,6 @@ class TwoReplicasTest {
                 .isEqualTo(ticks);
         assertThat(runs(metersA, BucketRoller.JOB, "skipped") + runs(metersB, BucketRoller.JOB, "skipped"))
                 .isEqualTo(ticks + 2 * ticks);
-        assertThat(runs(metersA, "paste-expiry-sweeper", "ran") + runs(metersB, "paste-expiry-sweeper", "ran"))
-                .isEqualTo(ticks);
-        assertThat(runs(metersA, "paste-expiry-sweeper", "skipped") + runs(metersB, "paste-expiry-sweeper", "skipped"))
-                .isEqualTo(ticks);
         // the roller's work happened once: the first tick opened the day, the others found it open
         double items = sum(metersA, metersB, "scheduler.job.items", BucketRoller.JOB);
         assertThat(items).isEqualTo(1);
@@ -144,9 +128,8 @@ class TwoReplicasTest {
     }
 
     @Test
-    void should_schedule_both_jobs_and_publish_their_metrics() {
+    void should_schedule_the_roller_and_publish_its_metrics() {
         assertThat(scheduler.getScheduledJob(BucketRoller.JOB)).isNotNull();
-        assertThat(scheduler.getScheduledJob("paste-expiry-sweeper")).isNotNull();
 
         TimeSeries series = TimeSeries.global("metrics-" + UUID.randomUUID(), Granularity.MONTH, Optional.empty());
         assertThat(roller.tick(serviceRunner, List.of(series), farTick())
