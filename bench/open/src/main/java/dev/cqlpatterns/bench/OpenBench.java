@@ -74,8 +74,11 @@ public final class OpenBench {
     private static final int CLICK_SPAN_MONTHS = 24;
     /** cql-patterns.groups.buckets: the bucket count a group is created with. */
     private static final int GROUP_BUCKETS = 16;
-    /** PublicPasteList.EXPIRY_ROW_GRACE_SECONDS: expiry rows outlive the paste's expiry by a day. */
-    private static final int EXPIRY_ROW_GRACE_SECONDS = 86_400;
+    /**
+     * PublicPasteList's listing periods in seconds (cql-patterns.pastebin.listing-periods, then the list's retention of
+     * 30 days), shortest first.
+     */
+    private static final int[] LISTING_PERIODS = {60, 600, 3_600, 21_600, 86_400, 604_800, 2_592_000};
 
     record Options(
             String baseUrl,
@@ -299,9 +302,10 @@ public final class OpenBench {
                 prepare("SELECT conversation_id, message_id, sender, content, recipients, attachments, "
                         + "seen_by, seen_at FROM {ks}.messages_by_conversation WHERE conversation_id = ? AND bucket = ? AND message_id <= ? "
                         + "AND message_id >= ? LIMIT ?");
-        // LatestPublicPastes.NEWEST
+        // PublicPasteList.NEWEST_OF_PERIOD, one per listing period whose window reaches the day (all 7 today)
         PreparedStatement newest = prepare(
-                "SELECT created_at, id, title, expires_at FROM {ks}.latest_public_pastes WHERE day = ? LIMIT ?");
+                "SELECT listed_for, created_at, id, title, expires_at "
+                        + "FROM {ks}.latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
         // LatestJoiners: Groups.BUCKETS, BucketRegistry.NEWEST_FIRST (buckets, above), then LatestJoiners.DAY
         PreparedStatement groupBuckets = prepare("SELECT buckets FROM {ks}.groups WHERE groupname = ?");
         PreparedStatement joinDay = prepare(
@@ -320,15 +324,13 @@ public final class OpenBench {
         PreparedStatement unreadMarkers = prepare(
                 "SELECT message_id FROM {ks}.inbox_by_user WHERE username = ? AND kind = 1 "
                         + "AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
-        // CreatePaste.CREATE, then PublicPasteList.EXPIRES and SHOW, one after the other (PublicPasteList.show)
+        // CreatePaste.CREATE, then PublicPasteList.SHOW_FOR_PERIOD (PublicPasteList.show)
         PreparedStatement createPaste = prepare(
                 "UPDATE {ks}.pastes_by_id USING TTL ? SET title = ?, body = ?, is_private = ?, "
                         + "secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? WHERE id = ? IF version = null");
         PreparedStatement show =
-                prepare("INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title, expires_at) "
-                        + "VALUES (?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
-        PreparedStatement expires = prepare("INSERT INTO {ks}.public_paste_expiries (day, expires_at, id, listed_day, "
-                + "listed_created_at, listed_version) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+                prepare("INSERT INTO {ks}.latest_public_pastes_by_period (day, listed_for, created_at, "
+                        + "id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
         // SendMessage: Conversations.SELECT, INSERT_MESSAGE, then the sender's SET_LAST_MESSAGE alongside an
         // unlogged batch of MARK_UNREAD and SET_LAST_UNREAD per recipient
         PreparedStatement insertMessage = prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, "
@@ -398,8 +400,15 @@ public final class OpenBench {
                 true,
                 i -> get("/pastes?limit=" + PAGE, null),
                 i -> session.executeAsync(buckets.bind("pastes", "", dayKey(Instant.now()), 0, WALKED_BUCKETS))
-                        .thenCompose(
-                                b -> session.executeAsync(newest.bind(b.one().getInt(0), PAGE + 1)))));
+                        .thenCompose(b -> {
+                            int day = b.one().getInt(0);
+                            Instant now = Instant.now();
+                            return CompletableFuture.allOf(Arrays.stream(LISTING_PERIODS)
+                                    .mapToObj(period -> session.executeAsync(
+                                                    newest.bind(day, period, now.minusSeconds(period - 2), PAGE + 1))
+                                            .toCompletableFuture())
+                                    .toArray(CompletableFuture<?>[]::new));
+                        })));
         routes.add(new Route(
                 "joiners",
                 "GET /groups/{group}/members/latest",
@@ -472,7 +481,7 @@ public final class OpenBench {
                     int day = dayKey(now);
                     long version = now.toEpochMilli() * 1000;
                     String title = "open " + run + " " + i;
-                    // The expiry row, then the list row, each written once the one before has answered.
+                    // The list row (listed for 10 min, the paste's lifetime), once the paste has answered.
                     return session.executeAsync(createPaste.bind(
                                     600,
                                     title,
@@ -484,17 +493,8 @@ public final class OpenBench {
                                     expiresAt,
                                     version,
                                     id))
-                            .thenCompose(rs -> session.executeAsync(expires.bind(
-                                    dayKey(expiresAt),
-                                    expiresAt,
-                                    id,
-                                    day,
-                                    now,
-                                    version,
-                                    600 + EXPIRY_ROW_GRACE_SECONDS,
-                                    version)))
                             .thenCompose(rs ->
-                                    session.executeAsync(show.bind(day, now, id, title, expiresAt, 600, version)));
+                                    session.executeAsync(show.bind(day, 600, now, id, title, expiresAt, 600, version)));
                 }));
         routes.add(new Route(
                 "send",
@@ -1029,7 +1029,8 @@ public final class OpenBench {
                 prepare("INSERT INTO {ks}.pastes_by_id (id, title, body, is_private, secret_hash, created_at, "
                         + "modified_at, version) VALUES (?, ?, ?, false, ?, ?, ?, 1)");
         PreparedStatement listed =
-                prepare("INSERT INTO {ks}.latest_public_pastes (day, created_at, id, title) VALUES (?, ?, ?, ?)");
+                prepare("INSERT INTO {ks}.latest_public_pastes_by_period (day, listed_for, created_at, id, title) "
+                        + "VALUES (?, " + LISTING_PERIODS[LISTING_PERIODS.length - 1] + ", ?, ?, ?)");
         // JoinGroup.INSERT_JOINER (the read needs no group_members or groups_by_user row), Groups.CREATE without its
         // IF NOT EXISTS
         PreparedStatement joiner = prepare(
