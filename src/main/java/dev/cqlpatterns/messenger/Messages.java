@@ -31,8 +31,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The messages_by_conversation table: every statement on it, its month buckets and how a row reads
- * as JSON; and the two reads of a member's unread messages (cql/055): the first one from others
- * after a read position, and the newest ones from others up to the last message.
+ * as JSON; and the read of a member's unread messages that mark-read makes (cql/010): the newest ones
+ * from others after a read position up to the last message.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
