@@ -9,6 +9,7 @@ import dev.cqlpatterns.platform.buckets.BucketRoller;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
+import dev.cqlpatterns.testsupport.FarTicks;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -110,8 +111,7 @@ class MonitoringMetricsTest {
         // A tick of the roller that runs: for a series of its own (no other test reads it) at an instant no
         // other test claims.
         TimeSeries own = TimeSeries.global("metrics-" + UUID.randomUUID(), Granularity.DAY, Optional.empty());
-        Instant later = Instant.parse("2100-01-01T12:00:01Z")
-                .plus(Duration.ofDays(ThreadLocalRandom.current().nextLong(0, 36_000)));
+        Instant later = FarTicks.next();
         assertThat(roller.tick(runner, List.of(own), later).await().atMost(WAIT).ran())
                 .isTrue();
     }

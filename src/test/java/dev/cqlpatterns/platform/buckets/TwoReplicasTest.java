@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.containsString;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.scheduling.ClusterLease;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
+import dev.cqlpatterns.testsupport.FarTicks;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.scheduler.Scheduler;
@@ -15,11 +16,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,12 +53,6 @@ class TwoReplicasTest {
         return counter == null ? 0 : counter.count();
     }
 
-    /** Noon of a random day of the 22nd century: far from the roller's day-end work, and a new tick. */
-    private static Instant farTick() {
-        long days = ThreadLocalRandom.current().nextLong(0, 36_000);
-        return Instant.parse("2100-01-01T12:00:01Z").plus(days, ChronoUnit.DAYS);
-    }
-
     @Test
     void should_run_each_job_exactly_once_per_tick_across_two_replicas() {
         MeterRegistry metersA = new SimpleMeterRegistry();
@@ -67,7 +60,7 @@ class TwoReplicasTest {
         JobRunner a = new JobRunner(ClusterLease.withRandomOwner(cql), metersA);
         JobRunner b = new JobRunner(ClusterLease.withRandomOwner(cql), metersB);
         TimeSeries series = TimeSeries.global("replicas-" + UUID.randomUUID(), Granularity.DAY, Optional.empty());
-        Instant first = farTick();
+        Instant first = FarTicks.next();
         int ticks = 4;
 
         for (int tick = 0; tick < ticks; tick++) {
@@ -132,7 +125,7 @@ class TwoReplicasTest {
         assertThat(scheduler.getScheduledJob(BucketRoller.JOB)).isNotNull();
 
         TimeSeries series = TimeSeries.global("metrics-" + UUID.randomUUID(), Granularity.MONTH, Optional.empty());
-        assertThat(roller.tick(serviceRunner, List.of(series), farTick())
+        assertThat(roller.tick(serviceRunner, List.of(series), FarTicks.next())
                         .await()
                         .atMost(WAIT)
                         .ran())
