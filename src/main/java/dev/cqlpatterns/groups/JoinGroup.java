@@ -35,8 +35,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 /**
  * PUT /groups/{group}/members/{username}: the caller joins a group (created by its first join).
  * The membership is claimed in groups_by_user with INSERT ... IF NOT EXISTS, so joining twice keeps
- * the first join time; then the member row (in its hash bucket) and the joiner row (in its join
- * day) are written. They hold the username and join time only: the user's email and age are
+ * the first join time; then the member row (in its hash bucket), the joiner row (in its join
+ * day) and the user's GroupMembershipSet row are written. They hold the username and join time only: the user's email and age are
  * private and no group answer shows them, so they are not copied (see
  * cql/044_group_members_without_private_fields.cql). Joining again rewrites those two rows from the
  * claim, which also repairs a join interrupted half-way.
@@ -44,8 +44,8 @@ import org.jboss.resteasy.reactive.RestResponse;
  * <p>Ordered idempotent writes, no logged batch (a logged batch's log goes to two other
  * nodes, so while a killed node is not yet marked down every batch whose log picks it fails, and no
  * retry helps). The claim goes first although it is the authoritative row: it decides the join time
- * and bucket the other two rows are keyed by, and it is what a retry reads to finish the join. The
- * two list rows follow together: neither decides anything, and a reader between them sees the
+ * and bucket the other rows are keyed by, and it is what a retry reads to finish the join. The
+ * others follow together: neither decides anything, and a reader between them sees the
  * member in one list and not yet in the other, or in neither, never a member who is not one.
  *
  * <p>After a 503 after the claim, the same PUT again finds the claim and writes the two rows from
@@ -71,6 +71,9 @@ public class JoinGroup {
 
     @Inject
     MemberLists lists;
+
+    @Inject
+    GroupMembershipSet memberships;
 
     @Inject
     GroupsSettings settings;
@@ -122,7 +125,11 @@ public class JoinGroup {
             return membership(group, username, now)
                     .call(m -> registry.record(Groups.JOINS, group, TimeUuids.instant(m.joined())))
                     .call(m -> claimed(group, username, m)
-                            .chain(claimed -> lists.add(group, m.bucket(), username, m.joined(), claimed)))
+                            .chain(claimed -> Uni.join()
+                                    .all(
+                                            lists.add(group, m.bucket(), username, m.joined(), claimed),
+                                            memberships.joined(username, group, m.joined(), claimed))
+                                    .andFailFast()))
                     .map(m -> RestResponse.status(
                             m.created() ? RestResponse.Status.CREATED : RestResponse.Status.OK,
                             new Member(username, TimeUuids.instant(m.joined()))));

@@ -24,9 +24,9 @@ import org.jboss.resteasy.reactive.RestResponse;
  * DELETE /groups/{group}/members/{username}: the caller leaves a group. The membership in
  * groups_by_user says which bucket and join day hold the caller's rows.
  *
- * <p>Ordered idempotent writes, no logged batch (see JoinGroup): first the member row and
- * the joiner row (together: they are two lists, neither decides anything), then the membership
- * last. The membership is the authoritative row, but deleting it first would leave a leave that
+ * <p>Ordered idempotent writes, no logged batch (see JoinGroup): first the member row, the
+ * joiner row and the user's GroupMembershipSet (together: neither decides anything), then the
+ * membership last. The membership is the authoritative row, but deleting it first would leave a leave that
  * stopped half way unfinishable: the retry would find no membership, answer 404 and never learn
  * which bucket and day still list the member. A reader between the writes sees the member gone from
  * the lists while groups_by_user still counts the group among the caller's: on the safe side, the
@@ -54,6 +54,9 @@ public class LeaveGroup {
     @Inject
     MemberLists lists;
 
+    @Inject
+    GroupMembershipSet memberships;
+
     @DELETE
     @Authenticated
     @Operation(summary = "The caller leaves a group")
@@ -76,7 +79,16 @@ public class LeaveGroup {
                         .failure(ProblemException.notFound(username + " is not a member of group " + group));
             }
             long claimed = membership.getLong("claimed");
-            return lists.remove(group, membership.getInt("bucket"), username, membership.getUuid("joined"), claimed)
+            return Uni.join()
+                    .all(
+                            lists.remove(
+                                    group,
+                                    membership.getInt("bucket"),
+                                    username,
+                                    membership.getUuid("joined"),
+                                    claimed),
+                            memberships.left(username, group, claimed))
+                    .andFailFast()
                     // Just after the claim: newer than it, older than any later claim (Paxos ballots grow).
                     .chain(() -> cql.write(Groups.DELETE_MEMBERSHIP, claimed + 1, username, group))
                     .map(done -> RestResponse.<Void>noContent());

@@ -213,11 +213,6 @@ public class MemberLists implements GenerationalSet<String> {
     }
 
     @Override
-    public String key(String group) {
-        return group;
-    }
-
-    @Override
     public Uni<Long> copy(String group, int from, int to) {
         return eachBucket(
                 group,

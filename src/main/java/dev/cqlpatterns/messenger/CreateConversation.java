@@ -344,10 +344,8 @@ public class CreateConversation {
         List<Uni<Void>> writes = new ArrayList<>();
         for (String member : c.members()) {
             // A new conversation: no message before its members.
-            writes.add(inbox.joined(member, c, at, MessagePositions.Head.NONE, List.of()));
-            if (!member.equals(c.createdBy())) {
-                writes.add(inbox.addedBy(member, c.id(), c.createdBy(), at).replaceWithVoid());
-            }
+            String addedBy = member.equals(c.createdBy()) ? null : c.createdBy();
+            writes.add(inbox.joined(member, c, at, addedBy, MessagePositions.Head.NONE, List.of()));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }

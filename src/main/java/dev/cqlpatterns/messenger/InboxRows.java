@@ -27,7 +27,7 @@ import java.util.UUID;
  * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
  * summary row of a conversation (kind 0) and the unread markers (kind 1), which the inbox counts;
  * its place in the order of last activity, in inbox_by_day with the days listed in time_buckets
- * (cql/015); conversations_added_by_others (cql/011). Every write carries an explicit write timestamp in
+ * (cql/015); conversations_added_by_others (cql/011), with the user's MembershipSet beside. Every write carries an explicit write timestamp in
  * microseconds of the service clock or of a message's time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
@@ -141,16 +141,23 @@ public class InboxRows {
     @Inject
     MessengerSettings settings;
 
+    @Inject
+    MembershipSet memberships;
+
     /**
      * The rows that make a conversation appear in {@code username}'s inbox at the join: the row of
      * the join's day (cql/015) first, then the summary with {@code alsoInBatch}, statements of the
      * same partition, in one unlogged batch. The summary starts
      * at {@code from}: the conversation's last message when the member joined, as if read (cql/054).
+     * Beside them, with the summary's write timestamp, the membership in the user's
+     * {@link MembershipSet} and, when {@code addedBy} (not null) put the user in, the charge to their
+     * "added by others" bound (cql/011).
      */
     Uni<Void> joined(
             String username,
             Conversations.Conversation c,
             Instant joinedAt,
+            String addedBy,
             MessagePositions.Head from,
             List<Uni<BoundStatement>> alsoInBatch) {
         List<Uni<BoundStatement>> batch = new ArrayList<>(alsoInBatch);
@@ -174,9 +181,15 @@ public class InboxRows {
                     bound = from.lastMessageId() == null ? bound.unset("read_up_to") : bound;
                     return partner == null ? bound.unset("partner") : bound;
                 }));
-        return dayRow(username, c.id(), joinedAt, micros(joinedAt))
+        Uni<Void> inbox = dayRow(username, c.id(), joinedAt, micros(joinedAt))
                 .chain(() -> together(batch))
                 .replaceWithVoid();
+        Uni<Void> member = memberships.joined(username, c.id(), addedBy, joinedAt, micros(joinedAt));
+        Uni<Void> charge = addedBy == null
+                ? Uni.createFrom().voidItem()
+                : cql.write(INSERT_ADDED, username, c.id(), addedBy, joinedAt, micros(joinedAt))
+                        .replaceWithVoid();
+        return Uni.join().all(inbox, member, charge).andFailFast().replaceWithVoid();
     }
 
     /**
@@ -310,18 +323,11 @@ public class InboxRows {
     }
 
     /**
-     * Writes the row that charges a membership to {@code username}'s "added by others" bound
-     * (cql/011), beside the summary, whenever the member is not the one who made the membership.
-     */
-    Uni<AsyncResultSet> addedBy(String username, UUID conversationId, String adder, Instant at) {
-        return cql.write(INSERT_ADDED, username, conversationId, adder, at, micros(at));
-    }
-
-    /**
      * Forgets a conversation in {@code username}'s inbox: reads the summary's last activity, then
      * deletes the summary and unread markers in one unlogged batch of the user's partition, beside it
-     * the "added by others" charge, and then the row of the last activity's day (cql/015; a re-join
-     * writes it again later). Idempotent writes, no logged batch.
+     * the "added by others" charge and the membership in the user's {@link MembershipSet}, and then
+     * the row of the last activity's day (cql/015; a re-join writes it again later). Idempotent writes,
+     * no logged batch.
      */
     Uni<Void> forget(String username, UUID conversationId, Instant at) {
         return cql.read(LAST_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
@@ -335,7 +341,8 @@ public class InboxRows {
                                             clearUnread(username, conversationId, at)))
                                     .replaceWithVoid(),
                             cql.write(DELETE_ADDED, micros(at), username, conversationId)
-                                    .replaceWithVoid())
+                                    .replaceWithVoid(),
+                            memberships.left(username, conversationId, micros(at)))
                     .andFailFast()
                     .chain(() -> cql.write(
                             DELETE_DAY, micros(at), username, DAYS.granularity().key(last), conversationId))

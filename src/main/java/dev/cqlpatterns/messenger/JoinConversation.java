@@ -131,18 +131,15 @@ public class JoinConversation {
                     .all()
                     .unis(quotas.admitInto(id, username).replaceWith(Boolean.TRUE), positions.head(id))
                     .asTuple()
-                    .chain(admitted -> Uni.join()
-                            .all(
-                                    // The member starts after the last message. Markers a send racing an earlier
-                                    // leave may have left behind go in the summary's batch (one partition).
-                                    inbox.joined(
-                                            username,
-                                            joined,
-                                            at,
-                                            admitted.getItem2(),
-                                            List.of(inbox.clearUnread(username, id, at))),
-                                    inbox.addedBy(username, id, me, at).replaceWithVoid())
-                            .andFailFast())
+                    // The member starts after the last message. Markers a send racing an earlier
+                    // leave may have left behind go in the summary's batch (one partition).
+                    .chain(admitted -> inbox.joined(
+                            username,
+                            joined,
+                            at,
+                            me,
+                            admitted.getItem2(),
+                            List.of(inbox.clearUnread(username, id, at))))
                     .chain(() -> cql.write(Conversations.ADD_MEMBER, InboxRows.micros(at), Set.of(username), at, id))
                     .map(done -> joined.view());
         });

@@ -109,11 +109,6 @@ public class PublicPasteList {
             return "latest_public_pastes_by_period";
         }
 
-        @Override
-        public String key(Integer day) {
-            return Integer.toString(day);
-        }
-
         /** Copies each period's slice as a reader reads it, so the copy never reads an expired row either. */
         @Override
         public Uni<Long> copy(Integer day, int from, int to) {

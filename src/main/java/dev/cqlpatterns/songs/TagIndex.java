@@ -92,11 +92,6 @@ public class TagIndex implements GenerationalSet<String> {
     }
 
     @Override
-    public String key(String tag) {
-        return tag;
-    }
-
-    @Override
     public Uni<Long> copy(String tag, int from, int to) {
         return PartitionGenerations.forEachRow(
                 paging -> from == 0 ? cql.read(ALL, paging, tag) : cql.read(ALL_MOVED, paging, tag, from),

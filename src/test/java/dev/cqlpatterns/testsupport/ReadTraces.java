@@ -98,6 +98,14 @@ public final class ReadTraces {
         return cells;
     }
 
+    /** The tombstone cells that {@code SELECT count(*) FROM table WHERE where} scans on the node. */
+    public static long countTombstones(StoredRows stored, String table, String where, Object... values) {
+        String count = "SELECT count(*) FROM " + table + " WHERE " + where;
+        List<Scan> scans = of(during(stored, () -> stored.execute(count, values)), table);
+        assertThat(scans).as("traced reads of " + count).isNotEmpty();
+        return tombstones(scans);
+    }
+
     /** The traced sessions that started between {@code from} and {@code to}; null while one has not ended. */
     private static List<Scan> read(StoredRows stored, Instant from, Instant to) {
         List<Scan> scans = new ArrayList<>();

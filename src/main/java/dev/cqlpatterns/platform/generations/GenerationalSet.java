@@ -16,8 +16,10 @@ public interface GenerationalSet<K> {
     /** The set's name in partition_generations. */
     String name();
 
-    /** The partition key as partition_generations' set_key. */
-    String key(K key);
+    /** The partition key as partition_generations' set_key: its text. */
+    default String key(K key) {
+        return String.valueOf(key);
+    }
 
     /**
      * Writes every row of {@code from} into {@code to} USING TIMESTAMP {@link #COPIED} (reading with

@@ -1,0 +1,77 @@
+package dev.cqlpatterns.groups;
+
+import static dev.cqlpatterns.groups.GroupMembersTest.createUser;
+import static dev.cqlpatterns.groups.GroupMembersTest.join;
+import static dev.cqlpatterns.groups.GroupMembersTest.leave;
+import static dev.cqlpatterns.groups.GroupMembersTest.unique;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.testsupport.FewRemovalsProfile;
+import dev.cqlpatterns.testsupport.ReadTraces;
+import dev.cqlpatterns.testsupport.SetGenerations;
+import dev.cqlpatterns.testsupport.StoredRows;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A user's groups in group_memberships_by_user (cql/056_membership_sets.cql) after they joined and
+ * left {@value #LEFT} groups: the set holds exactly the groups the user is in, and counting it scans
+ * at most the removals one generation collects, where counting groups_by_user scans one tombstone per
+ * group left.
+ */
+@QuarkusTest
+@TestProfile(FewRemovalsProfile.class)
+class GroupMembershipSetTest {
+    private static final String SET = "group_memberships_by_user";
+    private static final int LEFT = 150;
+
+    @Inject
+    StoredRows stored;
+
+    @Test
+    void should_hold_the_users_groups_and_count_them_past_a_bounded_number_of_tombstones() {
+        String user = unique("hal");
+        createUser(user, 33);
+        String run = unique("g");
+        Set<String> expected = new HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            String group = run + "-kept-" + i;
+            join(user, group, user).then().statusCode(201);
+            expected.add(group);
+        }
+        // Left and joined again: a member once more.
+        String back = run + "-back";
+        join(user, back, user).then().statusCode(201);
+        leave(user, back, user).then().statusCode(204);
+        join(user, back, user).then().statusCode(201);
+        expected.add(back);
+        for (int i = 0; i < LEFT; i++) {
+            String group = run + "-left-" + i;
+            join(user, group, user).then().statusCode(201);
+            leave(user, group, user).then().statusCode(204);
+        }
+        SetGenerations.settled(stored, SET, user);
+        int generation = SetGenerations.current(stored, SET, user);
+
+        Set<String> held = new HashSet<>();
+        for (Row row : stored.execute(
+                "SELECT groupname FROM " + SET + " WHERE username = ? AND generation = ?", user, generation)) {
+            held.add(row.getString("groupname"));
+        }
+        assertThat(held).as("the set's generation %d", generation).isEqualTo(expected);
+        assertThat(generation).as("the set moved past its removals").isGreaterThan(0);
+
+        long inSet = ReadTraces.countTombstones(stored, SET, "username = ? AND generation = ?", user, generation);
+        long inOld = ReadTraces.countTombstones(stored, "groups_by_user", "username = ?", user);
+        System.out.printf(
+                "counting the set after %d leaves: %d tombstone cells (generation %d)%n", LEFT, inSet, generation);
+        System.out.printf("counting groups_by_user after %d leaves: %d tombstone cells%n", LEFT, inOld);
+        assertThat(inSet).isLessThanOrEqualTo((long) FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE);
+        assertThat(inOld).as("the table the set replaces").isGreaterThanOrEqualTo(LEFT);
+    }
+}
