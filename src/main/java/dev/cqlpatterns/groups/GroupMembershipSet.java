@@ -1,30 +1,38 @@
 package dev.cqlpatterns.groups;
 
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import dev.cqlpatterns.platform.generations.GenerationalSet;
+import dev.cqlpatterns.platform.generations.FilledSet;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
+import dev.cqlpatterns.platform.generations.SetFills;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The groups a user is in: group_memberships_by_user, a set in generations (cql/056_membership_sets.cql),
  * so that counting it scans a bounded number of tombstones whatever the user left. The membership's
- * claim stays in groups_by_user (Groups); this set follows it, written with the claim's write time.
+ * claim stays in groups_by_user (Groups), the set's source (cql/057_set_fills.cql); the set follows
+ * it, written with the claim's write time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
-public class GroupMembershipSet implements GenerationalSet<String> {
+public class GroupMembershipSet implements FilledSet<String, UUID> {
     private static final Query INSERT = Cql.idempotent("INSERT INTO group_memberships_by_user "
             + "(username, generation, groupname, joined) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE = Cql.idempotent("DELETE FROM group_memberships_by_user USING TIMESTAMP ? "
             + "WHERE username = ? AND generation = ? AND groupname = ?");
-    private static final Query ALL = Cql.idempotent(
-            "SELECT groupname, joined FROM group_memberships_by_user WHERE username = ? AND generation = ?");
+    private static final Query ALL = Cql.idempotent("SELECT groupname, joined, writetime(joined) AS written "
+            + "FROM group_memberships_by_user WHERE username = ? AND generation = ?");
+    private static final Query COUNT =
+            Cql.idempotent("SELECT count(*) FROM group_memberships_by_user WHERE username = ? AND generation = ?");
     private static final Query DROP =
             Cql.idempotent("DELETE FROM group_memberships_by_user WHERE username = ? AND generation = ?");
 
@@ -34,14 +42,24 @@ public class GroupMembershipSet implements GenerationalSet<String> {
     @Inject
     PartitionGenerations generations;
 
+    @Inject
+    SetFills fills;
+
     /** {@code username} is in {@code group} since {@code joined}, as of the claim's write time {@code claimed}. */
     Uni<Void> joined(String username, String group, UUID joined, long claimed) {
-        return generations.change(this, username, false, g -> cql.write(INSERT, username, g, group, joined, claimed));
+        return generations.change(this, username, false, g -> put(username, g, group, joined, claimed));
     }
 
     /** {@code username} left {@code group}: just after the claim, so a later join's claim wins over it. */
     Uni<Void> left(String username, String group, long claimed) {
-        return generations.change(this, username, true, g -> cql.write(DELETE, claimed + 1, username, g, group));
+        return generations.change(this, username, true, g -> remove(username, g, group, claimed + 1));
+    }
+
+    /** How many groups {@code username} is in, {@code claims} (groups_by_user) filling the set first if need be. */
+    Uni<Long> count(String username, Function<String, Uni<Map<String, Member<UUID>>>> claims) {
+        return fills.current(this, username, claims)
+                .chain(g -> cql.read(COUNT, username, g))
+                .map(rs -> rs.one().getLong(0));
     }
 
     @Override
@@ -50,10 +68,35 @@ public class GroupMembershipSet implements GenerationalSet<String> {
     }
 
     @Override
+    public Uni<Map<String, Member<UUID>>> held(String username, int generation) {
+        Map<String, Member<UUID>> held = new HashMap<>();
+        return PartitionGenerations.forEachRow(paging -> cql.read(ALL, paging, username, generation), row -> {
+                    held.put(row.getString("groupname"), member(row));
+                    return Uni.createFrom().voidItem();
+                })
+                .map(rows -> held);
+    }
+
+    /** A row of {@code SELECT groupname, joined, writetime(joined) AS written} as a member. */
+    static Member<UUID> member(Row row) {
+        return new Member<>(row.getUuid("joined"), row.getLong("written"));
+    }
+
+    @Override
+    public Uni<?> put(String username, int generation, String group, UUID joined, long timestamp) {
+        return cql.write(INSERT, username, generation, group, joined, timestamp);
+    }
+
+    @Override
+    public Uni<?> remove(String username, int generation, String group, long timestamp) {
+        return cql.write(DELETE, timestamp, username, generation, group);
+    }
+
+    @Override
     public Uni<Long> copy(String username, int from, int to) {
         return PartitionGenerations.forEachRow(
                 paging -> cql.read(ALL, paging, username, from),
-                row -> cql.write(INSERT, username, to, row.getString("groupname"), row.getUuid("joined"), COPIED));
+                row -> put(username, to, row.getString("groupname"), row.getUuid("joined"), COPIED));
     }
 
     @Override

@@ -168,8 +168,8 @@ public class JoinGroup {
                                 false,
                                 existing.getLong("claimed")));
             }
-            return cql.read(Groups.COUNT_GROUPS, username).chain(count -> {
-                if (count.one().getLong(0) >= settings.maxGroupsPerUser()) {
+            return memberships.count(username, groups::claims).chain(count -> {
+                if (count >= settings.maxGroupsPerUser()) {
                     return Uni.createFrom()
                             .failure(ProblemException.conflict(
                                     "A user may be in at most " + settings.maxGroupsPerUser() + " groups"));

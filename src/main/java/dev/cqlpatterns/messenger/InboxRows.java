@@ -9,6 +9,7 @@ import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.generations.FilledSet;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
@@ -17,6 +18,7 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,11 +71,9 @@ public class InboxRows {
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "last_unread_id = ?, others_sent = ? WHERE " + SUMMARY_ROWS
                     + " AND conversation_id = ? AND message_id = ?");
-    /** MemberQuotas: how many conversations the user is in. */
-    static final Query COUNT_SUMMARIES = Cql.idempotent("SELECT count(*) FROM inbox_by_user WHERE " + SUMMARY_ROWS);
-    /** MessagesBySender: the conversations the user is in, and since when. */
-    static final Query MEMBERSHIPS =
-            Cql.idempotent("SELECT conversation_id, joined_at FROM inbox_by_user WHERE " + SUMMARY_ROWS);
+    /** The conversations the user is in, since when and as of when: what fills the user's MembershipSet. */
+    private static final Query MEMBERSHIPS = Cql.idempotent("SELECT conversation_id, joined_at, "
+            + "writetime(joined_at) AS written FROM inbox_by_user WHERE " + SUMMARY_ROWS);
     /** With the static days_indexed (cql/015), which comes with every row. */
     private static final String SUMMARY_COLUMNS = "conversation_id, title, partner, direct, joined_at, "
             + "last_message_id, last_sender, last_preview, last_unread_id, read_up_to, days_indexed "
@@ -125,12 +125,8 @@ public class InboxRows {
                     + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE_ADDED = Cql.idempotent(
             "DELETE FROM conversations_added_by_others USING TIMESTAMP ? WHERE username = ? AND conversation_id = ?");
-    /** MemberQuotas: how many conversations others added the user to. */
-    static final Query COUNT_ADDED =
-            Cql.idempotent("SELECT count(*) FROM conversations_added_by_others WHERE username = ?");
-    /** MemberQuotas: whether this addition is already counted. */
-    static final Query ADDED = Cql.idempotent(
-            "SELECT conversation_id FROM conversations_added_by_others WHERE username = ? AND conversation_id = ?");
+    private static final Query ADDED =
+            Cql.idempotent("SELECT conversation_id, added_by FROM conversations_added_by_others WHERE username = ?");
 
     @Inject
     Cql cql;
@@ -320,6 +316,38 @@ public class InboxRows {
     static Instant lastAt(Row summary) {
         UUID lastId = summary.getUuid("last_message_id");
         return lastId == null ? summary.getInstant("joined_at") : TimeUuids.instant(lastId);
+    }
+
+    /**
+     * The conversations {@code username} is in, as the summaries and conversations_added_by_others
+     * hold them, each with the summary's write time: the source of the user's {@link MembershipSet}
+     * (cql/057_set_fills.cql). Read once per user; both partitions are bounded by the caps.
+     */
+    Uni<Map<String, FilledSet.Member<MembershipSet.Membership>>> memberships(String username) {
+        int pageSize = settings.maxInboxConversations() + 100;
+        return Uni.combine()
+                .all()
+                .unis(
+                        cql.read(MEMBERSHIPS, b -> b.setPageSize(pageSize), username)
+                                .chain(rs -> all(rs, new ArrayList<>())),
+                        cql.read(ADDED, b -> b.setPageSize(pageSize), username).chain(rs -> all(rs, new ArrayList<>())))
+                .with((summaries, added) -> {
+                    Map<UUID, String> addedBy = new HashMap<>();
+                    added.forEach(row -> addedBy.put(row.getUuid("conversation_id"), row.getString("added_by")));
+                    Map<String, FilledSet.Member<MembershipSet.Membership>> members = new HashMap<>();
+                    for (Row summary : summaries) {
+                        if (isMember(summary)) {
+                            UUID id = summary.getUuid("conversation_id");
+                            members.put(
+                                    id.toString(),
+                                    new FilledSet.Member<>(
+                                            new MembershipSet.Membership(
+                                                    addedBy.get(id), summary.getInstant("joined_at")),
+                                            summary.getLong("written")));
+                        }
+                    }
+                    return members;
+                });
     }
 
     /**

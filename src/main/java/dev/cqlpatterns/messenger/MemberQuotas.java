@@ -14,7 +14,7 @@ import java.util.UUID;
 
 /**
  * Who may be put into a conversation (cql/011_added_memberships.cql): signed-up users only, each
- * with room under the cap the membership is charged to. A conversation someone creates is charged
+ * with room under the cap the membership is charged to, counted in the user's {@link MembershipSet}. A conversation someone creates is charged
  * to their own cap; one they are put in by someone else to their separate "added by others" bound,
  * so a third party can never use up a user's own cap.
  */
@@ -31,11 +31,17 @@ public class MemberQuotas {
     @Inject
     MessengerSettings settings;
 
+    @Inject
+    MembershipSet memberships;
+
+    @Inject
+    InboxRows inbox;
+
     /**
      * Fails unless every one of {@code members} is a signed-up user (404 naming the first unknown,
      * or 400 on {@code fields}' name when given) with room: {@code actor} under their own cap, every
-     * other member under their "added by others" bound (409 naming them). Three one-partition reads
-     * per member.
+     * other member under their "added by others" bound (409 naming them). The user read, then the
+     * member's set (its fill, generation and counts: three one-partition reads).
      */
     Uni<Void> admit(String actor, List<String> members, Map<String, String> fields) {
         List<Uni<Void>> checks = members.stream()
@@ -55,12 +61,8 @@ public class MemberQuotas {
      */
     Uni<Void> admitInto(UUID conversationId, String member) {
         return requireUser(member, null)
-                .chain(() -> Uni.combine()
-                        .all()
-                        .unis(count(InboxRows.COUNT_ADDED, member), cql.read(InboxRows.ADDED, member, conversationId))
-                        .asTuple()
-                        .invoke(read -> requireAddedRoom(
-                                member, read.getItem1() - (read.getItem2().one() == null ? 0 : 1))))
+                .chain(() -> memberships.counts(member, conversationId, inbox::memberships))
+                .invoke(counts -> requireAddedRoom(member, counts.added()))
                 .replaceWithVoid();
     }
 
@@ -78,23 +80,21 @@ public class MemberQuotas {
     }
 
     private Uni<Void> requireOwnRoom(String username) {
-        return Uni.combine()
-                .all()
-                .unis(count(InboxRows.COUNT_SUMMARIES, username), count(InboxRows.COUNT_ADDED, username))
-                .asTuple()
+        return memberships
+                .counts(username, null, inbox::memberships)
                 .invoke(counts -> {
-                    long own = counts.getItem1() - counts.getItem2();
-                    if (own >= settings.maxConversationsPerUser()) {
-                        throw ProblemException.conflict(
-                                "You already started " + own + " conversations, the most allowed; leave some first");
+                    if (counts.own() >= settings.maxConversationsPerUser()) {
+                        throw ProblemException.conflict("You already started " + counts.own()
+                                + " conversations, the most allowed; leave some first");
                     }
                 })
                 .replaceWithVoid();
     }
 
     private Uni<Void> requireAddedRoom(String username) {
-        return count(InboxRows.COUNT_ADDED, username)
-                .invoke(added -> requireAddedRoom(username, added))
+        return memberships
+                .counts(username, null, inbox::memberships)
+                .invoke(counts -> requireAddedRoom(username, counts.added()))
                 .replaceWithVoid();
     }
 
@@ -103,9 +103,5 @@ public class MemberQuotas {
             throw ProblemException.conflict(
                     username + " was already put in " + added + " conversations by others, the most allowed");
         }
-    }
-
-    private Uni<Long> count(Query query, String username) {
-        return cql.read(query, username).map(rs -> rs.one().getLong(0));
     }
 }

@@ -27,7 +27,6 @@ import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -63,6 +62,12 @@ public class MessagesBySender {
 
     @Inject
     Cursors cursors;
+
+    @Inject
+    MembershipSet memberships;
+
+    @Inject
+    InboxRows inbox;
 
     /** The key of messages_by_conversation: (conversation_id uuid, bucket int), message_id timeuuid. */
     private static final PagingStates.Shape MESSAGE_KEY = new PagingStates.Shape(List.of(16, 4), List.of(16));
@@ -101,11 +106,8 @@ public class MessagesBySender {
                 .orElse(null);
         Query query = sender.equals(me) ? Messages.SENT_BY : Messages.SENT_TO;
         Object[] values = sender.equals(me) ? new Object[] {sender} : new Object[] {sender, me};
-        return cql.read(InboxRows.MEMBERSHIPS, me)
-                .map(rs -> Cql.rows(rs).stream()
-                        .filter(InboxRows::isMember)
-                        .map(row -> row.getUuid("conversation_id"))
-                        .collect(Collectors.toSet()))
+        return memberships
+                .conversations(me, inbox::memberships)
                 .chain(memberOf -> page(query, values, size, start).chain(page -> {
                     List<Messages.Message> items = page.rows().stream()
                             .filter(row -> memberOf.contains(row.getUuid("conversation_id")))

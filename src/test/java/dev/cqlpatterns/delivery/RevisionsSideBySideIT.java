@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.config.OptionsMap;
+import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import dev.cqlpatterns.testsupport.AuditedLoad;
 import dev.cqlpatterns.testsupport.CassandraTestResource;
@@ -16,8 +17,12 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -102,9 +107,76 @@ class RevisionsSideBySideIT {
                 PackagedService.stop(current);
             }
         }
+        rollout.problems.addAll(membershipSetsDisagreeing(config));
         assertThat(rollout.problems)
                 .as("what the clients were told against what is stored, after each phase, read through each revision")
                 .isEmpty();
+    }
+
+    /**
+     * Every user's membership sets (cql/056_membership_sets.cql) against the tables they replace, read
+     * straight from the node once both revisions stopped: both releases write both, so they agree.
+     */
+    private static List<String> membershipSetsDisagreeing(Map<String, String> config) {
+        List<String> problems = new ArrayList<>();
+        try (CqlSession session = session(config)) {
+            for (Row user : session.execute("SELECT DISTINCT username FROM " + KEYSPACE + ".inbox_by_user")) {
+                String name = user.getString("username");
+                Map<UUID, String> source = new HashMap<>();
+                Map<UUID, String> addedBy = new HashMap<>();
+                rows(
+                                session,
+                                "SELECT conversation_id, added_by FROM %s.conversations_added_by_others WHERE username = ?",
+                                name)
+                        .forEach(r -> addedBy.put(r.getUuid(0), r.getString(1)));
+                rows(
+                                session,
+                                "SELECT conversation_id, joined_at FROM %s.inbox_by_user WHERE username = ? AND kind = 0",
+                                name)
+                        .stream()
+                        .filter(r -> !r.isNull(1))
+                        .forEach(r -> source.put(r.getUuid(0), String.valueOf(addedBy.get(r.getUuid(0)))));
+                Map<UUID, String> held = new HashMap<>();
+                rows(
+                                session,
+                                "SELECT conversation_id, added_by FROM %s.conversation_memberships_by_user "
+                                        + "WHERE username = ? AND generation = ?",
+                                name,
+                                generation(session, "conversation_memberships_by_user", name))
+                        .forEach(r -> held.put(r.getUuid(0), String.valueOf(r.getString(1))));
+                if (!held.equals(source)) {
+                    problems.add(name + "'s conversation_memberships_by_user " + held + ", their inbox " + source);
+                }
+            }
+            for (Row user : session.execute("SELECT DISTINCT username FROM " + KEYSPACE + ".groups_by_user")) {
+                String name = user.getString("username");
+                Set<String> claims = new HashSet<>();
+                rows(session, "SELECT groupname FROM %s.groups_by_user WHERE username = ?", name)
+                        .forEach(r -> claims.add(r.getString(0)));
+                Set<String> held = new HashSet<>();
+                rows(
+                                session,
+                                "SELECT groupname FROM %s.group_memberships_by_user WHERE username = ? AND generation = ?",
+                                name,
+                                generation(session, "group_memberships_by_user", name))
+                        .forEach(r -> held.add(r.getString(0)));
+                if (!held.equals(claims)) {
+                    problems.add(name + "'s group_memberships_by_user " + held + ", their claims " + claims);
+                }
+            }
+        }
+        return problems;
+    }
+
+    private static int generation(CqlSession session, String set, String key) {
+        List<Row> state = rows(
+                session, "SELECT current FROM %s.partition_generations WHERE set_name = ? AND set_key = ?", set, key);
+        return state.isEmpty() ? 0 : state.get(0).getInt(0);
+    }
+
+    private static List<Row> rows(CqlSession session, String cql, Object... values) {
+        return session.execute(SimpleStatement.newInstance(String.format(cql, KEYSPACE), values))
+                .all();
     }
 
     /** The phases of a rollout: a traffic split, the load for PHASE, then the audit through each revision. */
@@ -149,15 +221,19 @@ class RevisionsSideBySideIT {
 
     /** A fresh keyspace each run, so the audit's lists hold only this run's writes. */
     private static void dropKeyspace(Map<String, String> config) {
-        String[] hostPort =
-                config.get("quarkus.cassandra.contact-points").split(",")[0].split(":");
-        try (CqlSession session = CqlSession.builder()
-                .withConfigLoader(DriverConfigLoader.fromMap(OptionsMap.driverDefaults()))
-                .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
-                .withLocalDatacenter(config.get("quarkus.cassandra.local-datacenter"))
-                .build()) {
+        try (CqlSession session = session(config)) {
             session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
                     .setTimeout(Duration.ofSeconds(30)));
         }
+    }
+
+    private static CqlSession session(Map<String, String> config) {
+        String[] hostPort =
+                config.get("quarkus.cassandra.contact-points").split(",")[0].split(":");
+        return CqlSession.builder()
+                .withConfigLoader(DriverConfigLoader.fromMap(OptionsMap.driverDefaults()))
+                .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
+                .withLocalDatacenter(config.get("quarkus.cassandra.local-datacenter"))
+                .build();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /** What partition_generations says of one set (cql/049_partition_generations.cql), read straight from the node. */
 public final class SetGenerations {
@@ -33,6 +34,25 @@ public final class SetGenerations {
                     .isBefore(deadline);
             pause(100);
         }
+    }
+
+    /**
+     * Runs {@code request} with the node's tracing on and checks that its reads scanned at most
+     * {@code most} tombstone cells, after a user's {@code leaves} removals from the set; prints the
+     * figure beside that of {@code SELECT count(*) FROM oldTable WHERE username = ?}, the read it
+     * replaces, which must scan one per leave.
+     */
+    public static void requestScansAtMost(
+            StoredRows stored, String request, Runnable action, long most, String oldTable, String user, int leaves) {
+        List<ReadTraces.Scan> scans = ReadTraces.during(stored, action);
+        long scanned = ReadTraces.tombstones(scans);
+        long inOld = ReadTraces.countTombstones(stored, oldTable, "username = ?", user);
+        System.out.printf(
+                "%s after %d leaves: %d tombstone cells; counting %s: %d%n", request, leaves, scanned, oldTable, inOld);
+        assertThat(scanned)
+                .as("tombstone cells %s scans, in %s", request, scans)
+                .isLessThanOrEqualTo(most);
+        assertThat(inOld).as("counting %s, as before", oldTable).isGreaterThanOrEqualTo(leaves);
     }
 
     private static Row state(StoredRows stored, String set, String key) {

@@ -1,0 +1,26 @@
+package dev.cqlpatterns.platform.generations;
+
+import io.smallrye.mutiny.Uni;
+import java.util.Map;
+
+/**
+ * A generational set built beside an older table that holds the same members, its source, and read
+ * once {@link SetFills} has filled it from there (cql/057_set_fills.cql). Members are named by a text
+ * id and carry a value of type {@code V}.
+ *
+ * @param <K> the set's partition key
+ * @param <V> what the set holds of one member besides its id
+ */
+public interface FilledSet<K, V> extends GenerationalSet<K> {
+    /** One member as a table holds it: its value, and the write time of that value in microseconds. */
+    record Member<V>(V value, long written) {}
+
+    /** The members of {@code key} in {@code generation} of the set, by id. */
+    Uni<Map<String, Member<V>>> held(K key, int generation);
+
+    /** Writes member {@code id} with {@code value} into {@code generation} as of {@code timestamp}. */
+    Uni<?> put(K key, int generation, String id, V value, long timestamp);
+
+    /** Deletes member {@code id} from {@code generation} as of {@code timestamp}. */
+    Uni<?> remove(K key, int generation, String id, long timestamp);
+}
