@@ -119,9 +119,11 @@ class RevisionsSideBySideIT {
      */
     private static List<String> membershipSetsDisagreeing(Map<String, String> config) {
         List<String> problems = new ArrayList<>();
+        int users = 0;
         try (CqlSession session = session(config)) {
             for (Row user : session.execute("SELECT DISTINCT username FROM " + KEYSPACE + ".inbox_by_user")) {
                 String name = user.getString("username");
+                users++;
                 Map<UUID, String> source = new HashMap<>();
                 Map<UUID, String> addedBy = new HashMap<>();
                 rows(
@@ -150,6 +152,7 @@ class RevisionsSideBySideIT {
             }
             for (Row user : session.execute("SELECT DISTINCT username FROM " + KEYSPACE + ".groups_by_user")) {
                 String name = user.getString("username");
+                users++;
                 Set<String> claims = new HashSet<>();
                 rows(session, "SELECT groupname FROM %s.groups_by_user WHERE username = ?", name)
                         .forEach(r -> claims.add(r.getString(0)));
@@ -165,6 +168,9 @@ class RevisionsSideBySideIT {
                 }
             }
         }
+        System.out.printf(
+                "revisions: %d users' membership sets against the tables they replace, %d disagreeing%n",
+                users, problems.size());
         return problems;
     }
 
