@@ -31,7 +31,7 @@ public interface CassandraSettings {
 
     /**
      * How long one attempt to prepare a statement may take. A PREPARE goes to one node, with no
-     * speculative execution, and with prepare-on-all-nodes it also waits for every other node: a
+     * speculative execution (and not to every node: application.conf, prepare-on-all-nodes): a
      * paused node would hold a statement's first use for the whole request timeout, then fail it
      * (503). An attempt that times out is sent again, to the next node of a new query plan.
      */
