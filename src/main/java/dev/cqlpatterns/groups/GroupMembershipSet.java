@@ -11,7 +11,6 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
@@ -69,12 +68,10 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
 
     @Override
     public Uni<Map<String, Member<UUID>>> held(String username, int generation) {
-        Map<String, Member<UUID>> held = new HashMap<>();
-        return PartitionGenerations.forEachRow(paging -> cql.read(ALL, paging, username, generation), row -> {
-                    held.put(row.getString("groupname"), member(row));
-                    return Uni.createFrom().voidItem();
-                })
-                .map(rows -> held);
+        return FilledSet.members(
+                paging -> cql.read(ALL, paging, username, generation),
+                row -> row.getString("groupname"),
+                GroupMembershipSet::member);
     }
 
     /** A row of {@code SELECT groupname, joined, writetime(joined) AS written} as a member. */

@@ -9,7 +9,6 @@ import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.generations.FilledSet;
-import dev.cqlpatterns.platform.generations.PartitionGenerations;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -114,12 +112,10 @@ public class Groups {
      * GroupMembershipSet, read once per user (cql/057_set_fills.cql). Bounded by the per-user cap.
      */
     Uni<Map<String, FilledSet.Member<UUID>>> claims(String username) {
-        Map<String, FilledSet.Member<UUID>> claims = new HashMap<>();
-        return PartitionGenerations.forEachRow(paging -> cql.read(CLAIMS, paging, username), row -> {
-                    claims.put(row.getString("groupname"), GroupMembershipSet.member(row));
-                    return Uni.createFrom().voidItem();
-                })
-                .map(rows -> claims);
+        return FilledSet.members(
+                paging -> cql.read(CLAIMS, paging, username),
+                row -> row.getString("groupname"),
+                GroupMembershipSet::member);
     }
 
     /** The member bucket of a username: the first 4 bytes of its SHA-256, modulo the bucket count. */

@@ -12,7 +12,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -112,12 +111,10 @@ public class MembershipSet implements FilledSet<String, MembershipSet.Membership
 
     @Override
     public Uni<Map<String, Member<Membership>>> held(String username, int generation) {
-        Map<String, Member<Membership>> held = new HashMap<>();
-        return PartitionGenerations.forEachRow(paging -> cql.read(ALL, paging, username, generation), row -> {
-                    held.put(row.getUuid("conversation_id").toString(), member(row));
-                    return Uni.createFrom().voidItem();
-                })
-                .map(rows -> held);
+        return FilledSet.members(
+                paging -> cql.read(ALL, paging, username, generation),
+                row -> row.getUuid("conversation_id").toString(),
+                MembershipSet::member);
     }
 
     private static Member<Membership> member(Row row) {

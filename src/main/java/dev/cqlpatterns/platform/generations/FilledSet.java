@@ -1,7 +1,13 @@
 package dev.cqlpatterns.platform.generations;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.Row;
 import io.smallrye.mutiny.Uni;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * A generational set built beside an older table that holds the same members, its source, and read
@@ -14,6 +20,19 @@ import java.util.Map;
 public interface FilledSet<K, V> extends GenerationalSet<K> {
     /** One member as a table holds it: its value, and the write time of that value in microseconds. */
     record Member<V>(V value, long written) {}
+
+    /** Every row {@code read} returns, a page at a time, as a member by its {@code id}. */
+    static <V> Uni<Map<String, Member<V>>> members(
+            Function<UnaryOperator<BoundStatementBuilder>, Uni<AsyncResultSet>> read,
+            Function<Row, String> id,
+            Function<Row, Member<V>> member) {
+        Map<String, Member<V>> members = new HashMap<>();
+        return PartitionGenerations.forEachRow(read, row -> {
+                    members.put(id.apply(row), member.apply(row));
+                    return Uni.createFrom().voidItem();
+                })
+                .map(rows -> members);
+    }
 
     /** The members of {@code key} in {@code generation} of the set, by id. */
     Uni<Map<String, Member<V>>> held(K key, int generation);
