@@ -90,13 +90,6 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
     }
 
     @Override
-    public Uni<Long> copy(String username, int from, int to) {
-        return PartitionGenerations.forEachRow(
-                paging -> cql.read(ALL, paging, username, from),
-                row -> put(username, to, row.getString("groupname"), row.getUuid("joined"), COPIED));
-    }
-
-    @Override
     public Uni<Void> drop(String username, int generation) {
         return cql.write(DROP, username, generation).replaceWithVoid();
     }

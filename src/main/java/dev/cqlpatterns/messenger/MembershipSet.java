@@ -135,18 +135,6 @@ public class MembershipSet implements FilledSet<String, MembershipSet.Membership
     }
 
     @Override
-    public Uni<Long> copy(String username, int from, int to) {
-        return PartitionGenerations.forEachRow(
-                paging -> cql.read(ALL, paging, username, from),
-                row -> put(
-                        username,
-                        to,
-                        row.getUuid("conversation_id").toString(),
-                        member(row).value(),
-                        COPIED));
-    }
-
-    @Override
     public Uni<Void> drop(String username, int generation) {
         return cql.write(DROP, username, generation).replaceWithVoid();
     }

@@ -5,8 +5,10 @@ import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.smallrye.mutiny.Uni;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -18,6 +20,9 @@ import java.util.function.UnaryOperator;
  * @param <V> what the set holds of one member besides its id
  */
 public interface FilledSet<K, V> extends GenerationalSet<K> {
+    /** Members written at once by a copy or a fill: a set holds at most a few thousand. */
+    int CHUNK = 200;
+
     /** One member as a table holds it: its value, and the write time of that value in microseconds. */
     record Member<V>(V value, long written) {}
 
@@ -42,4 +47,35 @@ public interface FilledSet<K, V> extends GenerationalSet<K> {
 
     /** Deletes member {@code id} from {@code generation} as of {@code timestamp}. */
     Uni<?> remove(K key, int generation, String id, long timestamp);
+
+    /** A move's copy: every member of {@code from}, read at once (a set is bounded), put into {@code to}. */
+    @Override
+    default Uni<Long> copy(K key, int from, int to) {
+        return held(key, from)
+                .chain(held -> putAll(key, to, List.copyOf(held.entrySet()), 0, m -> COPIED)
+                        .replaceWith((long) held.size()));
+    }
+
+    /**
+     * Puts {@code members} from {@code from} on into {@code generation}, each as of {@code timestamp},
+     * {@value #CHUNK} at a time.
+     */
+    default Uni<Void> putAll(
+            K key,
+            int generation,
+            List<Map.Entry<String, Member<V>>> members,
+            int from,
+            ToLongFunction<Member<V>> timestamp) {
+        if (from >= members.size()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Uni<Void>> chunk = members.subList(from, Math.min(members.size(), from + CHUNK)).stream()
+                .map(m -> put(key, generation, m.getKey(), m.getValue().value(), timestamp.applyAsLong(m.getValue()))
+                        .replaceWithVoid())
+                .toList();
+        return Uni.join()
+                .all(chunk)
+                .andFailFast()
+                .chain(() -> putAll(key, generation, members, from + CHUNK, timestamp));
+    }
 }

@@ -20,9 +20,6 @@ import java.util.function.Function;
  */
 @ApplicationScoped
 public class SetFills {
-    /** Members written at once while filling: a set holds at most a few thousand. */
-    private static final int CHUNK = 200;
-
     private static final Query FILLED =
             Cql.idempotent("SELECT filled_at FROM set_fills WHERE set_name = ? AND set_key = ?");
     private static final Query MARK_FILLED =
@@ -85,7 +82,8 @@ public class SetFills {
                         }
                     });
                     if (!missing.isEmpty()) {
-                        writes.add(generations.change(set, key, false, g -> putAll(set, key, g, missing, 0)));
+                        writes.add(generations.change(
+                                set, key, false, g -> set.putAll(key, g, missing, 0, FilledSet.Member::written)));
                     }
                     return writes.isEmpty()
                             ? Uni.createFrom().voidItem()
@@ -93,27 +91,5 @@ public class SetFills {
                 })
                 .chain(() -> cql.write(MARK_FILLED, set.name(), set.key(key), now))
                 .replaceWithVoid();
-    }
-
-    /** Writes {@code members} from {@code from} on into {@code generation}, {@value #CHUNK} at a time. */
-    private static <K, V> Uni<Void> putAll(
-            FilledSet<K, V> set,
-            K key,
-            int generation,
-            List<Map.Entry<String, FilledSet.Member<V>>> members,
-            int from) {
-        if (from >= members.size()) {
-            return Uni.createFrom().voidItem();
-        }
-        List<Uni<Void>> chunk = members.subList(from, Math.min(members.size(), from + CHUNK)).stream()
-                .map(m -> set.put(
-                                key,
-                                generation,
-                                m.getKey(),
-                                m.getValue().value(),
-                                m.getValue().written())
-                        .replaceWithVoid())
-                .toList();
-        return Uni.join().all(chunk).andFailFast().chain(() -> putAll(set, key, generation, members, from + CHUNK));
     }
 }
