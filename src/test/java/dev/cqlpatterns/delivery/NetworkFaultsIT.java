@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Test;
  * of the reads of a fault may fail on their first attempt (each was retried after Retry-After).
  *
  * <p>The service cut off from a node found that a prepare's second and third attempts were given the
- * first one's failure (Cql.BoundedPrepare says why): 8 of about 180 writes answered 503 on their
- * first attempt, in each of three runs.
+ * first one's failure (Cql.PrepareAttempt says why): 8 of about 180 writes answered 503 on their
+ * first attempt, in each of three runs. Later, on a loaded machine, attempts each bounded by 0.5 s
+ * all timed out on nodes that answered slowly: 4 to 5 joins or member adds answered 503 together,
+ * in 2 of 5 runs; prepares are now hedged instead (Cql, Hedged).
  *
  * <p>Needs root (network namespaces, iptables). By default (CI) the two partitions, 15 s each;
  * {@code -Dnetwork.faults=isolate,cut-service,slow} adds the slow link, {@code -Dnetwork.seconds=N}

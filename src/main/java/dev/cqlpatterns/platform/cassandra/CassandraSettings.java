@@ -30,15 +30,15 @@ public interface CassandraSettings {
     int casAttempts();
 
     /**
-     * How long one attempt to prepare a statement may take. A PREPARE goes to one node, with no
-     * speculative execution (and not to every node: application.conf, prepare-on-all-nodes): a
-     * paused node would hold a statement's first use for the whole request timeout, then fail it
-     * (503). An attempt that times out is sent again, to the next node of a new query plan.
+     * How long a statement's PREPARE may go unanswered before the next node is asked too. A PREPARE
+     * goes to one node, with no speculative execution (and not to every node: application.conf,
+     * prepare-on-all-nodes): a node that never answers (cut off, not yet marked down) would hold a
+     * statement's first use for the whole request timeout, then fail it (503).
      */
     @WithDefault("PT0.5S")
-    Duration prepareTimeout();
+    Duration prepareHedgeDelay();
 
-    /** Attempts to prepare a statement before its request fails (each bounded by prepare-timeout). */
+    /** Nodes asked to prepare a statement before its request fails (Cql, Hedged), each with the request timeout. */
     @WithDefault("3")
     int prepareAttempts();
 

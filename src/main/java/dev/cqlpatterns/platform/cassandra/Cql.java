@@ -31,7 +31,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -313,7 +312,7 @@ public class Cql {
                 String text = qualified(query.cql, keyspace());
                 // Before preparing: an execution can follow only once the statement is prepared.
                 declaredReads.put(text, query.reads);
-                stage = prepare(session, text, settings.prepareAttempts());
+                stage = prepare(session, text);
                 query.prepared = stage;
                 preparedCql.add(query.cql);
                 // A failed prepare (node down) must not stick: the next call prepares again.
@@ -330,48 +329,31 @@ public class Cql {
     }
 
     /**
-     * Prepares {@code text}, each attempt bounded by cql-patterns.cassandra.prepare-timeout; one that
-     * times out or finds no node is sent again (a new query plan starts at another node), at most
-     * {@code attempts} in all. Preparing twice is harmless: the same text gets the same id.
+     * Prepares {@code text} on one node and, while none has answered, on the next node of a new query
+     * plan every cql-patterns.cassandra.prepare-hedge-delay, or at once when an attempt times out or
+     * finds no node, at most prepare-attempts in all ({@link Hedged}): the first PreparedStatement
+     * wins. Each attempt has the request timeout, so nodes that are slow but answer (a loaded
+     * cluster) still prepare it, and one that never answers (cut off, not yet marked down) costs the
+     * delay. Preparing twice is harmless: the same text gets the same id.
      */
-    private CompletionStage<PreparedStatement> prepare(CqlSession session, String text, int attempts) {
-        return session.prepareAsync(new BoundedPrepare(text, settings.prepareTimeout()))
-                .exceptionallyCompose(failure -> {
-                    Throwable cause =
-                            failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                                    ? failure.getCause()
-                                    : failure;
-                    boolean again = cause instanceof DriverTimeoutException || cause instanceof AllNodesFailedException;
-                    return again && attempts > 1
-                            ? prepare(session, text, attempts - 1)
-                            : CompletableFuture.failedStage(failure);
-                });
+    private CompletionStage<PreparedStatement> prepare(CqlSession session, String text) {
+        return Hedged.first(
+                () -> session.prepareAsync(new PrepareAttempt(text)),
+                settings.prepareAttempts(),
+                settings.prepareHedgeDelay(),
+                failure -> failure instanceof DriverTimeoutException || failure instanceof AllNodesFailedException);
     }
 
     /**
-     * A PREPARE with a timeout of its own. A SimpleStatement's timeout would not bound the PREPARE
-     * (the driver's prepare request leaves its own timeout unset) and would become every bound
-     * statement's timeout instead; the driver's own request class, with only the PREPARE's timeout
-     * changed, keeps everything else as prepareAsync(String) does.
-     *
-     * <p>Each attempt is a request of its own (equal only to itself). The driver keeps the future
+     * One attempt to prepare a statement, a request equal only to itself. The driver keeps the future
      * of every prepare in flight under its request, equal by query text, and removes a failed one
      * only after completing it: an attempt made as the one before fails would be given that failed
-     * future, so a first attempt sent to a node that never answers failed every attempt after it
-     * (every request using the statement answered 503 until the driver marked the node down). This
-     * class already makes concurrent callers share one prepare.
+     * future, and a hedged attempt the first one's, which a node that never answers holds for the
+     * whole timeout. This class already makes concurrent callers share one prepare.
      */
-    private static final class BoundedPrepare extends DefaultPrepareRequest {
-        private final Duration timeout;
-
-        BoundedPrepare(String query, Duration timeout) {
+    private static final class PrepareAttempt extends DefaultPrepareRequest {
+        PrepareAttempt(String query) {
             super(query);
-            this.timeout = timeout;
-        }
-
-        @Override
-        public Duration getTimeout() {
-            return timeout;
         }
 
         @Override

@@ -9,9 +9,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Statements are prepared with a timeout of the PREPARE's own (cql-patterns.cassandra.prepare-timeout),
- * which must not become the timeout of the statements bound from them: those keep the driver
- * profile's request timeout (a conditional write given 0.5 s would time out under load).
+ * Statements are prepared through requests of their own (Cql.PrepareAttempt), whose settings must not
+ * become those of the statements bound from them: those keep the driver profile's request timeout
+ * (a conditional write given 0.5 s would time out under load).
  */
 @QuarkusTest
 class PreparedStatementsTest {
