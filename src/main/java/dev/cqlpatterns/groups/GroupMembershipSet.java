@@ -5,15 +5,18 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.generations.FilledSet;
+import dev.cqlpatterns.platform.generations.KeyScan;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
+import dev.cqlpatterns.platform.generations.SetFill;
 import dev.cqlpatterns.platform.generations.SetFills;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 
 /**
  * The groups a user is in: group_memberships_by_user, a set in generations (cql/056_membership_sets.cql),
@@ -44,6 +47,9 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
     @Inject
     SetFills fills;
 
+    @Inject
+    Groups groups;
+
     /** {@code username} is in {@code group} since {@code joined}, as of the claim's write time {@code claimed}. */
     Uni<Void> joined(String username, String group, UUID joined, long claimed) {
         return generations.change(this, username, false, g -> put(username, g, group, joined, claimed));
@@ -54,11 +60,22 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
         return generations.change(this, username, true, g -> remove(username, g, group, claimed + 1));
     }
 
-    /** How many groups {@code username} is in, {@code claims} (groups_by_user) filling the set first if need be. */
-    Uni<Long> count(String username, Function<String, Uni<Map<String, Member<UUID>>>> claims) {
-        return fills.current(this, username, claims)
+    /** How many groups {@code username} is in, the claims (groups_by_user) filling the set first if need be. */
+    Uni<Long> count(String username) {
+        return fills.current(this, username, groups::claims)
                 .chain(g -> cql.read(COUNT, username, g))
                 .map(rs -> rs.one().getLong(0));
+    }
+
+    /** The set-fills job's view of this set: filled from the claims, its keys found in groups_by_user and here. */
+    @Produces
+    @Singleton
+    SetFill walked() {
+        return fills.walked(
+                this,
+                groups::claims,
+                new KeyScan("groups_by_user", "username"),
+                new KeyScan(name(), "username, generation"));
     }
 
     @Override

@@ -168,7 +168,7 @@ public class JoinGroup {
                                 false,
                                 existing.getLong("claimed")));
             }
-            return memberships.count(username, groups::claims).chain(count -> {
+            return memberships.count(username).chain(count -> {
                 if (count >= settings.maxGroupsPerUser()) {
                     return Uni.createFrom()
                             .failure(ProblemException.conflict(

@@ -4,10 +4,15 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.generations.KeyScan;
+import dev.cqlpatterns.platform.generations.SetFill;
+import dev.cqlpatterns.platform.generations.SetFills;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -36,6 +41,20 @@ public class MemberQuotas {
 
     @Inject
     InboxRows inbox;
+
+    /**
+     * The set-fills job's view of the users' {@link MembershipSet}s: filled from the inbox summaries
+     * and conversations_added_by_others, their keys found in inbox_by_user and in the set.
+     */
+    @Produces
+    @Singleton
+    SetFill walkedMemberships(SetFills fills) {
+        return fills.walked(
+                memberships,
+                inbox::memberships,
+                new KeyScan("inbox_by_user", "username"),
+                new KeyScan(memberships.name(), "username, generation"));
+    }
 
     /**
      * Fails unless every one of {@code members} is a signed-up user (404 naming the first unknown,

@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.testsupport.FewRemovalsProfile;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
+import dev.cqlpatterns.testsupport.WithoutSets;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -93,7 +94,7 @@ class MembershipSetTest {
         UUID changed = UUID.randomUUID();
         Instant now = Instant.now();
         for (UUID id : List.of(before, UUID.fromString(rejoined), changed)) {
-            membershipWithoutSet(ivy, id, jon, now);
+            WithoutSets.conversationMembership(stored, ivy, id, jon, now);
             expected.put(id.toString(), jon);
         }
         long anHourAgo = ChronoUnit.MICROS.between(Instant.EPOCH, now.minus(Duration.ofHours(1)));
@@ -115,23 +116,6 @@ class MembershipSetTest {
         assertThat(stored.execute("SELECT filled_at FROM set_fills WHERE set_name = ? AND set_key = ?", SET, ivy))
                 .as("the fill noted")
                 .hasSize(1);
-    }
-
-    /** {@code adder} put {@code username} in conversation {@code id} at {@code at}, in the inbox only. */
-    private void membershipWithoutSet(String username, UUID id, String adder, Instant at) {
-        stored.execute(
-                "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, joined_at) "
-                        + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, ?)",
-                username,
-                id,
-                at);
-        stored.execute(
-                "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
-                        + "VALUES (?, ?, ?, ?)",
-                username,
-                id,
-                adder,
-                at);
     }
 
     /** The conversations in {@code username}'s set now, each with who put them there. */

@@ -49,6 +49,10 @@ public interface GenerationSettings {
     @WithDefault("PT1M")
     Duration fillSettle();
 
+    /** Partitions the set-fills job reads from one table at a time, filling their keys 8 at once. */
+    @WithDefault("200")
+    int fillBatch();
+
     /** A move claimed longer ago than this is taken over (its mover died); longer than a move takes. */
     @WithDefault("PT2M")
     Duration staleMove();

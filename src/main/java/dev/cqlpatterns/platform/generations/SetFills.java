@@ -16,7 +16,8 @@ import java.util.function.Function;
 
 /**
  * Fills a {@link FilledSet} from its source table once per key, before the first read that trusts the
- * set: the protocol of cql/057_set_fills.cql. Every write goes through {@link PartitionGenerations#change}.
+ * set or when the set-fills job walks past the key: the protocol of cql/057_set_fills.cql. Every write
+ * goes through {@link PartitionGenerations#change}.
  */
 @ApplicationScoped
 public class SetFills {
@@ -44,10 +45,25 @@ public class SetFills {
      */
     public <K, V> Uni<Integer> current(
             FilledSet<K, V> set, K key, Function<K, Uni<Map<String, FilledSet.Member<V>>>> source) {
-        return cql.read(FILLED, set.name(), set.key(key)).chain(rs -> {
-            Uni<Void> filled = rs.one() != null ? Uni.createFrom().voidItem() : fill(set, key, source);
-            return filled.chain(() -> generations.current(set, key));
-        });
+        return filled(set, key, source).chain(() -> generations.current(set, key));
+    }
+
+    /**
+     * The set-fills job's view of {@code set} (SetFillsJob): its keys filled from {@code source}, found
+     * in the partitions of {@code scans}.
+     */
+    public <V> SetFill walked(
+            FilledSet<String, V> set,
+            Function<String, Uni<Map<String, FilledSet.Member<V>>>> source,
+            KeyScan... scans) {
+        return new SetFill(set.name(), key -> filled(set, key, source), List.of(scans));
+    }
+
+    /** Fills the set's {@code key} from {@code source} unless set_fills says it was. */
+    private <K, V> Uni<Void> filled(
+            FilledSet<K, V> set, K key, Function<K, Uni<Map<String, FilledSet.Member<V>>>> source) {
+        return cql.read(FILLED, set.name(), set.key(key))
+                .chain(rs -> rs.one() != null ? Uni.createFrom().voidItem() : fill(set, key, source));
     }
 
     private <K, V> Uni<Void> fill(
