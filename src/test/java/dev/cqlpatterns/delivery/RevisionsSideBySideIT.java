@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * A rollout and a rollback as Knative performs them: the previous release (RELEASES.md, packaged
  * from its commit) and this build serve one keyspace at the same time, each request going to one of
  * them by a traffic split, under the mixed load of {@link AuditedLoad}. The previous release
- * migrates the keyspace and serves alone; this build's {@code migrate} applies the migrations in
+ * migrates the keyspace, serves alone and runs its data migrations (RELEASES.md) to their end, as
+ * its upgrade does before the next; this build's {@code migrate} applies the migrations in
  * between while it serves (the expand step); then this build takes half the traffic, then all of
  * it, then the rollback gives half back and then all. Every pair of adjacent releases must keep the
  * write audit through all of it: after each phase the clients stop and the audit reads through each
@@ -84,6 +85,14 @@ class RevisionsSideBySideIT {
         try {
             load.setUp();
             rollout.phase(release.version() + " alone", 0);
+            // the upgrade to the release before ends with its data migrations run to their end
+            for (String job : release.dataMigrations()) {
+                Command done = service.command(previousJar, "job", job);
+                assertThat(done.exitCode())
+                        .as("%s's job %s; output:%n%s", release.version(), job, done.output())
+                        .isZero();
+                System.out.printf("revisions: %s's job %s:%n%s%n", release.version(), job, done.output());
+            }
 
             Command migrate = service.command(PackagedService.JAR, "migrate");
             assertThat(migrate.exitCode())

@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * clone may carry no tags; it must be in the clone's history.
  */
 public final class PreviousRelease {
-    private static final Pattern ROW = Pattern.compile("^\\| *([0-9][^ |]*) *\\| *([0-9a-f]{40}) *\\|.*");
+    /** | version | commit | migrations | data migrations | notes |: the data migrations as job names, or "none". */
+    private static final Pattern ROW =
+            Pattern.compile("^\\| *([0-9][^ |]*) *\\| *([0-9a-f]{40}) *\\|[^|]*\\| *([^|]*?) *\\|.*");
     /** The packaging steps only: tests, lints, images and the SBOM are the release's own CI's business. */
     private static final List<String> PACKAGE_ONLY = List.of(
             "-DskipTests",
@@ -27,7 +29,11 @@ public final class PreviousRelease {
             "-Dcassandra-log-gate.skip=true",
             "-Dquarkus.container-image.build=false");
 
-    public record Release(String version, String commit) {}
+    /**
+     * A release, and the data migrations (job names) its upgrade runs to their end before the next
+     * release may start (RELEASES.md, Upgrades).
+     */
+    public record Release(String version, String commit, List<String> dataMigrations) {}
 
     private PreviousRelease() {}
 
@@ -35,10 +41,13 @@ public final class PreviousRelease {
         for (String line : Files.readAllLines(PackagedService.ROOT.resolve("RELEASES.md"), StandardCharsets.UTF_8)) {
             Matcher row = ROW.matcher(line);
             if (row.matches()) {
-                return new Release(row.group(1), row.group(2));
+                String jobs = row.group(3).replace("`", "");
+                return new Release(
+                        row.group(1), row.group(2), jobs.equals("none") ? List.of() : List.of(jobs.split(" *, *")));
             }
         }
-        throw new IllegalStateException("RELEASES.md names no release (a row | version | 40-hex commit | ...)");
+        throw new IllegalStateException(
+                "RELEASES.md names no release (a row | version | 40-hex commit | migrations | data migrations | ...)");
     }
 
     /** The previous release's runnable jar, built on first use (about 30 s with a warm Maven repository). */
