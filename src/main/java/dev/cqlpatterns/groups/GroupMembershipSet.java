@@ -5,24 +5,19 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.generations.FilledSet;
-import dev.cqlpatterns.platform.generations.KeyScan;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
-import dev.cqlpatterns.platform.generations.SetFill;
 import dev.cqlpatterns.platform.generations.SetFills;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.UUID;
 
 /**
  * The groups a user is in: group_memberships_by_user, a set in generations (cql/056_membership_sets.cql),
  * so that counting it scans a bounded number of tombstones whatever the user left. The membership's
- * claim stays in groups_by_user (Groups), the set's source (cql/057_set_fills.cql); the set follows
- * it, written with the claim's write time.
+ * claim stays in groups_by_user (Groups); the set follows it, written with the claim's write time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -47,9 +42,6 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
     @Inject
     SetFills fills;
 
-    @Inject
-    Groups groups;
-
     /** {@code username} is in {@code group} since {@code joined}, as of the claim's write time {@code claimed}. */
     Uni<Void> joined(String username, String group, UUID joined, long claimed) {
         return generations.change(this, username, false, g -> put(username, g, group, joined, claimed));
@@ -60,22 +52,11 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
         return generations.change(this, username, true, g -> remove(username, g, group, claimed + 1));
     }
 
-    /** How many groups {@code username} is in, the claims (groups_by_user) filling the set first if need be. */
+    /** How many groups {@code username} is in. */
     Uni<Long> count(String username) {
-        return fills.current(this, username, groups::claims)
+        return fills.current(this, username)
                 .chain(g -> cql.read(COUNT, username, g))
                 .map(rs -> rs.one().getLong(0));
-    }
-
-    /** The set-fills job's view of this set: filled from the claims, its keys found in groups_by_user and here. */
-    @Produces
-    @Singleton
-    SetFill walked() {
-        return fills.walked(
-                this,
-                groups::claims,
-                new KeyScan("groups_by_user", "username"),
-                new KeyScan(name(), "username, generation"));
     }
 
     @Override

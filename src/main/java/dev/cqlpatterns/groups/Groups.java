@@ -8,7 +8,6 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import dev.cqlpatterns.platform.generations.FilledSet;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,9 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * What the group functions share: the groups table (a group and its bucket count), every statement
@@ -45,8 +42,6 @@ public class Groups {
     static final Query MEMBERSHIP = Cql.idempotent("SELECT bucket, joined, writetime(joined) AS claimed "
             + "FROM groups_by_user WHERE username = ? AND groupname = ?");
 
-    private static final Query CLAIMS = Cql.idempotent(
-            "SELECT groupname, joined, writetime(joined) AS written FROM groups_by_user WHERE username = ?");
     // Conditional (Cql.conditional), settled by CompareAndSet: the claim holding this join's own
     // timeuuid is this join's, whatever Cassandra answered.
     static final Query CLAIM_MEMBERSHIP = Cql.conditional(
@@ -105,17 +100,6 @@ public class Groups {
                                         : Uni.createFrom().failure(failure);
                             }));
         });
-    }
-
-    /**
-     * Every membership claim of {@code username}, by group: the source of the user's
-     * GroupMembershipSet, read once per user (cql/057_set_fills.cql). Bounded by the per-user cap.
-     */
-    Uni<Map<String, FilledSet.Member<UUID>>> claims(String username) {
-        return FilledSet.members(
-                paging -> cql.read(CLAIMS, paging, username),
-                row -> row.getString("groupname"),
-                GroupMembershipSet::member);
     }
 
     /** The member bucket of a username: the first 4 bytes of its SHA-256, modulo the bucket count. */

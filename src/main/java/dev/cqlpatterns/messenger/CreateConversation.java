@@ -55,7 +55,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * planned and kept with the key before anything is written. A group is written by ordered idempotent
  * writes, no logged batch (a logged batch's log goes to two other nodes, so while a killed
  * node is not yet marked down every batch whose log picks it fails): first every member's inbox
- * summary and "added by others" charge, then the conversation row last. The row is what makes the
+ * summary and the membership in their MembershipSet (who added them), then the conversation row last. The row is what makes the
  * group exist (every conversation route reads it); a reader between the writes may see the group in
  * an inbox a moment before it opens (404), never a group whose member has no inbox row. Every write
  * carries the plan's creation time as write timestamp, so a retry of the request after a 503 writes
@@ -312,7 +312,7 @@ public class CreateConversation {
     }
 
     /**
-     * Writes both summary rows of a 1:1, and the partner's "added by others" charge, with the
+     * Writes both summary rows of a 1:1 and both memberships (the partner added by the creator), with the
      * conversation's creation time as joined_at and as write timestamp: the same bytes each time,
      * so a repeated create also repairs a first one that died between its conditional insert and
      * these writes.
@@ -336,8 +336,8 @@ public class CreateConversation {
     }
 
     /**
-     * Every member's summary with its rows in the order of last activity (InboxRows.joined), and the charge to their "added by others"
-     * bound unless they created it, at the creation time: idempotent writes, in parallel.
+     * Every member's summary with its rows in the order of last activity (InboxRows.joined) and their membership,
+     * added by the creator unless they are the creator, at the creation time: idempotent writes, in parallel.
      */
     private Uni<Void> memberRows(Conversations.Conversation c) {
         Instant at = c.createdAt();

@@ -9,7 +9,6 @@ import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import dev.cqlpatterns.platform.generations.FilledSet;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
@@ -18,7 +17,6 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +27,7 @@ import java.util.UUID;
  * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
  * summary row of a conversation (kind 0) and the unread markers (kind 1), which the inbox counts;
  * its place in the order of last activity, in inbox_by_day with the days listed in time_buckets
- * (cql/015); conversations_added_by_others (cql/011), with the user's MembershipSet beside. Every write carries an explicit write timestamp in
+ * (cql/015), with the user's MembershipSet beside. Every write carries an explicit write timestamp in
  * microseconds of the service clock or of a message's time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
@@ -71,9 +69,6 @@ public class InboxRows {
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "last_unread_id = ?, others_sent = ? WHERE " + SUMMARY_ROWS
                     + " AND conversation_id = ? AND message_id = ?");
-    /** The conversations the user is in, since when and as of when: what fills the user's MembershipSet. */
-    private static final Query MEMBERSHIPS = Cql.idempotent("SELECT conversation_id, joined_at, "
-            + "writetime(joined_at) AS written FROM inbox_by_user WHERE " + SUMMARY_ROWS);
     /** With the static days_indexed (cql/015), which comes with every row. */
     private static final String SUMMARY_COLUMNS = "conversation_id, title, partner, direct, joined_at, "
             + "last_message_id, last_sender, last_preview, last_unread_id, read_up_to, days_indexed "
@@ -119,15 +114,6 @@ public class InboxRows {
     static final Query DAY_ROWS =
             Cql.idempotent("SELECT conversation_id, last_at FROM inbox_by_day WHERE username = ? AND day = ?");
 
-    // conversations_added_by_others (cql/011): the conversations someone else put the user in.
-    private static final Query INSERT_ADDED =
-            Cql.idempotent("INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
-                    + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_ADDED = Cql.idempotent(
-            "DELETE FROM conversations_added_by_others USING TIMESTAMP ? WHERE username = ? AND conversation_id = ?");
-    private static final Query ADDED =
-            Cql.idempotent("SELECT conversation_id, added_by FROM conversations_added_by_others WHERE username = ?");
-
     @Inject
     Cql cql;
 
@@ -146,8 +132,7 @@ public class InboxRows {
      * same partition, in one unlogged batch. The summary starts
      * at {@code from}: the conversation's last message when the member joined, as if read (cql/054).
      * Beside them, with the summary's write timestamp, the membership in the user's
-     * {@link MembershipSet} and, when {@code addedBy} (not null) put the user in, the charge to their
-     * "added by others" bound (cql/011).
+     * {@link MembershipSet}, with {@code addedBy} when someone else put the user in.
      */
     Uni<Void> joined(
             String username,
@@ -181,11 +166,7 @@ public class InboxRows {
                 .chain(() -> together(batch))
                 .replaceWithVoid();
         Uni<Void> member = memberships.joined(username, c.id(), addedBy, joinedAt, micros(joinedAt));
-        Uni<Void> charge = addedBy == null
-                ? Uni.createFrom().voidItem()
-                : cql.write(INSERT_ADDED, username, c.id(), addedBy, joinedAt, micros(joinedAt))
-                        .replaceWithVoid();
-        return Uni.join().all(inbox, member, charge).andFailFast().replaceWithVoid();
+        return Uni.join().all(inbox, member).andFailFast().replaceWithVoid();
     }
 
     /**
@@ -319,41 +300,9 @@ public class InboxRows {
     }
 
     /**
-     * The conversations {@code username} is in, as the summaries and conversations_added_by_others
-     * hold them, each with the summary's write time: the source of the user's {@link MembershipSet}
-     * (cql/057_set_fills.cql). Read once per user; both partitions are bounded by the caps.
-     */
-    Uni<Map<String, FilledSet.Member<MembershipSet.Membership>>> memberships(String username) {
-        int pageSize = settings.maxInboxConversations() + 100;
-        return Uni.combine()
-                .all()
-                .unis(
-                        cql.read(MEMBERSHIPS, b -> b.setPageSize(pageSize), username)
-                                .chain(rs -> all(rs, new ArrayList<>())),
-                        cql.read(ADDED, b -> b.setPageSize(pageSize), username).chain(rs -> all(rs, new ArrayList<>())))
-                .with((summaries, added) -> {
-                    Map<UUID, String> addedBy = new HashMap<>();
-                    added.forEach(row -> addedBy.put(row.getUuid("conversation_id"), row.getString("added_by")));
-                    Map<String, FilledSet.Member<MembershipSet.Membership>> members = new HashMap<>();
-                    for (Row summary : summaries) {
-                        if (isMember(summary)) {
-                            UUID id = summary.getUuid("conversation_id");
-                            members.put(
-                                    id.toString(),
-                                    new FilledSet.Member<>(
-                                            new MembershipSet.Membership(
-                                                    addedBy.get(id), summary.getInstant("joined_at")),
-                                            summary.getLong("written")));
-                        }
-                    }
-                    return members;
-                });
-    }
-
-    /**
      * Forgets a conversation in {@code username}'s inbox: reads the summary's last activity, then
      * deletes the summary and unread markers in one unlogged batch of the user's partition, beside it
-     * the "added by others" charge and the membership in the user's {@link MembershipSet}, and then
+     * the membership in the user's {@link MembershipSet}, and then
      * the row of the last activity's day (cql/015; a re-join writes it again later). Idempotent writes,
      * no logged batch.
      */
@@ -367,8 +316,6 @@ public class InboxRows {
                             together(List.of(
                                             cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
                                             clearUnread(username, conversationId, at)))
-                                    .replaceWithVoid(),
-                            cql.write(DELETE_ADDED, micros(at), username, conversationId)
                                     .replaceWithVoid(),
                             memberships.left(username, conversationId, micros(at)))
                     .andFailFast()

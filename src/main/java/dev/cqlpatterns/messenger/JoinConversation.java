@@ -37,7 +37,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * <p>Ordered idempotent writes, no logged batch (a logged batch's log goes to two other
  * nodes, so while a killed node is not yet marked down every batch whose log picks it fails): first
  * the new member's inbox summary (with the clearing of old unread markers, one unlogged batch of
- * their one partition) and the "added by others" charge, then the set addition last. The member set
+ * their one partition) and the membership in their MembershipSet, then the set addition last. The member set
  * is the authoritative row: it lets them read the conversation and be sent its messages, and it is
  * what a retry reads to decide whether anything is left to do. Added first, a join that stopped
  * half way would be answered "already a member" with no inbox row, for good. Between the two, the

@@ -34,7 +34,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * <p>Ordered idempotent writes, no logged batch (a logged batch's log goes to two other
  * nodes, so while a killed node is not yet marked down every batch whose log picks it fails): first
  * the inbox (summary and unread markers in one unlogged batch of their one partition, and the
- * "added by others" charge), then the set removal last. The member set is what every conversation
+ * membership in the leaver's MembershipSet), then the set removal last. The member set is what every conversation
  * route checks, and what a retry reads to know there is something left to do: removed first, a
  * leave that stopped half way would answer the retry 404 and leave the conversation in the inbox
  * for good. Between the two, the leaver is still a member whose inbox no longer lists the

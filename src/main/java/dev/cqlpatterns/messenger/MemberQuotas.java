@@ -4,21 +4,16 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import dev.cqlpatterns.platform.generations.KeyScan;
-import dev.cqlpatterns.platform.generations.SetFill;
-import dev.cqlpatterns.platform.generations.SetFills;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 /**
- * Who may be put into a conversation (cql/011_added_memberships.cql): signed-up users only, each
+ * Who may be put into a conversation (cql/056_membership_sets.cql): signed-up users only, each
  * with room under the cap the membership is charged to, counted in the user's {@link MembershipSet}. A conversation someone creates is charged
  * to their own cap; one they are put in by someone else to their separate "added by others" bound,
  * so a third party can never use up a user's own cap.
@@ -39,23 +34,6 @@ public class MemberQuotas {
     @Inject
     MembershipSet memberships;
 
-    @Inject
-    InboxRows inbox;
-
-    /**
-     * The set-fills job's view of the users' {@link MembershipSet}s: filled from the inbox summaries
-     * and conversations_added_by_others, their keys found in inbox_by_user and in the set.
-     */
-    @Produces
-    @Singleton
-    SetFill walkedMemberships(SetFills fills) {
-        return fills.walked(
-                memberships,
-                inbox::memberships,
-                new KeyScan("inbox_by_user", "username"),
-                new KeyScan(memberships.name(), "username, generation"));
-    }
-
     /**
      * Fails unless every one of {@code members} is a signed-up user (404 naming the first unknown,
      * or 400 on {@code fields}' name when given) with room: {@code actor} under their own cap, every
@@ -75,12 +53,12 @@ public class MemberQuotas {
     /**
      * Fails unless {@code member}, whom {@code actor} puts into the existing conversation
      * {@code conversationId}, is a signed-up user with room under their "added by others" bound, not
-     * counting a charge for this conversation: a join that stopped after writing it (cql/010) is
-     * finished by the retry, even when that charge fills the bound.
+     * counting this conversation: a join that stopped after writing the membership (cql/010) is
+     * finished by the retry, even when that membership fills the bound.
      */
     Uni<Void> admitInto(UUID conversationId, String member) {
         return requireUser(member, null)
-                .chain(() -> memberships.counts(member, conversationId, inbox::memberships))
+                .chain(() -> memberships.counts(member, conversationId))
                 .invoke(counts -> requireAddedRoom(member, counts.added()))
                 .replaceWithVoid();
     }
@@ -100,7 +78,7 @@ public class MemberQuotas {
 
     private Uni<Void> requireOwnRoom(String username) {
         return memberships
-                .counts(username, null, inbox::memberships)
+                .counts(username, null)
                 .invoke(counts -> {
                     if (counts.own() >= settings.maxConversationsPerUser()) {
                         throw ProblemException.conflict("You already started " + counts.own()
@@ -112,7 +90,7 @@ public class MemberQuotas {
 
     private Uni<Void> requireAddedRoom(String username) {
         return memberships
-                .counts(username, null, inbox::memberships)
+                .counts(username, null)
                 .invoke(counts -> requireAddedRoom(username, counts.added()))
                 .replaceWithVoid();
     }

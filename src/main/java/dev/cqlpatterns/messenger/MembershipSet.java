@@ -15,15 +15,13 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * The conversations a user is in, and who put them there: conversation_memberships_by_user, a set in
  * generations (cql/056_membership_sets.cql), so that counting or listing it scans a bounded number of
  * tombstones whatever the user left. Written beside the inbox summary with the same write timestamp;
- * filled from the summaries and conversations_added_by_others (its source, InboxRows.memberships) on
- * a user's first read (cql/057_set_fills.cql).
+ * the caps count it and GET /messages?sender= lists it.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -74,9 +72,8 @@ public class MembershipSet implements FilledSet<String, MembershipSet.Membership
     }
 
     /** The user's counts, the conversation {@code notCounted} (null: none) left out: two or three reads. */
-    Uni<Counts> counts(
-            String username, UUID notCounted, Function<String, Uni<Map<String, Member<Membership>>>> source) {
-        return fills.current(this, username, source).chain(g -> {
+    Uni<Counts> counts(String username, UUID notCounted) {
+        return fills.current(this, username).chain(g -> {
             Uni<Counts> all = cql.read(COUNT, username, g).map(rs -> {
                 Row row = rs.one();
                 return new Counts(row.getLong("members"), row.getLong("added"));
@@ -98,8 +95,8 @@ public class MembershipSet implements FilledSet<String, MembershipSet.Membership
     }
 
     /** The conversations the user is in. */
-    Uni<Set<UUID>> conversations(String username, Function<String, Uni<Map<String, Member<Membership>>>> source) {
-        return fills.current(this, username, source)
+    Uni<Set<UUID>> conversations(String username) {
+        return fills.current(this, username)
                 .chain(g -> held(username, g))
                 .map(held -> held.keySet().stream().map(UUID::fromString).collect(Collectors.toSet()));
     }

@@ -40,8 +40,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * recipients CONTAINS ?} together, so the index does the filtering. The query names no partition:
  * it is a scatter-gather over the token ring (every node's local index is asked, in rounds, until
  * the page is full), the one read of the messenger whose cost grows with the cluster. Membership
- * comes from the caller's own inbox partition (its summary rows). X-Partitions-Read counts that
- * partition and the partitions the index returned rows from; the nodes asked are not partitions.
+ * comes from the caller's {@link MembershipSet}. X-Partitions-Read counts its partitions and the
+ * partitions the index returned rows from; the nodes asked are not partitions.
  *
  * <p>The cursor carries the driver's paging state of the index query, but Cassandra only ever gets
  * one the service rebuilt from a conversation id, a month and a message timeuuid
@@ -65,9 +65,6 @@ public class MessagesBySender {
 
     @Inject
     MembershipSet memberships;
-
-    @Inject
-    InboxRows inbox;
 
     /** The key of messages_by_conversation: (conversation_id uuid, bucket int), message_id timeuuid. */
     private static final PagingStates.Shape MESSAGE_KEY = new PagingStates.Shape(List.of(16, 4), List.of(16));
@@ -107,7 +104,7 @@ public class MessagesBySender {
         Query query = sender.equals(me) ? Messages.SENT_BY : Messages.SENT_TO;
         Object[] values = sender.equals(me) ? new Object[] {sender} : new Object[] {sender, me};
         return memberships
-                .conversations(me, inbox::memberships)
+                .conversations(me)
                 .chain(memberOf -> page(query, values, size, start).chain(page -> {
                     List<Messages.Message> items = page.rows().stream()
                             .filter(row -> memberOf.contains(row.getUuid("conversation_id")))

@@ -9,6 +9,7 @@ import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.testsupport.MembershipRows;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -57,17 +58,7 @@ class HalfDoneMembersTest {
                                 username,
                                 conversation)
                         .size());
-        state.put(
-                "addedBy",
-                rows
-                        .execute(
-                                "SELECT added_by FROM conversations_added_by_others WHERE username = ? "
-                                        + "AND conversation_id = ?",
-                                username,
-                                conversation)
-                        .stream()
-                        .map(r -> r.getString("added_by"))
-                        .toList());
+        state.put("addedBy", MembershipRows.addedBy(rows, username, conversation));
         state.put(
                 "listed",
                 inbox(username).extract().jsonPath().getList("items.conversationId").stream()
@@ -93,7 +84,7 @@ class HalfDoneMembersTest {
         // A clean join, for comparison.
         join(alice, id, erin).then().statusCode(200);
 
-        // dave's join stopped after its first writes: his summary and charge, not the member set.
+        // dave's join stopped after its first writes: his summary and set row, not the member set.
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, now);
         rows.execute(
@@ -105,14 +96,7 @@ class HalfDoneMembersTest {
                 "Half joined",
                 now,
                 micros);
-        rows.execute(
-                "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
-                        + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?",
-                dave,
-                UUID.fromString(id),
-                alice,
-                now,
-                micros);
+        MembershipRows.write(rows, dave, UUID.fromString(id), alice, now);
         assertThat(members(id)).doesNotContain(dave);
 
         join(alice, id, dave).then().statusCode(200).body("members", org.hamcrest.Matchers.hasItem(dave));
@@ -149,10 +133,7 @@ class HalfDoneMembersTest {
                 "DELETE FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ?",
                 carol,
                 conversation);
-        rows.execute(
-                "DELETE FROM conversations_added_by_others WHERE username = ? AND conversation_id = ?",
-                carol,
-                conversation);
+        MembershipRows.delete(rows, carol, conversation);
         assertThat(members(id)).contains(carol);
 
         remove(carol, id, carol).then().statusCode(204);

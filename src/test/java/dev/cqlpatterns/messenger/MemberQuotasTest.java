@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.cqlpatterns.platform.errors.Problem;
+import dev.cqlpatterns.testsupport.MembershipRows;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -100,7 +101,7 @@ class MemberQuotasTest {
 
     /**
      * A join that stopped after charging the new member (a 503 before the member set; simulated by
-     * writing the charge here) is finished by the same PUT again, even when that charge fills the
+     * writing the member's row of conversation_memberships_by_user here) is finished by the same PUT again, even when that charge fills the
      * member's bound: the retry does not count its own charge twice (it answered 409 before).
      */
     @Test
@@ -117,13 +118,7 @@ class MemberQuotasTest {
         }
         String adder = user("adder");
         String id = create(adder, List.of(user("bob"), user("dan")), null);
-        rows.execute(
-                "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
-                        + "VALUES (?, ?, ?, ?)",
-                erin,
-                UUID.fromString(id),
-                adder,
-                Instant.now());
+        MembershipRows.write(rows, erin, UUID.fromString(id), adder, Instant.now());
 
         as(adder)
                 .when()

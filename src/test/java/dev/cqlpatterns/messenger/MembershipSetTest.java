@@ -10,13 +10,10 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.testsupport.FewRemovalsProfile;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
-import dev.cqlpatterns.testsupport.WithoutSets;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +24,9 @@ import org.junit.jupiter.api.Test;
  * A user's memberships in conversation_memberships_by_user (cql/056_membership_sets.cql), the set the
  * quotas count: after a third party put them in {@value #LEFT} conversations they left again, the set
  * holds exactly the conversations the user is in, each with who put them there, and a create that
- * checks the user's quota scans at most the removals one generation collects (counting
- * conversations_added_by_others, as the quota did before, scans one tombstone per conversation left).
- * A set that misses memberships from before it existed, or keeps one a release without it ended, is
- * filled from the inbox on the user's first read (cql/057_set_fills.cql).
+ * checks the user's quota scans at most the removals one generation collects (counting the inbox's
+ * summaries, as the quota did before the sets, scans one tombstone per conversation left). The set is
+ * trusted, its user noted as filled (cql/057_set_fills.cql).
  */
 @QuarkusTest
 @TestProfile(FewRemovalsProfile.class)
@@ -72,49 +68,37 @@ class MembershipSetTest {
                 "a create checking the user's quota",
                 () -> create(erin, List.of(erin, dana, gus), "one more"),
                 FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE,
-                "conversations_added_by_others",
+                "inbox_by_user",
                 dana,
                 LEFT);
     }
 
+    /**
+     * A membership only in the inbox, as a release before the sets left it (which reads and the
+     * set-fills job of 0.7.0 have filled since), is not counted: the set is trusted, and its user
+     * noted as filled, so 0.7.0 serving beside this release never fills the set from tables this
+     * release no longer writes (on 0.7.0, this test fails: the membership is filled in).
+     */
     @Test
-    void should_fill_a_set_that_misses_or_keeps_memberships_from_its_source() {
+    void should_trust_the_set_and_note_its_user_as_filled() {
         String ivy = user("ivy");
         String jon = user("jon");
         String kit = user("kit");
         Map<String, String> expected = new HashMap<>();
         expected.put(create(ivy, List.of(ivy, jon, kit), "own"), null);
-        String rejoined = create(jon, List.of(jon, ivy, kit), "re-joined");
-        remove(ivy, rejoined, ivy).then().statusCode(204);
-        // As a release without the set leaves it: a membership from before the set, only in the
-        // inbox; one made again after a leave, only in the inbox (the set holds the leave's
-        // tombstone); one ended there, still in the set; one whose adder changed there.
-        UUID before = UUID.randomUUID();
-        UUID ended = UUID.randomUUID();
-        UUID changed = UUID.randomUUID();
-        Instant now = Instant.now();
-        for (UUID id : List.of(before, UUID.fromString(rejoined), changed)) {
-            WithoutSets.conversationMembership(stored, ivy, id, jon, now);
-            expected.put(id.toString(), jon);
-        }
-        long anHourAgo = ChronoUnit.MICROS.between(Instant.EPOCH, now.minus(Duration.ofHours(1)));
-        for (UUID id : List.of(ended, changed)) {
-            stored.execute(
-                    "INSERT INTO " + SET + " (username, generation, conversation_id, added_by, joined_at) "
-                            + "VALUES (?, 0, ?, ?, ?) USING TIMESTAMP " + anHourAgo,
-                    ivy,
-                    id,
-                    kit,
-                    now.minus(Duration.ofHours(1)));
-        }
+        stored.execute(
+                "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, joined_at) "
+                        + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, ?)",
+                ivy,
+                UUID.randomUUID(),
+                Instant.now());
         stored.execute("DELETE FROM set_fills WHERE set_name = ? AND set_key = ?", SET, ivy);
 
-        // The next quota check of ivy fills her set first.
         expected.put(create(kit, List.of(kit, ivy, jon), "after"), kit);
 
-        assertThat(held(ivy)).as("ivy's set after its fill").isEqualTo(expected);
+        assertThat(held(ivy)).as("ivy's set").isEqualTo(expected);
         assertThat(stored.execute("SELECT filled_at FROM set_fills WHERE set_name = ? AND set_key = ?", SET, ivy))
-                .as("the fill noted")
+                .as("ivy noted as filled")
                 .hasSize(1);
     }
 

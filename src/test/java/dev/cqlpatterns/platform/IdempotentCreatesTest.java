@@ -16,6 +16,7 @@ import dev.cqlpatterns.posts.AddComment;
 import dev.cqlpatterns.posts.CreatePost;
 import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
 import dev.cqlpatterns.testsupport.KeyClaims;
+import dev.cqlpatterns.testsupport.MembershipRows;
 import dev.cqlpatterns.testsupport.SignUp;
 import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
@@ -322,7 +323,7 @@ class IdempotentCreatesTest {
         Set<String> members = new TreeSet<>(List.of(alice, bob, carol));
         Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         conversationClaimLeft(alice, key, members, id, createdAt);
-        // ... and after the first of its inbox writes (bob's summary and charge), before the conversation row.
+        // ... and after the first of its inbox writes (bob's summary and membership), before the conversation row.
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, createdAt);
         rows.execute(
                 "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, direct, joined_at) "
@@ -332,14 +333,7 @@ class IdempotentCreatesTest {
                 new UUID(0x1000L, 0x8000000000000000L),
                 createdAt,
                 micros);
-        rows.execute(
-                "INSERT INTO conversations_added_by_others (username, conversation_id, added_by, added_at) "
-                        + "VALUES (?, ?, ?, ?) USING TIMESTAMP ?",
-                bob,
-                id,
-                alice,
-                createdAt,
-                micros);
+        MembershipRows.write(rows, bob, id, alice, createdAt);
         as(bob).when().get("/conversations/{id}", id).then().statusCode(404);
 
         ExtractableResponse<Response> retry =
@@ -363,15 +357,7 @@ class IdempotentCreatesTest {
                     .body("items.size()", equalTo(1))
                     .body("items[0].conversationId", equalTo(id.toString()))
                     .body("items[0].title", equalTo(null));
-            assertThat(rows
-                            .execute(
-                                    "SELECT added_by FROM conversations_added_by_others WHERE username = ? AND "
-                                            + "conversation_id = ?",
-                                    member,
-                                    id)
-                            .stream()
-                            .map(r -> r.getString("added_by"))
-                            .toList())
+            assertThat(MembershipRows.addedBy(rows, member, id))
                     .isEqualTo(member.equals(alice) ? List.of() : List.of(alice));
         }
         assertThat(rows.execute("SELECT created_by, created_at, direct FROM conversations WHERE id = ?", id))

@@ -12,15 +12,15 @@ import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 
 /**
- * A generational set built beside an older table that holds the same members, its source, and read
- * once {@link SetFills} has filled it from there (cql/057_set_fills.cql). Members are named by a text
- * id and carry a value of type {@code V}.
+ * A generational set built beside an older table that held the same members, and filled from there
+ * before readers trusted it ({@link SetFills}, cql/057_set_fills.cql). Members are named by a text id
+ * and carry a value of type {@code V}, with its write time.
  *
  * @param <K> the set's partition key
  * @param <V> what the set holds of one member besides its id
  */
 public interface FilledSet<K, V> extends GenerationalSet<K> {
-    /** Members written at once by a copy or a fill: a set holds at most a few thousand. */
+    /** Members a move's copy writes at once: a set holds at most a few thousand. */
     int CHUNK = 200;
 
     /** One member as a table holds it: its value, and the write time of that value in microseconds. */

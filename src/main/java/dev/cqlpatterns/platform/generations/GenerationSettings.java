@@ -42,17 +42,6 @@ public interface GenerationSettings {
     @WithDefault("PT10S")
     Duration dropDelay();
 
-    /**
-     * How old a set's row must be before filling the set from its source may change it
-     * (cql/057_set_fills.cql): older than any change still in flight.
-     */
-    @WithDefault("PT1M")
-    Duration fillSettle();
-
-    /** Partitions the set-fills job reads from one table at a time, filling their keys 8 at once. */
-    @WithDefault("200")
-    int fillBatch();
-
     /** A move claimed longer ago than this is taken over (its mover died); longer than a move takes. */
     @WithDefault("PT2M")
     Duration staleMove();
