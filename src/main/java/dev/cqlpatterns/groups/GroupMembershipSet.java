@@ -4,9 +4,8 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import dev.cqlpatterns.platform.generations.FilledSet;
+import dev.cqlpatterns.platform.generations.MemberSet;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
-import dev.cqlpatterns.platform.generations.SetFills;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +20,7 @@ import java.util.UUID;
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
-public class GroupMembershipSet implements FilledSet<String, UUID> {
+public class GroupMembershipSet implements MemberSet<String, UUID> {
     private static final Query INSERT = Cql.idempotent("INSERT INTO group_memberships_by_user "
             + "(username, generation, groupname, joined) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE = Cql.idempotent("DELETE FROM group_memberships_by_user USING TIMESTAMP ? "
@@ -39,9 +38,6 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
     @Inject
     PartitionGenerations generations;
 
-    @Inject
-    SetFills fills;
-
     /** {@code username} is in {@code group} since {@code joined}, as of the claim's write time {@code claimed}. */
     Uni<Void> joined(String username, String group, UUID joined, long claimed) {
         return generations.change(this, username, false, g -> put(username, g, group, joined, claimed));
@@ -54,7 +50,8 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
 
     /** How many groups {@code username} is in. */
     Uni<Long> count(String username) {
-        return fills.current(this, username)
+        return generations
+                .current(this, username)
                 .chain(g -> cql.read(COUNT, username, g))
                 .map(rs -> rs.one().getLong(0));
     }
@@ -66,7 +63,7 @@ public class GroupMembershipSet implements FilledSet<String, UUID> {
 
     @Override
     public Uni<Map<String, Member<UUID>>> held(String username, int generation) {
-        return FilledSet.members(
+        return MemberSet.members(
                 paging -> cql.read(ALL, paging, username, generation),
                 row -> row.getString("groupname"),
                 GroupMembershipSet::member);

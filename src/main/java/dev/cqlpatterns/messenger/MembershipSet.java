@@ -4,9 +4,8 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import dev.cqlpatterns.platform.generations.FilledSet;
+import dev.cqlpatterns.platform.generations.MemberSet;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
-import dev.cqlpatterns.platform.generations.SetFills;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,7 +24,7 @@ import java.util.stream.Collectors;
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
-public class MembershipSet implements FilledSet<String, MembershipSet.Membership> {
+public class MembershipSet implements MemberSet<String, MembershipSet.Membership> {
     private static final Query INSERT = Cql.idempotent("INSERT INTO conversation_memberships_by_user "
             + "(username, generation, conversation_id, added_by, joined_at) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE = Cql.idempotent("DELETE FROM conversation_memberships_by_user "
@@ -45,9 +44,6 @@ public class MembershipSet implements FilledSet<String, MembershipSet.Membership
 
     @Inject
     PartitionGenerations generations;
-
-    @Inject
-    SetFills fills;
 
     /** One membership: who put the user in (null: they created the conversation), and since when. */
     public record Membership(String addedBy, Instant joinedAt) {}
@@ -73,7 +69,7 @@ public class MembershipSet implements FilledSet<String, MembershipSet.Membership
 
     /** The user's counts, the conversation {@code notCounted} (null: none) left out: two or three reads. */
     Uni<Counts> counts(String username, UUID notCounted) {
-        return fills.current(this, username).chain(g -> {
+        return generations.current(this, username).chain(g -> {
             Uni<Counts> all = cql.read(COUNT, username, g).map(rs -> {
                 Row row = rs.one();
                 return new Counts(row.getLong("members"), row.getLong("added"));
@@ -96,7 +92,8 @@ public class MembershipSet implements FilledSet<String, MembershipSet.Membership
 
     /** The conversations the user is in. */
     Uni<Set<UUID>> conversations(String username) {
-        return fills.current(this, username)
+        return generations
+                .current(this, username)
                 .chain(g -> held(username, g))
                 .map(held -> held.keySet().stream().map(UUID::fromString).collect(Collectors.toSet()));
     }
@@ -108,7 +105,7 @@ public class MembershipSet implements FilledSet<String, MembershipSet.Membership
 
     @Override
     public Uni<Map<String, Member<Membership>>> held(String username, int generation) {
-        return FilledSet.members(
+        return MemberSet.members(
                 paging -> cql.read(ALL, paging, username, generation),
                 row -> row.getUuid("conversation_id").toString(),
                 MembershipSet::member);

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * A user's groups in group_memberships_by_user (cql/056_membership_sets.cql) after they joined and
  * left {@value #LEFT} groups: the set holds exactly the groups the user is in, and a join, which
  * checks the cap, scans at most the removals one generation collects (counting groups_by_user, as the
- * cap did before, scans one tombstone per group left). The set is trusted, its user noted as filled
- * (cql/057_set_fills.cql).
+ * cap did before, scans one tombstone per group left). The set is trusted: it is the
+ * only count.
  */
 @QuarkusTest
 @TestProfile(FewRemovalsProfile.class)
@@ -71,13 +71,9 @@ class GroupMembershipSetTest {
                 LEFT);
     }
 
-    /**
-     * A claim only in groups_by_user, as a release before the sets left it (which reads and the
-     * set-fills job of 0.7.0 have filled since), is not counted: the set is trusted and its user noted
-     * as filled (on 0.7.0, this test fails: the claim is filled in).
-     */
+    /** A claim only in groups_by_user, as a release before the sets left it, is not counted. */
     @Test
-    void should_trust_the_set_and_note_its_user_as_filled() {
+    void should_trust_the_set() {
         String user = unique("ida");
         createUser(user, 35);
         String run = unique("f");
@@ -89,16 +85,12 @@ class GroupMembershipSetTest {
                 "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, 0, now())",
                 user,
                 run + "-before");
-        stored.execute("DELETE FROM set_fills WHERE set_name = ? AND set_key = ?", SET, user);
 
         String after = run + "-after";
         join(user, after, user).then().statusCode(201);
         expected.add(after);
 
         assertThat(held(user)).as("the set").isEqualTo(expected);
-        assertThat(stored.execute("SELECT filled_at FROM set_fills WHERE set_name = ? AND set_key = ?", SET, user))
-                .as("noted as filled")
-                .hasSize(1);
     }
 
     /** The groups in {@code username}'s set now. */

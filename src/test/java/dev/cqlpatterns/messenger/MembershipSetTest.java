@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * holds exactly the conversations the user is in, each with who put them there, and a create that
  * checks the user's quota scans at most the removals one generation collects (counting the inbox's
  * summaries, as the quota did before the sets, scans one tombstone per conversation left). The set is
- * trusted, its user noted as filled (cql/057_set_fills.cql).
+ * trusted: it is the only count.
  */
 @QuarkusTest
 @TestProfile(FewRemovalsProfile.class)
@@ -73,14 +73,9 @@ class MembershipSetTest {
                 LEFT);
     }
 
-    /**
-     * A membership only in the inbox, as a release before the sets left it (which reads and the
-     * set-fills job of 0.7.0 have filled since), is not counted: the set is trusted, and its user
-     * noted as filled, so 0.7.0 serving beside this release never fills the set from tables this
-     * release no longer writes (on 0.7.0, this test fails: the membership is filled in).
-     */
+    /** A membership only in the inbox, as a release before the sets left it, is not counted. */
     @Test
-    void should_trust_the_set_and_note_its_user_as_filled() {
+    void should_trust_the_set() {
         String ivy = user("ivy");
         String jon = user("jon");
         String kit = user("kit");
@@ -92,14 +87,10 @@ class MembershipSetTest {
                 ivy,
                 UUID.randomUUID(),
                 Instant.now());
-        stored.execute("DELETE FROM set_fills WHERE set_name = ? AND set_key = ?", SET, ivy);
 
         expected.put(create(kit, List.of(kit, ivy, jon), "after"), kit);
 
         assertThat(held(ivy)).as("ivy's set").isEqualTo(expected);
-        assertThat(stored.execute("SELECT filled_at FROM set_fills WHERE set_name = ? AND set_key = ?", SET, ivy))
-                .as("ivy noted as filled")
-                .hasSize(1);
     }
 
     /** The conversations in {@code username}'s set now, each with who put them there. */

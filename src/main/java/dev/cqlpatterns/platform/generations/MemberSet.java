@@ -12,14 +12,13 @@ import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 
 /**
- * A generational set built beside an older table that held the same members, and filled from there
- * before readers trusted it ({@link SetFills}, cql/057_set_fills.cql). Members are named by a text id
- * and carry a value of type {@code V}, with its write time.
+ * A generational set whose members are named by a text id and carry a value of type {@code V}, with
+ * its write time: a move copies them all at once.
  *
  * @param <K> the set's partition key
  * @param <V> what the set holds of one member besides its id
  */
-public interface FilledSet<K, V> extends GenerationalSet<K> {
+public interface MemberSet<K, V> extends GenerationalSet<K> {
     /** Members a move's copy writes at once: a set holds at most a few thousand. */
     int CHUNK = 200;
 
