@@ -1,6 +1,5 @@
 package dev.cqlpatterns.groups;
 
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -25,8 +24,8 @@ public class GroupMembershipSet implements MemberSet<String, UUID> {
             + "(username, generation, groupname, joined) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE = Cql.idempotent("DELETE FROM group_memberships_by_user USING TIMESTAMP ? "
             + "WHERE username = ? AND generation = ? AND groupname = ?");
-    private static final Query ALL = Cql.idempotent("SELECT groupname, joined, writetime(joined) AS written "
-            + "FROM group_memberships_by_user WHERE username = ? AND generation = ?");
+    private static final Query ALL = Cql.idempotent(
+            "SELECT groupname, joined " + "FROM group_memberships_by_user WHERE username = ? AND generation = ?");
     private static final Query COUNT =
             Cql.idempotent("SELECT count(*) FROM group_memberships_by_user WHERE username = ? AND generation = ?");
     private static final Query DROP =
@@ -62,16 +61,11 @@ public class GroupMembershipSet implements MemberSet<String, UUID> {
     }
 
     @Override
-    public Uni<Map<String, Member<UUID>>> held(String username, int generation) {
+    public Uni<Map<String, UUID>> held(String username, int generation) {
         return MemberSet.members(
                 paging -> cql.read(ALL, paging, username, generation),
                 row -> row.getString("groupname"),
-                GroupMembershipSet::member);
-    }
-
-    /** A row of {@code SELECT groupname, joined, writetime(joined) AS written} as a member. */
-    static Member<UUID> member(Row row) {
-        return new Member<>(row.getUuid("joined"), row.getLong("written"));
+                row -> row.getUuid("joined"));
     }
 
     @Override

@@ -29,9 +29,8 @@ public class MembershipSet implements MemberSet<String, MembershipSet.Membership
             + "(username, generation, conversation_id, added_by, joined_at) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query DELETE = Cql.idempotent("DELETE FROM conversation_memberships_by_user "
             + "USING TIMESTAMP ? WHERE username = ? AND generation = ? AND conversation_id = ?");
-    private static final Query ALL = Cql.idempotent(
-            "SELECT conversation_id, added_by, joined_at, "
-                    + "writetime(joined_at) AS written FROM conversation_memberships_by_user WHERE username = ? AND generation = ?");
+    private static final Query ALL = Cql.idempotent("SELECT conversation_id, added_by, joined_at "
+            + "FROM conversation_memberships_by_user WHERE username = ? AND generation = ?");
     private static final Query COUNT = Cql.idempotent("SELECT count(*) AS members, count(added_by) AS added "
             + "FROM conversation_memberships_by_user WHERE username = ? AND generation = ?");
     private static final Query ADDED_BY = Cql.idempotent("SELECT added_by FROM conversation_memberships_by_user "
@@ -104,16 +103,15 @@ public class MembershipSet implements MemberSet<String, MembershipSet.Membership
     }
 
     @Override
-    public Uni<Map<String, Member<Membership>>> held(String username, int generation) {
+    public Uni<Map<String, Membership>> held(String username, int generation) {
         return MemberSet.members(
                 paging -> cql.read(ALL, paging, username, generation),
                 row -> row.getUuid("conversation_id").toString(),
                 MembershipSet::member);
     }
 
-    private static Member<Membership> member(Row row) {
-        return new Member<>(
-                new Membership(row.getString("added_by"), row.getInstant("joined_at")), row.getLong("written"));
+    private static Membership member(Row row) {
+        return new Membership(row.getString("added_by"), row.getInstant("joined_at"));
     }
 
     @Override
