@@ -177,15 +177,15 @@ class MessagesTest {
         UUID written = TimeUuids.at(Instant.now());
         diedAfterClaiming(id, alice, "died-later", "half", written, List.of(bob));
         session.execute(SimpleStatement.newInstance(
-                        "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
-                                + "VALUES (?, ?, ?, ?, ?, ?)",
-                        id,
-                        Messages.bucket(written),
-                        written,
-                        alice,
-                        "half",
-                        java.util.Set.of(bob))
-                .setKeyspace(cql.keyspace()));
+                "INSERT INTO " + cql.keyspace().asCql(true)
+                        + ".messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients) "
+                        + "VALUES (?, ?, ?, ?, ?, ?)",
+                id,
+                Messages.bucket(written),
+                written,
+                alice,
+                "half",
+                java.util.Set.of(bob)));
         retryIsReplayed(alice, id, "died-later", "half", written);
         Chat.inbox(bob)
                 .body("items.find { it.conversationId == '" + id + "' }.unreadCount", equalTo(2))

@@ -8,6 +8,7 @@ import dev.cqlpatterns.platform.cassandra.CassandraSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What is stored, read or written by a test straight in the service's keyspace, beside the HTTP
@@ -25,9 +26,11 @@ public class StoredRows {
 
     /** Runs one statement on the service's keyspace (table names unqualified). */
     public List<Row> execute(String cql, Object... values) {
-        return session.execute(SimpleStatement.newInstance(cql, values)
-                        .setKeyspace(CqlIdentifier.fromInternal(settings.keyspace())))
-                .all();
+        // Protocol V4 has no keyspace per statement: the session's is the service's once migrated.
+        if (!session.getKeyspace().equals(Optional.of(CqlIdentifier.fromInternal(settings.keyspace())))) {
+            session.execute("USE " + settings.keyspace());
+        }
+        return session.execute(SimpleStatement.newInstance(cql, values)).all();
     }
 
     /** The column names of one of the service's tables. */

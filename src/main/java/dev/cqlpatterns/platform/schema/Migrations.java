@@ -1,6 +1,5 @@
 package dev.cqlpatterns.platform.schema;
 
-import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -100,9 +99,9 @@ public class Migrations {
         bootstrap(keyspace);
         List<Migration> migrations = load();
         String owner = UUID.randomUUID().toString();
-        acquireLease(keyspace, owner);
+        acquireLease(owner);
         try {
-            Map<Integer, String> applied = applied(keyspace);
+            Map<Integer, String> applied = applied();
             List<String> done = new ArrayList<>();
             if (applied.isEmpty() && fromBaseline) {
                 Baseline baseline = baseline(migrations);
@@ -114,23 +113,19 @@ public class Migrations {
                 baseline.statements().stream()
                         .collect(Collectors.groupingBy(Migrations::creationOrder, TreeMap::new, Collectors.toList()))
                         .values()
-                        .forEach(group -> schemaChanges(keyspace, group));
+                        .forEach(this::schemaChanges);
                 for (Migration m : baseline.covers()) {
-                    recordApplied(keyspace, m);
+                    recordApplied(m);
                     applied.put(m.version(), m.checksum());
                     done.add(m.name());
                 }
-                renewLease(keyspace, owner);
+                renewLease(owner);
             }
             for (Migration m : migrations) {
                 String checksum = applied.get(m.version());
                 if (checksum != null) {
                     if (checksum.equals(m.fileChecksum()) && !checksum.equals(m.checksum())) {
-                        run(
-                                keyspace,
-                                "UPDATE schema_migrations SET checksum = ? WHERE version = ?",
-                                m.checksum(),
-                                m.version());
+                        run("UPDATE schema_migrations SET checksum = ? WHERE version = ?", m.checksum(), m.version());
                     } else if (!checksum.equals(m.checksum())) {
                         throw new IllegalStateException("A statement of cql/" + m.name() + " changed after it was "
                                 + "applied; migrations are immutable, add a new numbered file instead");
@@ -139,10 +134,10 @@ public class Migrations {
                 }
                 LOG.infof("Applying cql/%s to keyspace %s", m.name(), keyspace);
                 for (String statement : m.statements()) {
-                    schemaChange(keyspace, statement);
+                    schemaChange(statement);
                 }
-                recordApplied(keyspace, m);
-                renewLease(keyspace, owner);
+                recordApplied(m);
+                renewLease(owner);
                 done.add(m.name());
             }
             LOG.infof(
@@ -154,8 +149,22 @@ public class Migrations {
                     (System.nanoTime() - began) / 1_000_000);
             return done;
         } finally {
-            run(keyspace, "DELETE FROM leases WHERE name = ? IF owner = ?", LEASE, owner);
+            run("DELETE FROM leases WHERE name = ? IF owner = ?", LEASE, owner);
+            if (!keyspace.equals(settings.keyspace())) {
+                use(settings.keyspace());
+            }
         }
+    }
+
+    /**
+     * Makes {@code keyspace} the session's, for the statements of cql/, which name their tables
+     * only: the service speaks protocol V4 (application.conf says why), which has no keyspace per
+     * statement. Every statement outside cql/ names its keyspace, so none depends on it.
+     */
+    private void use(String keyspace) {
+        session.execute(SimpleStatement.newInstance("USE " + keyspace)
+                .setNode(coordinator)
+                .setTimeout(Duration.ofSeconds(30)));
     }
 
     private void bootstrap(String keyspace) {
@@ -164,15 +173,12 @@ public class Migrations {
                 .setNode(coordinator)
                 .setTimeout(Duration.ofSeconds(30)));
         awaitAgreement();
-        schemaChange(
-                keyspace,
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
-                        + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
+        use(keyspace);
+        schemaChange("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
+                + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
         // Also the table behind the scheduler's cluster-wide leases.
-        schemaChange(
-                keyspace,
-                "CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
-                        + "WITH ID = " + fixedId(keyspace, "leases"));
+        schemaChange("CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
+                + "WITH ID = " + fixedId(keyspace, "leases"));
     }
 
     /**
@@ -180,9 +186,8 @@ public class Migrations {
      * CREATE, the lease's Paxos round, the INSERT into schema_migrations) reach other replicas too,
      * and one that does not know a table yet fails them.
      */
-    private void recordApplied(String keyspace, Migration m) {
+    private void recordApplied(Migration m) {
         run(
-                keyspace,
                 "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                 m.version(),
                 m.name(),
@@ -195,8 +200,8 @@ public class Migrations {
         return statement.startsWith("CREATE TYPE ") ? 0 : statement.startsWith("CREATE TABLE ") ? 1 : 2;
     }
 
-    private void schemaChange(String keyspace, String cql) {
-        run(keyspace, cql);
+    private void schemaChange(String cql) {
+        run(cql);
         awaitAgreement();
     }
 
@@ -204,10 +209,9 @@ public class Migrations {
      * Independent schema changes at once, all to the one coordinator (which applies them in turn),
      * then the wait until every node has them all.
      */
-    private void schemaChanges(String keyspace, List<String> cqls) {
+    private void schemaChanges(List<String> cqls) {
         CompletableFuture.allOf(cqls.stream()
-                        .map(cql ->
-                                session.executeAsync(statement(keyspace, cql)).toCompletableFuture())
+                        .map(cql -> session.executeAsync(statement(cql)).toCompletableFuture())
                         .toArray(CompletableFuture[]::new))
                 .join();
         awaitAgreement();
@@ -240,12 +244,11 @@ public class Migrations {
         return UUID.nameUUIDFromBytes((keyspace + "." + table).getBytes(StandardCharsets.UTF_8));
     }
 
-    private void acquireLease(String keyspace, String owner) {
+    private void acquireLease(String owner) {
         long ttl = settings.migrations().leaseTtl().toSeconds();
         Instant deadline = Instant.now().plus(settings.migrations().waitAtMost());
         while (true) {
             ResultSet rs = run(
-                    keyspace,
                     "INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?",
                     LEASE,
                     owner,
@@ -263,9 +266,8 @@ public class Migrations {
         }
     }
 
-    private void renewLease(String keyspace, String owner) {
+    private void renewLease(String owner) {
         run(
-                keyspace,
                 "UPDATE leases USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?",
                 (int) settings.migrations().leaseTtl().toSeconds(),
                 owner,
@@ -274,23 +276,20 @@ public class Migrations {
                 owner);
     }
 
-    private Map<Integer, String> applied(String keyspace) {
+    private Map<Integer, String> applied() {
         Map<Integer, String> applied = new HashMap<>();
-        for (Row row : run(keyspace, "SELECT version, checksum FROM schema_migrations")) {
+        for (Row row : run("SELECT version, checksum FROM schema_migrations")) {
             applied.put(row.getInt("version"), row.getString("checksum"));
         }
         return applied;
     }
 
-    private ResultSet run(String keyspace, String cql, Object... values) {
-        return session.execute(statement(keyspace, cql, values));
+    private ResultSet run(String cql, Object... values) {
+        return session.execute(statement(cql, values));
     }
 
-    private SimpleStatement statement(String keyspace, String cql, Object... values) {
-        return SimpleStatement.newInstance(cql, values)
-                .setKeyspace(CqlIdentifier.fromInternal(keyspace))
-                .setNode(coordinator)
-                .setTimeout(Duration.ofSeconds(30));
+    private SimpleStatement statement(String cql, Object... values) {
+        return SimpleStatement.newInstance(cql, values).setNode(coordinator).setTimeout(Duration.ofSeconds(30));
     }
 
     /** The node this run talks to: one that is up, in the local datacenter when one is configured; null to let the driver pick. */
