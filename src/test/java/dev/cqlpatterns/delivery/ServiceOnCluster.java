@@ -5,24 +5,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cqlpatterns.testsupport.PackagedService;
 import dev.cqlpatterns.testsupport.PackagedService.Command;
 import dev.cqlpatterns.testsupport.TestCluster;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The packaged service on a test cluster, as production runs it there: RF 3 (one replica per node
  * of a 3-node cluster), LOCAL_QUORUM, the keyspace migrated by the {@code migrate} command first,
  * no in-process scheduler and no rate limits (the load would meet them). Its log and every exception
- * it throws, with where, go to target/{@code name}.log and target/{@code name}-exceptions.log: all
- * three driver connections have been seen closing at once ("Unexpected error on channel") on a
- * healthy cluster, a cause the driver does not log.
+ * it throws, with where, go to target/{@code name}.log and target/{@code name}-exceptions.log: a
+ * connection the driver closes ("Unexpected error on channel") fails every request in flight on it,
+ * and the driver does not log why; the exceptions log does.
  */
 final class ServiceOnCluster {
     final int port;
     private final Process process;
+    private final Path log;
+    private final Path exceptions;
 
-    private ServiceOnCluster(int port, Process process) {
+    private ServiceOnCluster(int port, Process process, Path log, Path exceptions) {
         this.port = port;
         this.process = process;
+        this.log = log;
+        this.exceptions = exceptions;
     }
 
     static ServiceOnCluster start(TestCluster cluster, int nodes, String keyspace, String name) throws Exception {
@@ -49,17 +59,41 @@ final class ServiceOnCluster {
                 .isZero();
         int port = PackagedService.freePort();
         long began = System.nanoTime();
+        Path log = PackagedService.ROOT.resolve("target/" + name + ".log");
+        Path exceptions = PackagedService.ROOT.resolve("target/" + name + "-exceptions.log");
         Process process = jar.serve(
                 PackagedService.JAR,
                 port,
-                PackagedService.ROOT.resolve("target/" + name + ".log"),
-                Map.of(
-                        "JAVA_TOOL_OPTIONS",
-                        "-Xlog:exceptions=info:file="
-                                + PackagedService.ROOT.resolve("target/" + name + "-exceptions.log")));
+                log,
+                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:exceptions=info:file=" + exceptions));
         assertThat(PackagedService.firstAnswer(port, "/q/health/ready", began, Duration.ofSeconds(60)))
                 .isEqualTo(200);
-        return new ServiceOnCluster(port, process);
+        return new ServiceOnCluster(port, process, log, exceptions);
+    }
+
+    /** The service's log lines of a driver connection closed under its requests, so far. */
+    List<String> lostChannels() throws IOException {
+        return lines(log, "Unexpected error on channel");
+    }
+
+    /**
+     * Answers from Cassandra the driver could not decode, so far: each closed its connection. The
+     * log shows one exception once per frame it passes, with the same object id; one line per id.
+     */
+    List<String> undecodedFrames() throws IOException {
+        return lines(exceptions, "Exception <a 'io/netty/handler/codec/DecoderException'{").stream()
+                .map(line -> line.substring(line.indexOf("{")))
+                .distinct()
+                .toList();
+    }
+
+    private static List<String> lines(Path file, String containing) throws IOException {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        try (Stream<String> lines = Files.lines(file, StandardCharsets.ISO_8859_1)) {
+            return lines.filter(line -> line.contains(containing)).toList();
+        }
     }
 
     void stop() throws InterruptedException {
