@@ -29,14 +29,20 @@ public class RefusedReads {
 
     RefusedReads(MeterRegistry meters) {
         // Registered at start-up, at zero, so the alert's series exists before the first refusal.
-        counters = Map.of("tombstones", counter(meters, "tombstones"), "size", counter(meters, "size"));
+        counters = Map.of(
+                "tombstones",
+                counter(meters, "tombstones"),
+                "size",
+                counter(meters, "size"),
+                Problems.UNREPORTED,
+                counter(meters, Problems.UNREPORTED));
     }
 
     private static Counter counter(MeterRegistry meters, String reason) {
         return Counter.builder("cql.reads.refused")
                 .tag("reason", reason)
-                .description(
-                        "Reads Cassandra refused for what they would scan (tombstones, size): a defect of the service")
+                .description("Reads Cassandra refused for what they would scan (tombstones, size, or unreported in "
+                        + "protocol V4): a defect of the service")
                 .register(meters);
     }
 
@@ -50,7 +56,8 @@ public class RefusedReads {
             LOG.errorf(
                     "Cassandra refused a read for the %s it would scan, and will refuse it again on every "
                             + "retry until the dead rows are purged; the table's design is at fault: %s",
-                    reason, statement(cql, failure));
+                    reason.equals(Problems.UNREPORTED) ? "tombstones or size (see the replicas' logs)" : reason,
+                    statement(cql, failure));
             counters.get(reason).increment();
         });
     }

@@ -159,17 +159,26 @@ public final class Problems {
     /** Cassandra's reason codes (RequestFailureReason) of a read refused for what it would scan. */
     private static final Map<Integer, String> REFUSED_READ_REASONS = Map.of(1, "tombstones", 4, "size");
 
+    /** The reason of a read failure answered without reasons: protocol V4, the one the service speaks. */
+    public static final String UNREPORTED = "unreported";
+
     /**
      * "tombstones" or "size" when {@code failure} (or one of its causes) is a read a replica refused
      * for what it would have to scan: over tombstone_failure_threshold (reason 1) or over
-     * local_read_size_fail_threshold (reason 4). The same read fails again on every retry.
+     * local_read_size_fail_threshold (reason 4). The same read fails again on every retry. Protocol
+     * V4 carries no reasons: a read failure there is {@link #UNREPORTED} and taken for a refusal, the
+     * likeliest cause at LOCAL_QUORUM (every replica fails it alike), which the replicas' logs name
+     * ("Scanned over 100001 tombstones").
      */
     public static Optional<String> refusedRead(Throwable failure) {
         return readFailure(failure)
-                .flatMap(refused -> refused.getReasonMap().values().stream()
-                        .map(REFUSED_READ_REASONS::get)
-                        .filter(java.util.Objects::nonNull)
-                        .findFirst());
+                .map(refused -> refused.getReasonMap().isEmpty()
+                        ? UNREPORTED
+                        : refused.getReasonMap().values().stream()
+                                .map(REFUSED_READ_REASONS::get)
+                                .filter(java.util.Objects::nonNull)
+                                .findFirst()
+                                .orElse(null));
     }
 
     /** The read failure {@code failure} is or was caused by, if any. */
