@@ -218,7 +218,7 @@ class ClusterFaultsIT {
         // 4,500, none lost: each was retried after Retry-After and answered. So up to 0.5 % of
         // writes and 1 % of reads may fail on their first attempt; each is printed, and more
         // fails the test.
-        service.undecodedFrames().forEach(frame -> problems.add("an answer the driver could not decode: " + frame));
+        problems.addAll(service.undecodedAnswers());
         problems.addAll(load.firstAttemptFailures(
                 List.of("one node killed", "killed node back", "one node paused", "paused node back"), 0.005, 0.01));
         assertThat(problems)

@@ -100,6 +100,7 @@ class NetworkFaultsIT {
         }
         load.report();
         List<String> problems = new ArrayList<>(load.audit());
+        problems.addAll(service.undecodedAnswers());
         problems.addAll(load.firstAttemptFailures(faults, 0.005, 0.01));
         assertThat(problems)
                 .as("what the clients were told against what is stored")

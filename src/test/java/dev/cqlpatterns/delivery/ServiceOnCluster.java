@@ -87,6 +87,13 @@ final class ServiceOnCluster {
                 .toList();
     }
 
+    /** {@link #undecodedFrames()} as problems of a fault run: each failed the requests on its connection. */
+    List<String> undecodedAnswers() throws IOException {
+        return undecodedFrames().stream()
+                .map(frame -> "an answer the driver could not decode: " + frame)
+                .toList();
+    }
+
     private static List<String> lines(Path file, String containing) throws IOException {
         if (!Files.exists(file)) {
             return List.of();
