@@ -25,7 +25,7 @@ public class GroupMembershipSet implements MemberSet<String, UUID> {
     private static final Query DELETE = Cql.idempotent("DELETE FROM group_memberships_by_user USING TIMESTAMP ? "
             + "WHERE username = ? AND generation = ? AND groupname = ?");
     private static final Query ALL = Cql.idempotent(
-            "SELECT groupname, joined " + "FROM group_memberships_by_user WHERE username = ? AND generation = ?");
+            "SELECT groupname, joined FROM group_memberships_by_user WHERE username = ? AND generation = ?");
     private static final Query COUNT =
             Cql.idempotent("SELECT count(*) FROM group_memberships_by_user WHERE username = ? AND generation = ?");
     private static final Query DROP =
