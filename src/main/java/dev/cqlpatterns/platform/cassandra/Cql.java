@@ -39,6 +39,7 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * The one way features talk to Cassandra: prepared statements only, non-blocking, each statement
@@ -63,6 +64,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class Cql {
+    private static final Logger LOG = Logger.getLogger(Cql.class);
 
     @Inject
     CompletionStage<QuarkusCqlSession> sessionStage;
@@ -258,10 +260,26 @@ public class Cql {
                 StatementSpans.end(span, failure);
                 if (failure != null) {
                     refusedReads.record(cql, failure);
+                    timedOut(cql, failure);
                 }
             });
             return onCallersContext(Uni.createFrom().completionStage(stage));
         });
+    }
+
+    /**
+     * A statement the driver gave up on names itself in the log: Problems answers 503 with the
+     * driver's message only, which says neither what waited nor how many coordinators were tried.
+     */
+    private static void timedOut(String cql, Throwable failure) {
+        if (failure instanceof DriverTimeoutException timeout) {
+            var info = timeout.getExecutionInfo();
+            LOG.warnf(
+                    "Timed out after %d speculative executions (errors before: %s): %s",
+                    info == null ? -1 : info.getSpeculativeExecutionCount(),
+                    info == null ? List.of() : info.getErrors(),
+                    cql);
+        }
     }
 
     /** The CQL of a statement without its values: prepared text, or each one of a batch. */
