@@ -207,20 +207,17 @@ class ClusterFaultsIT {
         if (!load.answered503("stopping two nodes", "quorum lost")) {
             problems.add("no 503 while the quorum was lost: the fault did not happen");
         }
-        // While one node is down or paused, two replicas still hold every row and form a quorum:
-        // the goal is no request failing on its first attempt. A stuck coordinator is bypassed by a
-        // speculative execution (after 100 ms; after 500 ms for the conditional writes of
-        // Cql.conditional), a stuck replica by the table's speculative_retry (cql/047). What is
-        // left are statements that wait past the driver's 2 s timeout while this 2-core machine
-        // runs three Cassandra nodes, the service and the load: right after the kill (the killed
-        // node's queued messages) and while the returning node replays hints (its dropped-message
-        // and StatusLogger lines show it). In CI runs they were 0 to 8 first attempts of about
-        // 4,500, none lost: each was retried after Retry-After and answered. So up to 0.5 % of
-        // writes and 1 % of reads may fail on their first attempt; each is printed, and more
-        // fails the test.
+        // While one node is down or paused, two replicas still hold every row and form a quorum, so
+        // no request may fail on its first attempt. A stuck coordinator is bypassed by a speculative
+        // execution (after 100 ms; after 500 ms for the conditional writes of Cql.conditional), a
+        // stuck replica by the table's speculative_retry (cql/047), and a coordinator that waited on
+        // a replica until its own timeout (a killed node not yet marked down: 20 s here) by one retry
+        // on the next coordinator (NextCoordinatorRetry), which the driver's 6 s request timeout
+        // leaves time for. With the driver's 2 s and no such retry, CI runs saw 0 to 9 of about
+        // 2,000 first attempts fail after a kill or a pause, mostly reads both coordinators waited on.
         problems.addAll(service.undecodedAnswers());
         problems.addAll(load.firstAttemptFailures(
-                List.of("one node killed", "killed node back", "one node paused", "paused node back"), 0.005, 0.01));
+                List.of("one node killed", "killed node back", "one node paused", "paused node back"), 0, 0));
         assertThat(problems)
                 .as("what the clients were told against what is stored")
                 .isEmpty();

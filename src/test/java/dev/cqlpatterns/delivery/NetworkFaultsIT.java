@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
  * cut off from node 3, and node 3's links slowed by 200 ms each way with 5 % packet loss (a
  * delaying proxy: this kernel has no netem). Each fault holds, heals, and the load goes on; then the
  * write audit. First attempts that failed and each phase's p50 and p99 are printed; while a fault
- * holds, two nodes still form a quorum, so as in ClusterFaultsIT at most 0.5 % of the writes and 1 %
- * of the reads of a fault may fail on their first attempt (each was retried after Retry-After).
+ * holds, two nodes still form a quorum, yet a node that is cut off but not marked down holds what it
+ * coordinates or replicates until a timeout: at most 0.5 % of the writes and 1 % of the reads of a
+ * fault may fail on their first attempt (each was retried after Retry-After). ClusterFaultsIT allows
+ * none for a node's death or pause.
  *
  * <p>The service cut off from a node found that a prepare's second and third attempts were given the
  * first one's failure (Cql.PrepareAttempt says why): 8 of about 180 writes answered 503 on their

@@ -36,18 +36,20 @@ public class NextCoordinatorRetry extends DefaultRetryPolicy {
     @Override
     public RetryVerdict onReadTimeoutVerdict(
             Request request, ConsistencyLevel cl, int blockFor, int received, boolean dataPresent, int retryCount) {
-        if (retryCount == 0 && Boolean.TRUE.equals(request.isIdempotent())) {
-            return RetryVerdict.RETRY_NEXT;
-        }
-        return super.onReadTimeoutVerdict(request, cl, blockFor, received, dataPresent, retryCount);
+        return once(request, retryCount)
+                ? RetryVerdict.RETRY_NEXT
+                : super.onReadTimeoutVerdict(request, cl, blockFor, received, dataPresent, retryCount);
     }
 
     @Override
     public RetryVerdict onWriteTimeoutVerdict(
             Request request, ConsistencyLevel cl, WriteType writeType, int blockFor, int received, int retryCount) {
-        if (retryCount == 0 && Boolean.TRUE.equals(request.isIdempotent())) {
-            return RetryVerdict.RETRY_NEXT;
-        }
-        return super.onWriteTimeoutVerdict(request, cl, writeType, blockFor, received, retryCount);
+        return once(request, retryCount)
+                ? RetryVerdict.RETRY_NEXT
+                : super.onWriteTimeoutVerdict(request, cl, writeType, blockFor, received, retryCount);
+    }
+
+    private static boolean once(Request request, int retryCount) {
+        return retryCount == 0 && Boolean.TRUE.equals(request.isIdempotent());
     }
 }

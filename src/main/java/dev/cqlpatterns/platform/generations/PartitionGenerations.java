@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -50,6 +51,13 @@ public class PartitionGenerations {
             + "moving_since = null, live = ? WHERE set_name = ? AND set_key = ? IF current = ? AND next = ?");
     private static final Query COUNT = Cql.query(
             "UPDATE partition_removals SET removals = removals + 1 WHERE set_name = ? AND set_key = ? AND generation = ?");
+    /**
+     * The longest a removal waits for its count: a counter update is not idempotent, so it is never
+     * retried or sent to a second coordinator, and one held by a dead replica would otherwise hold the
+     * removal for the whole request timeout. A count is a hint (the next removal counts too).
+     */
+    private static final Duration COUNT_WAIT = Duration.ofSeconds(2);
+
     private static final Query REMOVALS = Cql.idempotent(
             "SELECT removals FROM partition_removals WHERE set_name = ? AND set_key = ? AND generation = ?");
     private static final Query FORGET =
@@ -149,7 +157,8 @@ public class PartitionGenerations {
      * A count that fails is logged, not answered: the removal itself is done, and the next one counts.
      */
     private <K> Uni<Void> count(GenerationalSet<K> set, K key, int generation, int moveAt) {
-        return cql.write(COUNT, set.name(), set.key(key), generation)
+        return cql.bind(COUNT, set.name(), set.key(key), generation)
+                .chain(count -> cql.execute(count.setTimeout(COUNT_WAIT)))
                 .chain(() -> cql.read(REMOVALS, set.name(), set.key(key), generation))
                 .invoke(rs -> {
                     Row row = rs.one();

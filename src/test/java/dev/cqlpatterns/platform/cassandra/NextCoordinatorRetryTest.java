@@ -13,6 +13,8 @@ import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,39 +38,42 @@ class NextCoordinatorRetryTest {
         for (String profile : new String[] {"default", Cql.CONDITIONAL_PROFILE}) {
             RetryPolicy policy = session.getContext().getRetryPolicy(profile);
             assertThat(policy).as(profile).isInstanceOf(NextCoordinatorRetry.class);
-
-            assertThat(policy.onReadTimeoutVerdict(IDEMPOTENT, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1, false, 0))
-                    .extracting(RetryVerdict::getRetryDecision)
-                    .isEqualTo(RetryDecision.RETRY_NEXT);
-            assertThat(policy.onWriteTimeoutVerdict(
-                            IDEMPOTENT, DefaultConsistencyLevel.LOCAL_SERIAL, DefaultWriteType.CAS, 2, 1, 0))
-                    .extracting(RetryVerdict::getRetryDecision)
-                    .isEqualTo(RetryDecision.RETRY_NEXT);
-            assertThat(policy.onWriteTimeoutVerdict(
-                            IDEMPOTENT, DefaultConsistencyLevel.LOCAL_QUORUM, DefaultWriteType.SIMPLE, 2, 1, 0))
-                    .extracting(RetryVerdict::getRetryDecision)
-                    .isEqualTo(RetryDecision.RETRY_NEXT);
-            // Once only: a second timeout is the answer.
-            assertThat(policy.onReadTimeoutVerdict(IDEMPOTENT, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1, false, 1))
-                    .extracting(RetryVerdict::getRetryDecision)
-                    .isEqualTo(RetryDecision.RETHROW);
-            assertThat(policy.onWriteTimeoutVerdict(
-                            IDEMPOTENT, DefaultConsistencyLevel.LOCAL_QUORUM, DefaultWriteType.SIMPLE, 2, 1, 1))
-                    .extracting(RetryVerdict::getRetryDecision)
-                    .isEqualTo(RetryDecision.RETHROW);
+            assertThat(decisions(policy, IDEMPOTENT, 0))
+                    .as("first timeout of a read, a CAS write, a plain write")
+                    .containsOnly(RetryDecision.RETRY_NEXT);
+            assertThat(decisions(policy, IDEMPOTENT, 1))
+                    .as("a second timeout is the answer")
+                    .containsOnly(RetryDecision.RETHROW);
         }
     }
 
     @Test
     void should_never_repeat_a_statement_that_is_not_idempotent() {
-        RetryPolicy policy = session.getContext().getRetryPolicy("default");
-        assertThat(policy.onWriteTimeoutVerdict(
-                        NOT_IDEMPOTENT, DefaultConsistencyLevel.LOCAL_QUORUM, DefaultWriteType.COUNTER, 2, 1, 0))
-                .extracting(RetryVerdict::getRetryDecision)
-                .isEqualTo(RetryDecision.RETHROW);
-        assertThat(policy.onReadTimeoutVerdict(NOT_IDEMPOTENT, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1, false, 0))
-                .extracting(RetryVerdict::getRetryDecision)
-                .isEqualTo(RetryDecision.RETHROW);
+        assertThat(decisions(session.getContext().getRetryPolicy("default"), NOT_IDEMPOTENT, 0))
+                .containsOnly(RetryDecision.RETHROW);
+    }
+
+    /** The policy's decisions on a read timeout, a CAS write timeout and a plain write timeout, 1 of 2 replicas answering. */
+    private static List<RetryDecision> decisions(RetryPolicy policy, SimpleStatement statement, int retryCount) {
+        return Stream.of(
+                        policy.onReadTimeoutVerdict(
+                                statement, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1, false, retryCount),
+                        policy.onWriteTimeoutVerdict(
+                                statement,
+                                DefaultConsistencyLevel.LOCAL_SERIAL,
+                                DefaultWriteType.CAS,
+                                2,
+                                1,
+                                retryCount),
+                        policy.onWriteTimeoutVerdict(
+                                statement,
+                                DefaultConsistencyLevel.LOCAL_QUORUM,
+                                DefaultWriteType.SIMPLE,
+                                2,
+                                1,
+                                retryCount))
+                .map(RetryVerdict::getRetryDecision)
+                .toList();
     }
 
     /** Cassandra's own timeouts, as the node reports them, end before the driver gives up. */
