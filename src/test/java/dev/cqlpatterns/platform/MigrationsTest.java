@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
 import dev.cqlpatterns.platform.schema.Migrations;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -95,6 +97,42 @@ class MigrationsTest {
         } finally {
             session.execute(SimpleStatement.newInstance(
                     "UPDATE " + table + " SET checksum = ? WHERE version = ?", first.checksum(), first.version()));
+        }
+    }
+
+    /**
+     * A run that lost its lease (it expired during a long wait and another run took it over) stops
+     * instead of changing the schema beside the new holder: concurrent DDL is how Cassandra ends up
+     * with schema disagreement. The run renews the lease after each file and while it waits for
+     * schema agreement, and a renewal that finds another owner fails the run.
+     */
+    @Test
+    void a_run_whose_lease_was_taken_over_should_stop() throws Exception {
+        String fresh = "lease_taken_" + UUID.randomUUID().toString().substring(0, 8);
+        var run = CompletableFuture.supplyAsync(() -> migrations.migrate(fresh, true));
+        try {
+            // The baseline takes seconds: once the run holds the lease, another run takes it over.
+            while (!run.isDone() && leaseOwner(fresh) == null) {
+                Thread.sleep(20);
+            }
+            session.execute(SimpleStatement.newInstance(
+                    "UPDATE " + fresh + ".leases SET owner = 'another-run' WHERE name = 'schema-migrations'"));
+            assertThatThrownBy(run::join)
+                    .hasCauseInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("another run took it over");
+        } finally {
+            session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + fresh));
+        }
+    }
+
+    private String leaseOwner(String keyspace) {
+        try {
+            var row = session.execute(SimpleStatement.newInstance(
+                            "SELECT owner FROM " + keyspace + ".leases WHERE name = 'schema-migrations'"))
+                    .one();
+            return row == null ? null : row.getString("owner");
+        } catch (InvalidQueryException notYetCreated) {
+            return null;
         }
     }
 

@@ -65,6 +65,8 @@ public class Migrations {
 
     /** The node every statement of the current run goes to (see the class comment). */
     private volatile Node coordinator;
+    /** This run's claim on the lease while it holds it, so that long waits renew it; null otherwise. */
+    private volatile String leaseOwner;
 
     /**
      * One file of cql/, split into statements. {@code checksum} covers the statements only, with
@@ -100,6 +102,7 @@ public class Migrations {
         List<Migration> migrations = load();
         String owner = UUID.randomUUID().toString();
         acquireLease(owner);
+        leaseOwner = owner;
         try {
             Map<Integer, String> applied = applied();
             List<String> done = new ArrayList<>();
@@ -149,6 +152,7 @@ public class Migrations {
                     (System.nanoTime() - began) / 1_000_000);
             return done;
         } finally {
+            leaseOwner = null;
             run("DELETE FROM leases WHERE name = ? IF owner = ?", LEASE, owner);
             if (!keyspace.equals(settings.keyspace())) {
                 use(settings.keyspace());
@@ -266,14 +270,19 @@ public class Migrations {
         }
     }
 
+    /** Renews the lease for its whole TTL; fails if another run took it over meanwhile. */
     private void renewLease(String owner) {
-        run(
+        ResultSet rs = run(
                 "UPDATE leases USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?",
                 (int) settings.migrations().leaseTtl().toSeconds(),
                 owner,
                 Instant.now(),
                 LEASE,
                 owner);
+        if (!rs.wasApplied()) {
+            throw new IllegalStateException("the schema migration lease expired and another run took it over; "
+                    + "stopping so that two runs never change the schema at once");
+        }
     }
 
     private Map<Integer, String> applied() {
@@ -305,19 +314,36 @@ public class Migrations {
                 .orElse(null);
     }
 
-    /** Waits until every node that is up reports the coordinator's schema version (within the lease's TTL). */
+    /**
+     * Waits until every node that is up reports the coordinator's schema version, for at most the
+     * agreement wait, renewing the lease (when this run holds it) each third of its TTL.
+     */
     private void awaitAgreement() {
         if (coordinator == null) {
             return;
         }
         UUID version = schemaVersion(coordinator);
-        Instant deadline = Instant.now().plus(settings.migrations().leaseTtl());
+        Instant began = Instant.now();
+        Instant deadline = began.plus(settings.migrations().agreementWait());
+        Duration renewEvery = settings.migrations().leaseTtl().dividedBy(3);
+        Instant renewAt = began.plus(renewEvery);
         for (Node node : session.getMetadata().getNodes().values()) {
             while (node.getState() == NodeState.UP && !version.equals(schemaVersion(node))) {
-                if (Instant.now().isAfter(deadline)) {
+                Instant now = Instant.now();
+                if (now.isAfter(deadline)) {
                     throw new IllegalStateException("node " + node.getEndPoint() + " has not reached schema version "
                             + version + " of " + coordinator.getEndPoint() + " within "
-                            + settings.migrations().leaseTtl());
+                            + settings.migrations().agreementWait());
+                }
+                String owner = leaseOwner;
+                if (owner != null && now.isAfter(renewAt)) {
+                    LOG.infof(
+                            "Node %s has not reached schema version %s after %d s; still waiting",
+                            node.getEndPoint(),
+                            version,
+                            Duration.between(began, now).toSeconds());
+                    renewLease(owner);
+                    renewAt = now.plus(renewEvery);
                 }
                 pause(100, "schema agreement");
             }
