@@ -213,8 +213,7 @@ class ClusterFaultsIT {
         // stuck replica by the table's speculative_retry (cql/047), and a coordinator that waited on
         // a replica until its own timeout (a killed node not yet marked down: 20 s here) by one retry
         // on the next coordinator (NextCoordinatorRetry), which the driver's 6 s request timeout
-        // leaves time for. With the driver's 2 s and no such retry, CI runs saw 0 to 9 of about
-        // 2,000 first attempts fail after a kill or a pause, mostly reads both coordinators waited on.
+        // leaves time for. The service logs each statement the driver gave up on (Cql).
         problems.addAll(service.undecodedAnswers());
         problems.addAll(load.firstAttemptFailures(
                 List.of("one node killed", "killed node back", "one node paused", "paused node back"), 0, 0));

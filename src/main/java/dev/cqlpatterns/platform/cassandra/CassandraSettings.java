@@ -72,9 +72,9 @@ public interface CassandraSettings {
 
         /**
          * How long a schema change waits for every node that is up to report its schema version.
-         * Longer than a minute: a node whose pull of a new version was lost pulls it again only on
-         * Cassandra's next round of missed versions, once a minute (on a fresh 3-node cluster one
-         * node took more than the 60 s this used to be). The lease is renewed meanwhile.
+         * Longer than a minute: a node whose pull of a new version was lost (its answer dropped on a
+         * busy node) pulls it again only on Cassandra's next round of missed versions, once a minute
+         * ({@code cassandra.schema_pull_interval_ms}). The lease is renewed meanwhile.
          */
         @WithDefault("PT2M")
         Duration agreementWait();

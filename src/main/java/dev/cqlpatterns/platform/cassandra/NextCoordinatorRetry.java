@@ -15,8 +15,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * still think it alive, or has been paused, or has just come back and replays hints, a coordinator
  * may keep waiting on it until its own timeout; the next coordinator asks the replicas afresh. The
  * default policy retries neither (a read timeout only when the data merely did not arrive, a
- * write timeout only for the batch log), so each answered 503 although two of three replicas held
- * every row.
+ * write timeout only for the batch log), so each would answer 503 although two of three replicas
+ * hold every row.
  *
  * <p>Safe because only idempotent statements are retried: those of {@code Cql.idempotent} (same
  * effect twice) and of {@code Cql.conditional}, whose callers tell their own outcome from a "not
