@@ -78,6 +78,8 @@ public final class AuditedLoad {
     private final Map<String, Map<String, AtomicLong>> answers = new ConcurrentHashMap<>();
     /** phase -> milliseconds of each first attempt that was answered. */
     private final Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
+    /** phase -> each failed first attempt: operation, answer, milliseconds and the problem's detail. */
+    private final Map<String, ConcurrentLinkedQueue<String>> failedFirstAttempts = new ConcurrentHashMap<>();
 
     private final List<String> phases = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -322,10 +324,12 @@ public final class AuditedLoad {
                 r = http.send(method, path, as, key, body);
             } catch (IOException noAnswer) {
                 count(phaseAtSend, operation, attempt, "no answer", sent);
+                failed(phaseAtSend, operation, attempt, sent, null, noAnswer.toString());
                 r = null;
             }
             if (r != null) {
                 count(phaseAtSend, operation, attempt, Integer.toString(r.statusCode()), sent);
+                failed(phaseAtSend, operation, attempt, sent, r, r.body());
                 checkProblem(operation, r);
                 if (r.statusCode() == 200 || r.statusCode() == 201 || r.statusCode() == 204) {
                     lastWriteOk.set(System.nanoTime());
@@ -351,12 +355,29 @@ public final class AuditedLoad {
         try {
             HttpResponse<String> r = http.send("GET", path, as, null, null);
             count(phaseAtSend, operation, 1, Integer.toString(r.statusCode()), sent);
+            failed(phaseAtSend, operation, 1, sent, r, r.body());
             checkProblem(operation, r);
             if (r.statusCode() == 200) {
                 lastReadOk.set(System.nanoTime());
             }
         } catch (IOException noAnswer) {
             count(phaseAtSend, operation, 1, "no answer", sent);
+            failed(phaseAtSend, operation, 1, sent, null, noAnswer.toString());
+        }
+    }
+
+    /** Keeps a first attempt that was not answered 200, 201 or 204, with what it was told. */
+    private void failed(String phase, String operation, int attempt, long sent, HttpResponse<String> r, String told) {
+        int status = r == null ? 0 : r.statusCode();
+        if (attempt == 1 && status != 200 && status != 201 && status != 204) {
+            failedFirstAttempts
+                    .computeIfAbsent(phase, p -> new ConcurrentLinkedQueue<>())
+                    .add(String.format(
+                            "%s %s after %d ms: %s",
+                            operation,
+                            r == null ? "no answer" : status,
+                            (System.nanoTime() - sent) / 1_000_000,
+                            told.length() > 400 ? told.substring(0, 400) + "..." : told));
         }
     }
 
@@ -455,6 +476,14 @@ public final class AuditedLoad {
         }
         if (failedReads > reads * readShare) {
             problems.add(failedReads + " of " + reads + " reads failed on their first attempt during " + phases);
+        }
+        if (!problems.isEmpty()) {
+            // What each failed request was told, so that a run whose log is gone (CI) still says why.
+            for (String p : phases) {
+                failedFirstAttempts.getOrDefault(p, new ConcurrentLinkedQueue<>()).stream()
+                        .limit(10)
+                        .forEach(failure -> problems.add("while " + p + ": " + failure));
+            }
         }
         return problems;
     }
