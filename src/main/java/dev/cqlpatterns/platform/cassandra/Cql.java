@@ -369,7 +369,7 @@ public class Cql {
      * future, and a hedged attempt the first one's, which a node that never answers holds for the
      * whole timeout. This class already makes concurrent callers share one prepare.
      */
-    private static final class PrepareAttempt extends DefaultPrepareRequest {
+    static final class PrepareAttempt extends DefaultPrepareRequest {
         PrepareAttempt(String query) {
             super(query);
         }
