@@ -4,6 +4,7 @@ import static dev.cqlpatterns.pastebin.PastebinTest.createPublic;
 import static dev.cqlpatterns.pastebin.PastebinTest.latestIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.ReadTraces;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
@@ -11,6 +12,8 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +27,8 @@ import org.junit.jupiter.api.Test;
 class LatestPastesAgedTest {
     /** Listed for the profile's 3 s period; the paste itself lives a second longer. */
     private static final String SHORT = "PT4S";
+
+    private static final int WRITERS = 4;
 
     @Inject
     StoredRows stored;
@@ -46,13 +51,19 @@ class LatestPastesAgedTest {
      * cells one GET /pastes scanned.
      */
     private long deadCellsAfter(int expiring, List<String> lasting) throws InterruptedException {
-        List<String> expired = new ArrayList<>();
-        for (int i = 0; i < expiring; i++) {
-            expired.add(createPublic("short " + i, SHORT).id());
-            if (i % 100 == 50) {
-                lasting.add(createPublic("lasting " + lasting.size(), "PT2H").id());
+        List<String> expired = new CopyOnWriteArrayList<>();
+        List<String> added = new CopyOnWriteArrayList<>();
+        // Created by WRITERS callers at once, as many clients would: the aging is in the pastes, not their order.
+        Concurrently.run(IntStream.range(0, WRITERS).boxed().toList(), writer -> {
+            for (int i = writer; i < expiring; i += WRITERS) {
+                expired.add(createPublic("short " + i, SHORT).id());
+                if (i % 100 == 50) {
+                    added.add(createPublic("lasting " + i, "PT2H").id());
+                }
             }
-        }
+            return null;
+        });
+        lasting.addAll(added);
         Thread.sleep(5_000);
         List<ReadTraces.Scan> scans = ReadTraces.during(stored, () -> {
             List<String> listed = latestIds();
