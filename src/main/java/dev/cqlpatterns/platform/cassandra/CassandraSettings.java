@@ -72,11 +72,17 @@ public interface CassandraSettings {
 
         /**
          * How long a schema change waits for every node that is up to report its schema version.
-         * Longer than a minute: a node whose pull of a new version was lost (its answer dropped on a
-         * busy node) pulls it again only on Cassandra's next round of missed versions, once a minute
-         * ({@code cassandra.schema_pull_interval_ms}). The lease is renewed meanwhile.
+         * The lease is renewed meanwhile.
          */
-        @WithDefault("PT2M")
+        @WithDefault("PT3M")
         Duration agreementWait();
+
+        /**
+         * How long a node may lag behind the coordinator's schema version before the run changes
+         * the coordinator's schema once more, harmlessly (Migrations says why), and again after as
+         * long plus Cassandra's delay before a pull ({@code cassandra.migration_delay_ms}, 60 s).
+         */
+        @WithDefault("PT20S")
+        Duration agreementNudge();
     }
 }

@@ -56,6 +56,8 @@ public class Migrations {
     private static final Pattern KEYSPACE_NAME = Pattern.compile("[a-zA-Z][a-zA-Z0-9_]{0,47}");
     private static final Pattern DATACENTER_NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
     private static final String LEASE = "schema-migrations";
+    /** How long Cassandra waits before it pulls a version it was told of ({@code cassandra.migration_delay_ms}). */
+    private static final Duration PULL_DELAY = Duration.ofSeconds(60);
 
     @Inject
     QuarkusCqlSession session;
@@ -65,6 +67,8 @@ public class Migrations {
 
     /** The node every statement of the current run goes to (see the class comment). */
     private volatile Node coordinator;
+    /** True once every node has schema_migrations: a lagging node may then be nudged (see awaitAgreement). */
+    private volatile boolean nudgeable;
     /** This run's claim on the lease while it holds it, so that long waits renew it; null otherwise. */
     private volatile String leaseOwner;
 
@@ -98,6 +102,7 @@ public class Migrations {
         }
         long began = System.nanoTime();
         coordinator = coordinator();
+        nudgeable = false;
         bootstrap(keyspace);
         List<Migration> migrations = load();
         String owner = UUID.randomUUID().toString();
@@ -180,6 +185,7 @@ public class Migrations {
         use(keyspace);
         schemaChange("CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, name text, checksum text, "
                 + "applied_at timestamp) WITH ID = " + fixedId(keyspace, "schema_migrations"));
+        nudgeable = true;
         // Also the table behind the scheduler's cluster-wide leases.
         schemaChange("CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, owner text, acquired_at timestamp) "
                 + "WITH ID = " + fixedId(keyspace, "leases"));
@@ -266,7 +272,7 @@ public class Migrations {
                         + settings.migrations().waitAtMost() + "; giving up");
             }
             LOG.info("Another replica is migrating the schema; waiting");
-            pause(500, "the migration lease");
+            SchemaAgreement.pause(500, "the migration lease");
         }
     }
 
@@ -315,49 +321,53 @@ public class Migrations {
     }
 
     /**
-     * Waits until every node that is up reports the coordinator's schema version, for at most the
-     * agreement wait, renewing the lease (when this run holds it) each third of its TTL.
+     * Waits until every node that is up has the coordinator's schema ({@link SchemaAgreement}),
+     * renewing the lease (when this run holds it) each third of its TTL. A lagging node is nudged
+     * by a new comment on schema_migrations, once every node has that table.
      */
     private void awaitAgreement() {
         if (coordinator == null) {
             return;
         }
-        UUID version = schemaVersion(coordinator);
-        Instant began = Instant.now();
-        Instant deadline = began.plus(settings.migrations().agreementWait());
-        Duration renewEvery = settings.migrations().leaseTtl().dividedBy(3);
-        Instant renewAt = began.plus(renewEvery);
-        for (Node node : session.getMetadata().getNodes().values()) {
-            while (node.getState() == NodeState.UP && !version.equals(schemaVersion(node))) {
-                Instant now = Instant.now();
-                if (now.isAfter(deadline)) {
-                    throw new IllegalStateException("node " + node.getEndPoint() + " has not reached schema version "
-                            + version + " of " + coordinator.getEndPoint() + " within "
-                            + settings.migrations().agreementWait());
-                }
-                String owner = leaseOwner;
-                if (owner != null && now.isAfter(renewAt)) {
-                    LOG.infof(
-                            "Node %s has not reached schema version %s after %d s; still waiting",
-                            node.getEndPoint(),
-                            version,
-                            Duration.between(began, now).toSeconds());
-                    renewLease(owner);
-                    renewAt = now.plus(renewEvery);
-                }
-                pause(100, "schema agreement");
-            }
-        }
-    }
+        SchemaAgreement.await(
+                new SchemaAgreement.Cluster() {
+                    @Override
+                    public UUID coordinatorVersion() {
+                        return schemaVersion(coordinator);
+                    }
 
-    /** The migrator's waits (for the lease, for agreement) run on the caller's thread: a command or start-up. */
-    private static void pause(long millis, String waitingFor) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + waitingFor, e);
-        }
+                    @Override
+                    public String lagging(UUID version) {
+                        for (Node node : session.getMetadata().getNodes().values()) {
+                            if (node.getState() == NodeState.UP && !version.equals(schemaVersion(node))) {
+                                return node.getEndPoint().toString();
+                            }
+                        }
+                        return null;
+                    }
+
+                    @Override
+                    public boolean announce(Instant now) {
+                        if (nudgeable) {
+                            run("ALTER TABLE schema_migrations WITH comment = 'Applied files of cql/; agreement sought "
+                                    + now + "'");
+                        }
+                        return nudgeable;
+                    }
+
+                    @Override
+                    public void stillWaiting(String lagging, Duration waited) {
+                        String owner = leaseOwner;
+                        if (owner != null) {
+                            renewLease(owner);
+                        }
+                    }
+                },
+                settings.migrations().agreementWait(),
+                settings.migrations().agreementNudge(),
+                PULL_DELAY,
+                settings.migrations().leaseTtl().dividedBy(3),
+                coordinator.getEndPoint().toString());
     }
 
     private UUID schemaVersion(Node node) {
