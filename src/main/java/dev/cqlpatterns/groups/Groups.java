@@ -92,7 +92,7 @@ public class Groups {
                             : created.one().getInt("buckets"))
                     // Unknown outcome: a serial read settles it; still no group, the join answers 503.
                     .onFailure(CompareAndSet::unknownOutcome)
-                    .recoverWithUni(failure -> cql.read(BUCKETS, b -> b.setConsistencyLevel(cql.serial()), group)
+                    .recoverWithUni(failure -> cql.read(BUCKETS, cql.serially(), group)
                             .chain(settled -> {
                                 Row created = settled.one();
                                 return created != null

@@ -179,11 +179,7 @@ public class JoinGroup {
                     return cas.conditional(
                                     "groups_by_user",
                                     cql.write(Groups.CLAIM_MEMBERSHIP, username, group, mine.bucket(), mine.joined()),
-                                    () -> cql.read(
-                                                    Groups.MEMBERSHIP,
-                                                    b -> b.setConsistencyLevel(cql.serial()),
-                                                    username,
-                                                    group)
+                                    () -> cql.read(Groups.MEMBERSHIP, cql.serially(), username, group)
                                             .map(claim -> {
                                                 Row held = claim.one();
                                                 return held != null

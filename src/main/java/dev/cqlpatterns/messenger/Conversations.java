@@ -178,7 +178,7 @@ public class Conversations {
 
     /** The conversation as of every acknowledged conditional write (a serial read); one partition. */
     Uni<Optional<Conversation>> findLatest(UUID id) {
-        return cql.read(SELECT, b -> b.setConsistencyLevel(cql.serial()), id)
+        return cql.read(SELECT, cql.serially(), id)
                 .map(rs -> Optional.ofNullable(rs.one()).map(Conversation::of));
     }
 

@@ -142,7 +142,7 @@ public class MessagePositions {
                                     next.previousMessageId(),
                                     sentAfter,
                                     claimTtl()),
-                            () -> cql.read(CLAIMED, b -> b.setConsistencyLevel(cql.serial()), conversationId, claim)
+                            () -> cql.read(CLAIMED, cql.serially(), conversationId, claim)
                                     .map(rs -> {
                                         seen.set(rs.one());
                                         return seen.get() != null && !seen.get().isNull("position");
@@ -166,15 +166,13 @@ public class MessagePositions {
         if (answer != null && answer.getColumnDefinitions().contains("last_position")) {
             return Uni.createFrom().item(found(answer));
         }
-        return cql.read(CLAIMED, b -> b.setConsistencyLevel(cql.serial()), conversationId, claim)
-                .chain(rs -> {
-                    Row row = rs.one();
-                    if (row != null) {
-                        return Uni.createFrom().item(found(row));
-                    }
-                    return cql.read(HEAD, b -> b.setConsistencyLevel(cql.serial()), conversationId)
-                            .map(head -> new Found(Head.of(head.one()), null));
-                });
+        return cql.read(CLAIMED, cql.serially(), conversationId, claim).chain(rs -> {
+            Row row = rs.one();
+            if (row != null) {
+                return Uni.createFrom().item(found(row));
+            }
+            return cql.read(HEAD, cql.serially(), conversationId).map(head -> new Found(Head.of(head.one()), null));
+        });
     }
 
     private static Found found(Row row) {

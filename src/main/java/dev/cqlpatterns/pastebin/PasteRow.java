@@ -51,7 +51,7 @@ record PasteRow(
      * through Paxos: after a lost compare-and-set, it sees the version that won.
      */
     static Uni<PasteRow> readLive(Cql cql, UUID id, Instant now, boolean serial) {
-        return cql.read(READ, b -> serial ? b.setConsistencyLevel(cql.serial()) : b, id)
+        return cql.read(READ, b -> serial ? cql.serially().apply(b) : b, id)
                 .map(rs -> Optional.ofNullable(rs.one())
                         .flatMap(PasteRow::of)
                         .filter(row -> !row.expired(now))

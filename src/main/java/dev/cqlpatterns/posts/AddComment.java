@@ -148,7 +148,7 @@ public class AddComment {
     }
 
     private Uni<Boolean> written(UUID post, UUID comment) {
-        return cql.read(PostAndComments.COMMENTER, b -> b.setConsistencyLevel(cql.serial()), post, comment)
+        return cql.read(PostAndComments.COMMENTER, cql.serially(), post, comment)
                 .map(rs -> rs.one() != null);
     }
 
@@ -181,7 +181,7 @@ public class AddComment {
         }
         return cql.read(
                         PostAndComments.COMMENT_COUNT,
-                        b -> attempt.retry() ? b.setConsistencyLevel(cql.serial()) : b,
+                        b -> attempt.retry() ? cql.serially().apply(b) : b,
                         post)
                 .map(rs -> {
                     Row row = rs.one();

@@ -159,7 +159,7 @@ public class SongStore {
 
     /** The song as of every acknowledged conditional write (a serial read); one partition. */
     private Uni<Optional<Current>> latest(Key key) {
-        return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), key.artist(), key.album(), key.song())
+        return cql.read(READ, cql.serially(), key.artist(), key.album(), key.song())
                 .map(rs -> Optional.ofNullable(rs.one())
                         .map(row -> new Current(
                                 new TreeSet<>(row.get("tags", CqlTypes.SET_OF_TEXT)),

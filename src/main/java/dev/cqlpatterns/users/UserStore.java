@@ -53,12 +53,12 @@ public class UserStore {
 
     /** The user as of every write acknowledged so far (a serial read), or null; one partition. */
     Uni<UserRow> findLatest(String username) {
-        return call(d -> d.byUsername(username, b -> b.setConsistencyLevel(cql.serial())));
+        return call(d -> d.byUsername(username, cql.serially()));
     }
 
     /** The email's claim as of every write acknowledged so far (a serial read), or null; one partition. */
     Uni<EmailRow> findEmailLatest(String email) {
-        return call(d -> d.byEmail(email, b -> b.setConsistencyLevel(cql.serial())));
+        return call(d -> d.byEmail(email, cql.serially()));
     }
 
     /**

@@ -97,9 +97,15 @@ public class Cql {
         sessionStage.thenAccept(session -> connected = session);
     }
 
-    /** The serial consistency level, for reads that must see every acknowledged conditional write. */
-    public DefaultConsistencyLevel serial() {
-        return serial;
+    /**
+     * A read at the serial consistency level, one that must see every acknowledged conditional
+     * write. It is a Paxos round of its own, so it runs in the profile of {@link #conditional}
+     * writes: a second coordinator started as early as a plain read's (100 ms) would contend with
+     * the first for the same partition, and each round that loses starts again until Cassandra's
+     * CAS timeout, while a replica is paused or slow exactly when both are still running.
+     */
+    public UnaryOperator<BoundStatementBuilder> serially() {
+        return b -> b.setConsistencyLevel(serial).setExecutionProfileName(CONDITIONAL_PROFILE);
     }
 
     /** A statement that is not safe to retry on its own (counters, LWT, appends). */

@@ -228,28 +228,25 @@ public class PartitionGenerations {
     private <K> Uni<Boolean> claim(GenerationalSet<K> set, K key, int generation) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         int next = generation + 1;
-        return cql.read(STATE, b -> b.setConsistencyLevel(cql.serial()), set.name(), set.key(key))
-                .chain(rs -> {
-                    Row row = rs.one();
-                    State state = row == null ? State.NEVER_MOVED : state(row);
-                    if (state.current() != generation) {
-                        return Uni.createFrom().item(false);
-                    }
-                    Uni<AsyncResultSet> write;
-                    if (row == null) {
-                        write = cql.write(FIRST_CLAIM, set.name(), set.key(key), now);
-                    } else if (state.next() == null) {
-                        write = cql.write(CLAIM, next, now, set.name(), set.key(key), generation);
-                    } else if (state.movingSince() != null
-                            && state.movingSince().isBefore(now.minus(settings.staleMove()))) {
-                        write = cql.write(
-                                TAKE_OVER, now, set.name(), set.key(key), generation, next, state.movingSince());
-                    } else {
-                        return Uni.createFrom().item(false);
-                    }
-                    // Not applied: ours all the same when the row holds our claim (the same write, sent twice).
-                    return write.map(answer -> answer.wasApplied() || ours(answer.one(), next, now));
-                });
+        return cql.read(STATE, cql.serially(), set.name(), set.key(key)).chain(rs -> {
+            Row row = rs.one();
+            State state = row == null ? State.NEVER_MOVED : state(row);
+            if (state.current() != generation) {
+                return Uni.createFrom().item(false);
+            }
+            Uni<AsyncResultSet> write;
+            if (row == null) {
+                write = cql.write(FIRST_CLAIM, set.name(), set.key(key), now);
+            } else if (state.next() == null) {
+                write = cql.write(CLAIM, next, now, set.name(), set.key(key), generation);
+            } else if (state.movingSince() != null && state.movingSince().isBefore(now.minus(settings.staleMove()))) {
+                write = cql.write(TAKE_OVER, now, set.name(), set.key(key), generation, next, state.movingSince());
+            } else {
+                return Uni.createFrom().item(false);
+            }
+            // Not applied: ours all the same when the row holds our claim (the same write, sent twice).
+            return write.map(answer -> answer.wasApplied() || ours(answer.one(), next, now));
+        });
     }
 
     private static boolean ours(Row answer, int next, Instant claimed) {

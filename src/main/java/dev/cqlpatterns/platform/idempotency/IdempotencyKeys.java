@@ -169,11 +169,10 @@ public class IdempotencyKeys {
                                 ByteBuffer.wrap(sealed),
                                 expiresAt,
                                 secondsUntil(expiresAt)),
-                        () -> cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), rowKey)
-                                .map(rs -> {
-                                    held.set(rs.one());
-                                    return held.get() != null && Arrays.equals(bytes(held.get(), "plan"), sealed);
-                                }))
+                        () -> cql.read(READ, cql.serially(), rowKey).map(rs -> {
+                            held.set(rs.one());
+                            return held.get() != null && Arrays.equals(bytes(held.get(), "plan"), sealed);
+                        }))
                 .chain(outcome -> {
                     if (outcome.applied()) {
                         return Uni.createFrom().nullItem();

@@ -65,11 +65,10 @@ class CompareAndSetTest {
     }
 
     private Uni<Boolean> holds(String username, String email) {
-        return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), username)
-                .map(rs -> {
-                    var row = rs.one();
-                    return row != null && email.equals(row.getString("email"));
-                });
+        return cql.read(READ, cql.serially(), username).map(rs -> {
+            var row = rs.one();
+            return row != null && email.equals(row.getString("email"));
+        });
     }
 
     /** Claims {@code user} for mine@example.com, the write ending "result is unknown". */
@@ -98,8 +97,7 @@ class CompareAndSetTest {
         String result = cas.<Boolean, String>run(
                         attempt -> {
                             reads.incrementAndGet();
-                            return cql.read(READ, b -> b.setConsistencyLevel(cql.serial()), user)
-                                    .map(rs -> rs.one() != null);
+                            return cql.read(READ, cql.serially(), user).map(rs -> rs.one() != null);
                         },
                         exists -> exists
                                 ? CompareAndSet.Step.done(Uni.createFrom().item("taken"))
@@ -184,6 +182,19 @@ class CompareAndSetTest {
         long plainDelay = plain.nextExecution(null, null, statement, 1);
         assertThat(conditionalDelay).isGreaterThan(plainDelay).isPositive();
         assertThat(plainDelay).isPositive();
+    }
+
+    @Test
+    void should_read_at_the_serial_level_in_the_profile_of_conditional_writes() {
+        // A serial read is a Paxos round: a second coordinator as early as a plain read's would
+        // contend with the first for the partition.
+        var ran = cql.read(READ, cql.serially(), name())
+                .await()
+                .atMost(WAIT)
+                .getExecutionInfo()
+                .getStatement();
+        assertThat(ran.getConsistencyLevel().isSerial()).isTrue();
+        assertThat(ran.getExecutionProfileName()).isEqualTo(Cql.CONDITIONAL_PROFILE);
     }
 
     /** The answer as the driver gives it when a speculative execution was started. */
