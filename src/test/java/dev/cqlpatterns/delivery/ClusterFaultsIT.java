@@ -167,6 +167,7 @@ class ClusterFaultsIT {
     @Order(2)
     void should_keep_every_acknowledged_write_exactly_once_through_node_faults() throws Exception {
         AuditedLoad load = new AuditedLoad("cluster faults", CLIENTS, client);
+        load.explainFailuresWith(service::warningsBetween);
         load.setUp();
         load.start();
         try {

@@ -75,6 +75,7 @@ class NetworkFaultsIT {
     @Test
     void should_keep_every_acknowledged_write_through_partitions_and_a_slow_link() throws Exception {
         AuditedLoad load = new AuditedLoad("network faults", CLIENTS, new ContractClient(() -> service.port));
+        load.explainFailuresWith(service::warningsBetween);
         load.setUp();
         load.start();
         List<String> faults = new ArrayList<>();

@@ -55,6 +55,7 @@ class NodeLifecycleIT {
     @Test
     void should_keep_every_acknowledged_write_while_a_node_leaves_and_one_is_replaced() throws Exception {
         AuditedLoad load = new AuditedLoad("node lifecycle", CLIENTS, new ContractClient(() -> service.port));
+        load.explainFailuresWith(service::warningsBetween);
         load.setUp();
         load.start();
         List<String> changes = List.of("decommissioning node 4", "node 3 killed", "replacing node 3 by node 5");

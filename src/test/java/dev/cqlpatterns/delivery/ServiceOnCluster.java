@@ -2,6 +2,8 @@ package dev.cqlpatterns.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cqlpatterns.testsupport.PackagedService;
 import dev.cqlpatterns.testsupport.PackagedService.Command;
 import dev.cqlpatterns.testsupport.TestCluster;
@@ -10,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -23,6 +27,7 @@ import java.util.stream.Stream;
  * and the driver does not log why; the exceptions log does.
  */
 final class ServiceOnCluster {
+    private static final ObjectMapper JSON = new ObjectMapper();
     final int port;
     private final Process process;
     private final Path log;
@@ -65,7 +70,17 @@ final class ServiceOnCluster {
                 PackagedService.JAR,
                 port,
                 log,
-                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:exceptions=info:file=" + exceptions));
+                Map.of(
+                        "JAVA_TOOL_OPTIONS",
+                        "-Xlog:exceptions=info:file=" + exceptions
+                                // Each statement that failed, with its CQL and error (not its
+                                // values): what a failed request met, for warningsBetween.
+                                + " -Ddatastax-java-driver.advanced.request-tracker.classes.0=RequestLogger"
+                                + " -Ddatastax-java-driver.advanced.request-tracker.logs.success.enabled=false"
+                                + " -Ddatastax-java-driver.advanced.request-tracker.logs.slow.enabled=false"
+                                + " -Ddatastax-java-driver.advanced.request-tracker.logs.show-values=false"
+                                + " -Ddatastax-java-driver.advanced.request-tracker.logs.error.enabled=true"
+                                + " -Ddatastax-java-driver.advanced.request-tracker.logs.show-stack-traces=false"));
         assertThat(PackagedService.firstAnswer(port, "/q/health/ready", began, Duration.ofSeconds(60)))
                 .isEqualTo(200);
         return new ServiceOnCluster(port, process, log, exceptions);
@@ -85,6 +100,38 @@ final class ServiceOnCluster {
                 .map(line -> line.substring(line.indexOf("{")))
                 .distinct()
                 .toList();
+    }
+
+    /**
+     * The service's warnings and errors logged from {@code from} to {@code to} (a little either
+     * side: the clocks are one, the log line comes after the event), each as time, logger and
+     * message: what a failed request met, kept in the assertion that CI shows.
+     */
+    List<String> warningsBetween(Instant from, Instant to) throws IOException {
+        Instant after = from.minusMillis(100);
+        Instant before = to.plusMillis(100);
+        List<String> found = new ArrayList<>();
+        for (String line : lines(log, "\"level\":\"")) {
+            JsonNode entry;
+            try {
+                entry = JSON.readTree(line);
+            } catch (IOException notJson) {
+                continue;
+            }
+            String level = entry.path("level").asText();
+            if (!level.equals("WARN") && !level.equals("ERROR")) {
+                continue;
+            }
+            Instant at = Instant.parse(entry.path("timestamp").asText());
+            if (at.isBefore(after) || at.isAfter(before)) {
+                continue;
+            }
+            String logger = entry.path("loggerName").asText();
+            String message = entry.path("message").asText();
+            found.add(at + " " + logger.substring(logger.lastIndexOf('.') + 1) + ": "
+                    + (message.length() > 500 ? message.substring(0, 500) + "..." : message));
+        }
+        return found;
     }
 
     /** {@link #undecodedFrames()} as problems of a fault run: each failed the requests on its connection. */

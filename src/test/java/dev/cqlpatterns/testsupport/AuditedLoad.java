@@ -79,7 +79,9 @@ public final class AuditedLoad {
     /** phase -> milliseconds of each first attempt that was answered. */
     private final Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
     /** phase -> each failed first attempt: operation, answer, milliseconds and the problem's detail. */
-    private final Map<String, ConcurrentLinkedQueue<String>> failedFirstAttempts = new ConcurrentHashMap<>();
+    private final Map<String, ConcurrentLinkedQueue<FailedAttempt>> failedFirstAttempts = new ConcurrentHashMap<>();
+    /** What the service logged while a request ran (none unless {@link #explainFailuresWith} set it). */
+    private volatile ServiceLog serviceLog = (from, to) -> List.of();
 
     private final List<String> phases = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -88,6 +90,23 @@ public final class AuditedLoad {
     private final String name;
     private volatile String phase = "setup";
     private ExecutorService threads;
+
+    /** What a service logged between two instants: its warnings and errors, one line each. */
+    @FunctionalInterface
+    public interface ServiceLog {
+        List<String> between(Instant from, Instant to) throws IOException;
+    }
+
+    /** A failed first attempt: what the client was told, and when it was sent and answered. */
+    private record FailedAttempt(String told, Instant sent, Instant answered) {}
+
+    /**
+     * Each failed first attempt that {@link #firstAttemptFailures} reports also lists what the
+     * service logged while it ran: CI keeps the assertion's message, not the service's log.
+     */
+    public void explainFailuresWith(ServiceLog log) {
+        this.serviceLog = log;
+    }
 
     /** {@code name} prefixes each printed line; {@code http} sends every request. */
     public AuditedLoad(String name, int clients, ContractClient http) {
@@ -370,14 +389,19 @@ public final class AuditedLoad {
     private void failed(String phase, String operation, int attempt, long sent, HttpResponse<String> r, String told) {
         int status = r == null ? 0 : r.statusCode();
         if (attempt == 1 && status != 200 && status != 201 && status != 204) {
+            long ms = (System.nanoTime() - sent) / 1_000_000;
+            Instant answered = Instant.now();
             failedFirstAttempts
                     .computeIfAbsent(phase, p -> new ConcurrentLinkedQueue<>())
-                    .add(String.format(
-                            "%s %s after %d ms: %s",
-                            operation,
-                            r == null ? "no answer" : status,
-                            (System.nanoTime() - sent) / 1_000_000,
-                            told.length() > 400 ? told.substring(0, 400) + "..." : told));
+                    .add(new FailedAttempt(
+                            String.format(
+                                    "%s %s after %d ms: %s",
+                                    operation,
+                                    r == null ? "no answer" : status,
+                                    ms,
+                                    told.length() > 400 ? told.substring(0, 400) + "..." : told),
+                            answered.minusMillis(ms),
+                            answered));
         }
     }
 
@@ -480,9 +504,18 @@ public final class AuditedLoad {
         if (!problems.isEmpty()) {
             // What each failed request was told, so that a run whose log is gone (CI) still says why.
             for (String p : phases) {
-                failedFirstAttempts.getOrDefault(p, new ConcurrentLinkedQueue<>()).stream()
+                for (FailedAttempt failure : failedFirstAttempts.getOrDefault(p, new ConcurrentLinkedQueue<>()).stream()
                         .limit(10)
-                        .forEach(failure -> problems.add("while " + p + ": " + failure));
+                        .toList()) {
+                    problems.add("while " + p + ": " + failure.told());
+                    try {
+                        serviceLog.between(failure.sent(), failure.answered()).stream()
+                                .limit(8)
+                                .forEach(line -> problems.add("  the service logged meanwhile: " + line));
+                    } catch (IOException e) {
+                        problems.add("  the service's log could not be read: " + e);
+                    }
+                }
             }
         }
         return problems;
