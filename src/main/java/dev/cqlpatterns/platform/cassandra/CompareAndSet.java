@@ -1,5 +1,6 @@
 package dev.cqlpatterns.platform.cassandra;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
@@ -10,6 +11,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -164,6 +166,13 @@ public class CompareAndSet {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CASWriteUnknownException || t instanceof DriverTimeoutException) {
                 return true;
+            }
+            if (t instanceof AllNodesFailedException all) {
+                // Every coordinator tried failed (a retry on the next one, a speculative execution):
+                // unknown when any of them may have committed. Their errors are not causes.
+                return all.getAllErrors().values().stream()
+                        .flatMap(List::stream)
+                        .anyMatch(CompareAndSet::unknownOutcome);
             }
             if (t instanceof WriteTimeoutException timeout) {
                 // On a conditional write every write timeout is uncertain: CAS (Paxos rounds) or the

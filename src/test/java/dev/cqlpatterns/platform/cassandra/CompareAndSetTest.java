@@ -2,10 +2,12 @@ package dev.cqlpatterns.platform.cassandra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.config.DriverExecutionProfile;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.ExecutionInfo;
+import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
 import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
@@ -20,6 +22,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.Assertions;
@@ -251,6 +255,40 @@ class CompareAndSetTest {
     }
 
     @Test
+    void should_take_a_committed_write_whose_every_coordinator_timed_out_as_applied() {
+        // A retry on the next coordinator (NextCoordinatorRetry) or a speculative execution that
+        // fails too ends the write with AllNodesFailedException, each coordinator's timeout in it:
+        // a fresh-clone CI run answered such a send 503 right after a paused node came back.
+        String user = name();
+        Node node = someNode();
+        AllNodesFailedException bothTimedOut = AllNodesFailedException.fromErrors(List.<Map.Entry<Node, Throwable>>of(
+                Map.entry(node, casTimeout(node)), Map.entry(node, casTimeout(node))));
+        CompareAndSet.Outcome outcome = cas.conditional(
+                        TABLE,
+                        cql.write(CLAIM, user, "mine@example.com")
+                                .chain(committed -> Uni.createFrom().failure(bothTimedOut)),
+                        () -> holds(user, "mine@example.com"))
+                .await()
+                .atMost(WAIT);
+        assertThat(outcome.applied()).isTrue();
+    }
+
+    private Node someNode() {
+        return cql.session()
+                .await()
+                .atMost(WAIT)
+                .getMetadata()
+                .getNodes()
+                .values()
+                .iterator()
+                .next();
+    }
+
+    private static WriteTimeoutException casTimeout(Node coordinator) {
+        return new WriteTimeoutException(coordinator, DefaultConsistencyLevel.LOCAL_SERIAL, 1, 2, DefaultWriteType.CAS);
+    }
+
+    @Test
     void should_know_which_failures_leave_a_conditional_write_unknown() {
         assertThat(CompareAndSet.unknownOutcome(
                         new CASWriteUnknownException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2)))
@@ -261,7 +299,15 @@ class CompareAndSetTest {
         assertThat(CompareAndSet.unknownOutcome(
                         new ReadTimeoutException(null, DefaultConsistencyLevel.LOCAL_SERIAL, 0, 2, false)))
                 .isTrue();
+        assertThat(CompareAndSet.unknownOutcome(AllNodesFailedException.fromErrors(
+                        List.<Map.Entry<Node, Throwable>>of(Map.entry(someNode(), casTimeout(null))))))
+                .isTrue();
         // Refused before anything was written: a plain failure (503), nothing to learn.
+        assertThat(CompareAndSet.unknownOutcome(
+                        AllNodesFailedException.fromErrors(List.<Map.Entry<Node, Throwable>>of(Map.entry(
+                                someNode(),
+                                new UnavailableException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1))))))
+                .isFalse();
         assertThat(CompareAndSet.unknownOutcome(
                         new UnavailableException(null, DefaultConsistencyLevel.LOCAL_QUORUM, 2, 1)))
                 .isFalse();
