@@ -1,6 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -58,6 +59,9 @@ public class CreatePaste {
 
     @Inject
     Cql cql;
+
+    @Inject
+    CompareAndSet cas;
 
     @Inject
     Clock clock;
@@ -226,13 +230,17 @@ public class CreatePaste {
                         paste.expiresAt(),
                         paste.version(),
                         paste.id())
-                .chain(create -> cql.execute(create))
-                .invoke(rs -> {
-                    // Not applied: the row is the one an earlier run of this plan wrote (a retry, or
-                    // the driver's second coordinator, Cql.conditional), which Cassandra's answer
-                    // shows by the plan's version; else 122 random bits collided, which is not
-                    // expected in the lifetime of the universe.
-                    if (!rs.wasApplied() && !retry && rs.one().getLong("version") != paste.version()) {
+                // A "not applied" answer or an unknown outcome (coordinators that timed out) is
+                // settled by a serial read: the row at this plan's version is this create's own,
+                // written by an earlier run of the plan (a retry, the driver's second coordinator).
+                // Another version means 122 random bits collided, not expected in the lifetime of
+                // the universe.
+                .chain(create -> cas.conditional(
+                        PasteRow.TABLE,
+                        cql.execute(create),
+                        () -> PasteRow.atVersion(cql, paste.id(), paste.version())))
+                .invoke(outcome -> {
+                    if (!outcome.applied() && !retry) {
                         throw new IllegalStateException("paste id taken");
                     }
                 })

@@ -82,7 +82,7 @@ public class DeletePaste {
                             Uni<Void> unlist =
                                     before.isPrivate() ? Uni.createFrom().voidItem() : list.hide(before, version - 1);
                             return Step.write(
-                                    "pastes_by_id",
+                                    PasteRow.TABLE,
                                     unlist.chain(() -> cql.bind(PasteRow.DELETE_IF_VERSION, id, before.version()))
                                             .chain(statement -> cql.execute(statement)),
                                     // Gone (ours or another delete: the same outcome), or still there.

@@ -31,6 +31,9 @@ record PasteRow(
         Instant expiresAt,
         long version) {
 
+    /** The table, as CompareAndSet names the conditional writes on it. */
+    static final String TABLE = "pastes_by_id";
+
     private static final Query READ = Cql.idempotent("SELECT id, title, body, is_private, secret_hash, created_at, "
             + "modified_at, expires_at, version FROM pastes_by_id WHERE id = ?");
     // An UPDATE, not an INSERT ... IF NOT EXISTS: an INSERT also writes a row marker, which the
@@ -56,6 +59,14 @@ record PasteRow(
                         .flatMap(PasteRow::of)
                         .filter(row -> !row.expired(now))
                         .orElseThrow(() -> ProblemException.notFound("No paste " + id)));
+    }
+
+    /** Whether the paste {@code id} is at {@code version}, read through Paxos: a create's own write, learnt after the fact. */
+    static Uni<Boolean> atVersion(Cql cql, UUID id, long version) {
+        return cql.read(READ, cql.serially(), id).map(rs -> {
+            Row row = rs.one();
+            return row != null && !row.isNull("version") && row.getLong("version") == version;
+        });
     }
 
     /**

@@ -194,7 +194,7 @@ public class UpdatePaste {
                             ? list.hide(before, after.version() - 1)
                             : Uni.createFrom().voidItem();
                     return Step.write(
-                            "pastes_by_id",
+                            PasteRow.TABLE,
                             narrow.chain(() -> replace(before, after, seen.now())),
                             () -> after.holds(cql, seen.now()),
                             () -> list.show(after, seen.now()).replaceWith(after.view()));

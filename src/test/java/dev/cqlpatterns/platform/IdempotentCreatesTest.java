@@ -115,6 +115,34 @@ class IdempotentCreatesTest {
         assertThat(answer.jsonPath().getString("detail")).contains(KEY);
     }
 
+    /**
+     * The paste row's conditional write commits and ends with an unknown outcome (every coordinator
+     * timed out), or commits and is answered "not applied" with its own row: a serial read
+     * settles it, and the first attempt gets 201 with a paste that reads back.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void should_answer_201_to_a_paste_whose_write_outcome_was_learnt_by_reading_it(boolean unknown) {
+        if (unknown) {
+            faults.injectUnknownOutcome("pastes_by_id", true, 1);
+        } else {
+            faults.injectOwnWriteNotApplied("pastes_by_id", 1);
+        }
+        ExtractableResponse<Response> created;
+        try {
+            created = post(given(), key(), Map.of("body", "learnt " + key(), "private", true), "/pastes");
+            assertThat(faults.delivered("pastes_by_id")).isTrue();
+        } finally {
+            faults.clearFaults();
+        }
+        assertThat(created.statusCode()).as(created.body().asString()).isEqualTo(201);
+        given().header("X-Paste-Secret", created.<String>path("secret"))
+                .when()
+                .get("/pastes/{id}", created.<String>path("id"))
+                .then()
+                .statusCode(200);
+    }
+
     @Test
     void should_replay_a_paste_with_its_secret_and_store_and_list_it_once() {
         String key = key();
