@@ -123,11 +123,7 @@ class IdempotentCreatesTest {
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void should_answer_201_to_a_paste_whose_write_outcome_was_learnt_by_reading_it(boolean unknown) {
-        if (unknown) {
-            faults.injectUnknownOutcome("pastes_by_id", true, 1);
-        } else {
-            faults.injectOwnWriteNotApplied("pastes_by_id", 1);
-        }
+        faults.injectCommittedUntold("pastes_by_id", unknown);
         ExtractableResponse<Response> created;
         try {
             created = post(given(), key(), Map.of("body", "learnt " + key(), "private", true), "/pastes");
@@ -196,11 +192,7 @@ class IdempotentCreatesTest {
     void should_take_its_own_key_claim_learnt_by_reading_it_as_the_first_attempt(boolean unknown) {
         String key = key();
         Map<String, Object> body = Map.of("body", "claimed " + key, "private", true, "expiresIn", "PT1H");
-        if (unknown) {
-            faults.injectUnknownOutcome("idempotency_keys", true, 1);
-        } else {
-            faults.injectOwnWriteNotApplied("idempotency_keys", 1);
-        }
+        faults.injectCommittedUntold("idempotency_keys", unknown);
         ExtractableResponse<Response> first;
         try {
             first = post(given(), key, body, "/pastes");
@@ -324,11 +316,7 @@ class IdempotentCreatesTest {
     void should_answer_201_to_a_direct_conversation_whose_insert_outcome_was_learnt_by_reading_it(boolean unknown) {
         String alice = user("alice");
         String bob = user("bob");
-        if (unknown) {
-            faults.injectUnknownOutcome("conversations", true, 1);
-        } else {
-            faults.injectOwnWriteNotApplied("conversations", 1);
-        }
+        faults.injectCommittedUntold("conversations", unknown);
         try {
             assertThat(post(as(alice), key(), Map.of("members", List.of(bob)), "/conversations")
                             .statusCode())

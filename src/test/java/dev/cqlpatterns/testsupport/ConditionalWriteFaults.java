@@ -44,6 +44,19 @@ public class ConditionalWriteFaults extends ConditionalWrites {
         faults.put(table, new Fault(Fault.Kind.COMMITTED_NOT_APPLIED, new AtomicInteger(times)));
     }
 
+    /**
+     * The next conditional write on {@code table} commits, then ends with an unknown outcome when
+     * {@code unknown}, else answers "not applied" with its own values: either way only a read
+     * tells that it is the caller's own.
+     */
+    public void injectCommittedUntold(String table, boolean unknown) {
+        if (unknown) {
+            injectUnknownOutcome(table, true, 1);
+        } else {
+            injectOwnWriteNotApplied(table, 1);
+        }
+    }
+
     /** Whether every fault asked for on {@code table} has happened: a test's proof that it tested the fault. */
     public boolean delivered(String table) {
         Fault fault = faults.get(table);
