@@ -143,10 +143,11 @@ public class Inbox {
     @Operation(
             summary = "The caller's conversations, most recent activity first, with unread counts",
             description = "The caller's conversations in order of last activity from the inbox's index (a few "
-                    + "statements a page: the index and the page's summaries), then one statement per conversation "
-                    + "of the page with messages after the caller's last mark-read, reading at most 100 of its unread "
-                    + "markers. A caller's first read reads every summary instead (X-Statements and X-Partitions-Read "
-                    + "say which).")
+                    + "statements a page: the index and the page's summaries, which hold the unread counts), then one "
+                    + "statement per conversation of the page where more than its last message is unread, reading the first "
+                    + "unread one. A "
+                    + "caller's first read reads every summary instead (X-Statements and X-Partitions-Read say "
+                    + "which).")
     public Uni<Page<InboxEntry>> inbox(
             @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
                     Integer limit,
@@ -184,6 +185,25 @@ public class Inbox {
                         && !me.equals(row.getString("last_sender"));
             }
             return readUpTo == null || lastUnread.timestamp() > readUpTo.timestamp();
+        }
+
+        /** Whether the summary counts what is unread (others_read set, cql/054); if not, its markers do. */
+        boolean counted() {
+            return !row.isNull("others_read");
+        }
+
+        /** Messages from others not read, by the summary's two numbers (cql/054); 0 when none or not counted. */
+        long unread() {
+            return Math.max(0, row.getLong("others_sent") - row.getLong("others_read"));
+        }
+
+        /** Where the caller's reading ends: the last mark-read, else the start of the join's millisecond. */
+        UUID readFrom() {
+            return InboxRows.readFrom(row.getUuid("read_up_to"), row.getInstant("joined_at"));
+        }
+
+        UUID lastMessageId() {
+            return row.getUuid("last_message_id");
         }
 
         /** The end of the caller's last mark-read, or before every message when none. */

@@ -21,9 +21,16 @@ import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
- * Unread counts for a page of the inbox: for the conversations that got a message from someone
- * else after the caller's last mark-read, at most cap + 1 of their unread markers, oldest first
- * (cql/013_unread_window.cql), so the count is exact up to the cap whatever the number unread.
+ * Unread counts for a page of the inbox. A summary counts what its member has not read as a
+ * difference of two numbers on it, the messages from others so far and how many of them were read
+ * (others_sent - others_read, cql/054): no read for the count, whatever the number unread. Where
+ * some are unread, the first of them is the oldest message from someone else after the member's
+ * read_up_to: one read of a few rows of messages_by_conversation (Messages.oldestFromOthers), none
+ * when the one unread message is the last message.
+ *
+ * <p>A membership begun before positions (0.3.0) and never marked read since has no others_read:
+ * its count is its unread markers after read_up_to, at most cap + 1 of them, oldest first
+ * (cql/013_unread_window.cql), as every count was before.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -39,20 +46,53 @@ class UnreadCounts {
     @Inject
     MessengerSettings settings;
 
+    @Inject
+    Messages messages;
+
+    /** The unread counts of a page's conversations, by conversation id (none: nothing unread). */
+    Uni<Map<UUID, Unread>> of(String me, List<Inbox.Summary> page) {
+        long capped = settings.unreadCountCap() + 1L;
+        List<Uni<Map<UUID, Unread>>> reads = new ArrayList<>();
+        List<Inbox.Summary> fromMarkers = new ArrayList<>();
+        for (Inbox.Summary s : page) {
+            if (!s.counted()) {
+                if (s.mayHaveUnread(me)) {
+                    fromMarkers.add(s);
+                }
+                continue;
+            }
+            long unread = s.unread();
+            if (unread == 1 && !me.equals(s.row().getString("last_sender"))) {
+                // One unread, and the last message is someone else's: that one (others_sent is written with it).
+                reads.add(Uni.createFrom().item(Map.of(s.id(), new Unread(1, s.lastAt()))));
+            } else if (unread > 0) {
+                reads.add(messages.oldestFromOthers(s.id(), s.readFrom(), s.lastMessageId(), me)
+                        .map(first -> Map.of(
+                                s.id(),
+                                new Unread(
+                                        (int) Math.min(unread, capped),
+                                        first == null ? null : TimeUuids.instant(first)))));
+            }
+        }
+        reads.add(fromMarkers(me, fromMarkers));
+        return merged(reads);
+    }
+
     /**
-     * The unread counts of a page's conversations, by conversation id (none: nothing unread).
-     * Conversations that may have markers (a message
-     * from someone else after the last mark-read) are counted in groups whose read_up_to lie within
-     * {@link #ONE_READ_WINDOW} of the group's earliest, each group by one read of all their markers
+     * The counts of conversations that may have markers (a message from someone else after the last
+     * mark-read), counted in groups whose read_up_to lie within {@link #ONE_READ_WINDOW} of the group's
+     * earliest, each group by one read of all their markers
      * after that earliest, at most cap + 1 rows in all; when that read is full, the conversations it
      * did not see to their end are counted one capped read each (cql/013_unread_window.cql), as is a
      * conversation alone in its group. A read from an earlier read_up_to than a conversation's own
      * crosses the markers its later mark-reads deleted (range tombstones, and the rows they shadow
      * until compaction meets them); the window bounds those to what arrived within it.
      */
-    Uni<Map<UUID, Unread>> of(String me, List<Inbox.Summary> page) {
+    private Uni<Map<UUID, Unread>> fromMarkers(String me, List<Inbox.Summary> page) {
+        if (page.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
         List<Inbox.Summary> counted = page.stream()
-                .filter(s -> s.mayHaveUnread(me))
                 .sorted(Comparator.comparingLong(s -> s.readUpTo().timestamp()))
                 .toList();
         List<List<Inbox.Summary>> groups = new ArrayList<>();
@@ -70,6 +110,11 @@ class UnreadCounts {
                 me,
                 groups.stream().filter(g -> g.size() == 1).map(g -> g.get(0)).toList()));
         groups.stream().filter(g -> g.size() > 1).forEach(g -> reads.add(unreadTogether(me, g)));
+        return merged(reads);
+    }
+
+    /** The counts of several reads in one map. */
+    private static Uni<Map<UUID, Unread>> merged(List<Uni<Map<UUID, Unread>>> reads) {
         return Uni.join().all(reads).andFailFast().map(counts -> {
             Map<UUID, Unread> byId = new HashMap<>();
             counts.forEach(byId::putAll);
@@ -77,10 +122,11 @@ class UnreadCounts {
         });
     }
 
-    /** A conversation's markers after its read_up_to: how many (at most cap + 1) and the oldest's time. */
+    /** A conversation's unread messages: how many (at most cap + 1) and the oldest's time. */
     record Unread(int count, Instant first) {
         static final Unread NONE = new Unread(0, null);
 
+        /** From a conversation's markers after its read_up_to. */
         static Unread of(List<UUID> markers) {
             // One Instant for the oldest, not one per marker (up to cap + 1 of them).
             return new Unread(

@@ -2,6 +2,7 @@ package dev.cqlpatterns.messenger;
 
 import static dev.cqlpatterns.testsupport.Responses.createdId;
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.SignUp;
@@ -89,6 +90,19 @@ final class Chat {
                 .when()
                 .post("/conversations/{id}/read", conversationId)
                 .then();
+    }
+
+    /**
+     * {@code reader} marks conversation {@code id} read, and finds nothing unread; {@code sender} sends
+     * one more, and {@code reader} finds it the one unread message.
+     */
+    static void readThenOneMore(String reader, String sender, String id) {
+        markRead(reader, id).statusCode(200);
+        assertThat(inboxEntry(reader, id)).containsEntry("unreadCount", 0).containsEntry("firstUnreadAt", null);
+        String after = sent(sender, id, "after the mark-read");
+        assertThat(inboxEntry(reader, id))
+                .containsEntry("unreadCount", 1)
+                .containsEntry("firstUnreadAt", timeOf(after));
     }
 
     /** {@code caller} adds {@code member} to the conversation {@code id}. */

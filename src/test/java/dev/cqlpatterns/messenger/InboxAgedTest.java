@@ -74,8 +74,8 @@ class InboxAgedTest {
                         CONVERSATIONS * 2 * DAYS, CONVERSATIONS * 20 * DAYS, smallRead.index())
                 .isEqualTo(smallRead.index());
         assertThat(smallRead.index()).isLessThanOrEqualTo((CONVERSATIONS + 1L) * DAYS);
-        // The unread markers after read_up_to: at most the two bounds of a mark-read's range tombstone per
-        // conversation (where the read's row limit cuts them off varies with the markers, not the count).
+        // The first unread message of each conversation (messages are never deleted): at most the two bounds of a
+        // range tombstone per conversation, as the markers this read replaced were held to.
         assertThat(List.of(smallRead.unread(), largeRead.unread()))
                 .allSatisfy(cells -> assertThat(cells).isLessThanOrEqualTo(2L * (CONVERSATIONS + 1)));
     }
@@ -93,9 +93,9 @@ class InboxAgedTest {
         assertThat(days(alice)).as("days listed after the first read").hasSize(1);
         // The two dropped days' row tombstones in time_buckets are all the second read's order meets.
         assertThat(next.index()).isLessThan(first.index()).isLessThanOrEqualTo(2);
-        // The days, the one day's rows, their summaries, and the unread markers: one read of those never
-        // marked read, one each of the two marked read (on days 0 and 1) before their latest messages.
-        as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "6");
+        // The days, the one day's rows, their summaries, and the first unread message of the 8 conversations
+        // where more than the last message is unread: the 7 never marked read, and the one alice replied in.
+        as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "11");
     }
 
     @Test
@@ -109,6 +109,7 @@ class InboxAgedTest {
         String unread = create(quiet, List.of(alice), null);
         String read = create(busy, List.of(alice), null);
         sent(quiet, unread, "never read");
+        sent(quiet, unread, "still unread");
         for (int round = 0; round < 5; round++) {
             for (int m = 0; m < 3; m++) {
                 clock.set(at = at.plusMillis(7));
@@ -119,18 +120,20 @@ class InboxAgedTest {
         }
         clock.set(at = at.plusMillis(7));
         sent(busy, read, "new");
+        clock.set(at = at.plusMillis(7));
+        sent(busy, read, "newer");
         clock.set(at.plusMillis(7));
 
-        // Two conversations with unread messages and different read_up_to: each is counted from its own,
-        // so neither read meets the range deletions of the markers alice has read.
+        // Two conversations with two unread messages and different read_up_to: the first unread of each is read
+        // from its own read_up_to in the history, which nothing deletes.
         List<ReadTraces.Scan> inbox = ReadTraces.during(
                 stored,
                 () -> Chat.inbox(alice)
                         .statusCode(200)
-                        .body("items.find { it.conversationId == '" + read + "' }.unreadCount", is(1))
-                        .body("items.find { it.conversationId == '" + unread + "' }.unreadCount", is(1)));
+                        .body("items.find { it.conversationId == '" + read + "' }.unreadCount", is(2))
+                        .body("items.find { it.conversationId == '" + unread + "' }.unreadCount", is(2)));
         List<ReadTraces.Scan> counts =
-                inbox.stream().filter(s -> s.query().contains("kind = 1")).toList();
+                inbox.stream().filter(InboxAgedTest::unreadRead).toList();
         assertThat(counts).as("the unread reads of GET /inbox").isNotEmpty();
         assertThat(ReadTraces.tombstones(counts))
                 .as("tombstone cells of the unread reads: %s", counts)
@@ -138,7 +141,7 @@ class InboxAgedTest {
 
         // A mark-read reads the history after the previous one's end, never the markers it deleted.
         List<ReadTraces.Scan> mark = ReadTraces.during(
-                stored, () -> markRead(alice, read).statusCode(200).body("markedSeen", is(1)));
+                stored, () -> markRead(alice, read).statusCode(200).body("markedSeen", is(2)));
         List<ReadTraces.Scan> history = mark.stream()
                 .filter(s -> s.query().contains("messages_by_conversation"))
                 .toList();
@@ -157,7 +160,7 @@ class InboxAgedTest {
 
     @Test
     @Order(4) // from 30 days ahead
-    void should_count_conversations_read_within_a_minute_in_one_read() {
+    void should_read_the_first_unread_only_where_more_than_the_last_message_is_unread() {
         Instant at = daysAhead(30);
         clock.set(at);
         String alice = user("alice");
@@ -178,9 +181,9 @@ class InboxAgedTest {
                 sent(senders.get(i), ids.get(i), "after " + m);
             }
         }
-        // Read 40 s apart: the first two within a minute of each other, counted by one read, each from
-        // its own read_up_to all the same; the third, 80 s after the first, by a read of its own. With
-        // the days, the day's rows and the summaries: 5 statements.
+        // The counts are on the summaries; the first unread message is read for the two conversations with more
+        // than one unread (the one unread message of the first is its last message). With the days, the day's
+        // rows and the summaries: 5 statements.
         as(alice)
                 .when()
                 .get("/inbox")
@@ -243,20 +246,25 @@ class InboxAgedTest {
                 .plusSeconds(3600);
     }
 
-    /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its unread markers. */
+    /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its reads of unread messages. */
     private record Cells(long index, long unread) {}
 
     private Cells deadCellsOfOneRead(String username) {
         List<ReadTraces.Scan> scans = ReadTraces.during(
                 stored, () -> as(username).when().get("/inbox").then().statusCode(200));
         List<ReadTraces.Scan> unread =
-                scans.stream().filter(s -> s.query().contains("kind = 1")).toList();
+                scans.stream().filter(InboxAgedTest::unreadRead).toList();
         List<ReadTraces.Scan> index = scans.stream()
                 .filter(s -> !unread.contains(s)
                         && (s.query().contains("inbox_by") || s.query().contains("time_buckets")))
                 .toList();
         assertThat(index).as("traced statements of GET /inbox").isNotEmpty();
         return new Cells(ReadTraces.tombstones(index), ReadTraces.tombstones(unread));
+    }
+
+    /** A read for unread messages: the first unread message of a conversation, or unread markers. */
+    private static boolean unreadRead(ReadTraces.Scan scan) {
+        return scan.query().contains("kind = 1") || scan.query().contains("ORDER BY message_id ASC");
     }
 
     private List<Integer> days(String username) {

@@ -1,0 +1,160 @@
+package dev.cqlpatterns.messenger;
+
+import static dev.cqlpatterns.messenger.Chat.as;
+import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.markRead;
+import static dev.cqlpatterns.messenger.Chat.sent;
+import static dev.cqlpatterns.messenger.Chat.timeOf;
+import static dev.cqlpatterns.messenger.Chat.user;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.is;
+
+import dev.cqlpatterns.testsupport.MovableClock;
+import dev.cqlpatterns.testsupport.MovableClockProfile;
+import dev.cqlpatterns.testsupport.ReadTraces;
+import dev.cqlpatterns.testsupport.StoredRows;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Unread counts from the summary's two numbers (others_sent - others_read, cql/054): a page of the
+ * inbox reads the same rows whatever the number unread, the first unread is one short read after
+ * the caller's own messages, and a membership begun before positions still counts its markers.
+ */
+@QuarkusTest
+@TestProfile(MovableClockProfile.class)
+class UnreadCountsTest {
+    @Inject
+    StoredRows stored;
+
+    @Inject
+    MovableClock clock;
+
+    @AfterEach
+    void realTime() {
+        clock.reset();
+    }
+
+    @Test
+    void should_read_the_same_rows_for_a_page_whatever_the_number_unread() {
+        String busy = user("busy");
+        String twin = user("twin");
+        String sender = user("sender");
+        String many = create(sender, List.of(busy), null);
+        String few = create(sender, List.of(twin), null);
+        String firstOfMany = sentTimes(sender, many, 300);
+        String firstOfFew = sentTimes(sender, few, 5);
+        // Each caller's first read lists their days (InboxByDay); the reads compared are the next ones.
+        Chat.inbox(busy);
+        Chat.inbox(twin);
+
+        long busyRows = rowsRead(busy, many, 300, firstOfMany);
+        long twinRows = rowsRead(twin, few, 5, firstOfFew);
+
+        // The cap's 100 markers against 5 were read before: a page now reads its summaries and the first
+        // unread message's few rows, the same for both.
+        assertThat(busyRows)
+                .as("live rows GET /inbox read with 300 unread, and with 5 (%d)", twinRows)
+                .isEqualTo(twinRows);
+    }
+
+    @Test
+    void should_find_the_first_unread_after_the_callers_own_messages_in_one_read() {
+        String bob = user("bob");
+        String alice = user("alice");
+        String id = create(alice, List.of(bob), null);
+        markRead(bob, id).statusCode(200);
+        // Bob writes ten messages, having read everything: his read_up_to follows his own messages.
+        IntStream.range(0, 10).forEach(i -> sent(bob, id, "from bob " + i));
+        // Two replies: with one, the last message is the first unread, and no read finds it.
+        String reply = sent(alice, id, "reply");
+        sent(alice, id, "and another");
+        String twin = user("twin");
+        String quiet = create(twin, List.of(alice), null);
+        String twinReply = sent(alice, quiet, "reply");
+        sent(alice, quiet, "and another");
+        Chat.inbox(bob);
+        Chat.inbox(twin);
+
+        String bobs = statementsOfInbox(bob, 2, reply);
+        String twins = statementsOfInbox(twin, 2, twinReply);
+        assertThat(bobs)
+                .as("statements of GET /inbox after 10 own messages, and with none (%s)", twins)
+                .isEqualTo(twins);
+    }
+
+    @Test
+    void should_count_the_markers_of_a_membership_begun_before_positions() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        String first = sent(alice, id, "one");
+        sent(alice, id, "two");
+        sent(alice, id, "three");
+        // As a summary that a release before positions wrote: others_sent counts only the last message (the
+        // two before it had no position).
+        BeforePositions.summary(stored, bob, id, 1L);
+
+        assertThat(Chat.inboxEntry(bob, id))
+                .containsEntry("unreadCount", 3)
+                .containsEntry("firstUnreadAt", timeOf(first));
+
+        Chat.readThenOneMore(bob, alice, id);
+    }
+
+    @Test
+    void should_find_the_first_unread_months_after_the_last_mark_read() {
+        String alice = user("alice");
+        String bob = user("bob");
+        clock.set(Instant.parse("2025-01-10T08:00:00Z"));
+        String id = create(alice, List.of(bob), null);
+        clock.set(Instant.parse("2025-01-15T08:00:00Z"));
+        sent(alice, id, "january");
+        markRead(bob, id).statusCode(200);
+        clock.set(Instant.parse("2025-03-05T08:00:00Z"));
+        String march = sent(alice, id, "march");
+        clock.set(Instant.parse("2025-04-05T08:00:00Z"));
+        sent(alice, id, "april");
+        clock.reset();
+
+        assertThat(Chat.inboxEntry(bob, id))
+                .containsEntry("unreadCount", 2)
+                .containsEntry("firstUnreadAt", timeOf(march));
+    }
+
+    /** The X-Statements of {@code caller}'s GET /inbox, whose first entry has {@code unread} from {@code first} on. */
+    private static String statementsOfInbox(String caller, int unread, String first) {
+        return as(caller)
+                .when()
+                .get("/inbox")
+                .then()
+                .statusCode(200)
+                .body("items[0].unreadCount", is(unread))
+                .body("items[0].firstUnreadAt", is(timeOf(first)))
+                .extract()
+                .header("X-Statements");
+    }
+
+    /** {@code n} messages from {@code sender}; the first one's id. */
+    private static String sentTimes(String sender, String id, int n) {
+        String first = sent(sender, id, "m0");
+        IntStream.range(1, n).forEach(i -> sent(sender, id, "m" + i));
+        return first;
+    }
+
+    /** The live rows one GET /inbox of {@code caller} read, checking its one entry first. */
+    private long rowsRead(String caller, String id, int unread, String first) {
+        List<ReadTraces.Scan> scans = ReadTraces.during(
+                stored,
+                () -> assertThat(Chat.inboxEntry(caller, id))
+                        .containsEntry("unreadCount", Math.min(unread, 100))
+                        .containsEntry("firstUnreadAt", timeOf(first)));
+        return scans.stream().mapToLong(ReadTraces.Scan::liveRows).sum();
+    }
+}
