@@ -356,7 +356,7 @@ public class Migrations {
                     }
 
                     @Override
-                    public void stillWaiting(String lagging, Duration waited) {
+                    public void stillWaiting() {
                         String owner = leaseOwner;
                         if (owner != null) {
                             renewLease(owner);

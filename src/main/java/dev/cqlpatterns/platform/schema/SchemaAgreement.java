@@ -31,7 +31,7 @@ final class SchemaAgreement {
         boolean announce(Instant now);
 
         /** Called each {@code renewEvery} while a node lags (the migration renews its lease). */
-        void stillWaiting(String lagging, Duration waited);
+        void stillWaiting();
     }
 
     private SchemaAgreement() {}
@@ -64,7 +64,7 @@ final class SchemaAgreement {
                 LOG.infof(
                         "Node %s has not reached the schema version of %s after %d s; still waiting",
                         lagging, coordinator, waited.toSeconds());
-                cluster.stillWaiting(lagging, waited);
+                cluster.stillWaiting();
                 renewAt = now.plus(renewEvery);
             }
             pause(100, "schema agreement");

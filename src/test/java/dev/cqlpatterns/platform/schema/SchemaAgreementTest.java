@@ -56,7 +56,7 @@ class SchemaAgreementTest {
         }
 
         @Override
-        public void stillWaiting(String lagging, Duration waited) {
+        public void stillWaiting() {
             renewals.incrementAndGet();
         }
     }
