@@ -65,7 +65,7 @@ class UnreadCounts {
             if (unread == 1 && !me.equals(s.row().getString("last_sender"))) {
                 // One unread, and the last message is someone else's: that one (others_sent is written with it).
                 reads.add(Uni.createFrom().item(Map.of(s.id(), new Unread(1, s.lastAt()))));
-            } else if (unread > 0) {
+            } else if (unread > 0 && s.lastMessageId() != null) {
                 reads.add(messages.oldestFromOthers(s.id(), s.readFrom(), s.lastMessageId(), me)
                         .map(first -> Map.of(
                                 s.id(),
