@@ -197,15 +197,6 @@ public class Inbox {
             return Math.max(0, row.getLong("others_sent") - row.getLong("others_read"));
         }
 
-        /** Where the caller's reading ends: the last mark-read, else the start of the join's millisecond. */
-        UUID readFrom() {
-            return InboxRows.readFrom(row.getUuid("read_up_to"), row.getInstant("joined_at"));
-        }
-
-        UUID lastMessageId() {
-            return row.getUuid("last_message_id");
-        }
-
         /** The end of the caller's last mark-read, or before every message when none. */
         UUID readUpTo() {
             UUID readUpTo = row.getUuid("read_up_to");

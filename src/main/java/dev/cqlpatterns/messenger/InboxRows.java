@@ -26,7 +26,8 @@ import java.util.UUID;
 /**
  * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
  * summary row of a conversation (kind 0), which holds the unread count (cql/054), and the unread
- * markers (kind 1), which the release before counts and a summary without others_read still does;
+ * markers (kind 1), where the inbox finds the first unread message (and counts them for a summary
+ * without others_read);
  * its place in the order of last activity, in inbox_by_day with the days listed in time_buckets
  * (cql/015), with the user's MembershipSet beside. Every write carries an explicit write timestamp in
  * microseconds of the service clock or of a message's time.
@@ -65,14 +66,6 @@ public class InboxRows {
     static final Query SET_LAST_MESSAGE = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "others_sent = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
-    /**
-     * SendMessage: the newest message, on the summary of a sender who had read every message from others
-     * before it: read up to their own message, with none of the messages from others unread (cql/054).
-     */
-    static final Query SET_LAST_MESSAGE_READ = Cql.idempotent(
-            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
-                    + "others_sent = ?, read_up_to = ?, others_read = ? WHERE " + SUMMARY_ROWS
-                    + " AND conversation_id = ? AND message_id = ?");
     /** SendMessage: the newest message, on the summary of a member it is unread for (cql/013, cql/054). */
     static final Query SET_LAST_UNREAD = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
@@ -269,27 +262,15 @@ public class InboxRows {
     /**
      * How far the user has read a conversation: where the last mark-read (or the join) ended, null
      * when neither says (then from the join, {@code joinedAt}); the messages from others so far and
-     * how many of them were read (cql/054), {@code counted} when others_read is set (a membership begun
-     * before positions, never marked read since, has none); and the last message. All null when not a member.
+     * how many of them were read (cql/054); and the last message. All null when not a member.
      */
-    record ReadState(
-            UUID readUpTo, long othersSent, long othersRead, boolean counted, UUID lastMessageId, Instant joinedAt) {
-        static final ReadState NONE = new ReadState(null, 0, 0, false, null, null);
-
-        /** Whether every message from others up to the one that was the {@code othersSent}-th is read. */
-        boolean readAll(long othersSent) {
-            return counted && othersRead >= othersSent;
-        }
+    record ReadState(UUID readUpTo, long othersSent, long othersRead, UUID lastMessageId, Instant joinedAt) {
+        static final ReadState NONE = new ReadState(null, 0, 0, null, null);
 
         /** The read position as a timeuuid: the last message read, or the start of the join's millisecond. */
         UUID from() {
-            return readFrom(readUpTo, joinedAt);
+            return readUpTo != null ? readUpTo : joinedAt != null ? TimeUuids.startOf(joinedAt) : NEVER_READ;
         }
-    }
-
-    /** Where a member's reading ends: the last message read, or the start of the join's millisecond. */
-    static UUID readFrom(UUID readUpTo, Instant joinedAt) {
-        return readUpTo != null ? readUpTo : joinedAt != null ? TimeUuids.startOf(joinedAt) : NEVER_READ;
     }
 
     Uni<ReadState> readState(String username, UUID conversationId) {
@@ -302,7 +283,6 @@ public class InboxRows {
                     row.getUuid("read_up_to"),
                     row.getLong("others_sent"),
                     row.getLong("others_read"),
-                    !row.isNull("others_read"),
                     row.getUuid("last_message_id"),
                     row.getInstant("joined_at"));
         });

@@ -19,7 +19,6 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,11 +39,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public class Messages {
     /** Rows one read of the unread messages asks for: the caller's own messages are skipped. */
     private static final int UNREAD_PAGE = 50;
-    /**
-     * Rows one read for the first unread message asks for: it is the first row but after messages of
-     * a release that left the sender's read_up_to behind, so a few, the same whatever the number unread.
-     */
-    private static final int FIRST_UNREAD_PAGE = 4;
 
     /** Months of each conversation that hold messages (entity = the conversation id). */
     static final TimeSeries SERIES = TimeSeries.perEntity("messages", Granularity.MONTH, Optional.empty());
@@ -78,10 +72,6 @@ public class Messages {
     private static final Query BETWEEN_NEWEST_FIRST =
             Cql.idempotent("SELECT message_id, sender FROM messages_by_conversation WHERE conversation_id = ? "
                     + "AND bucket = ? AND message_id > ? AND message_id <= ? LIMIT ?");
-    /** The same, oldest first. */
-    private static final Query BETWEEN_OLDEST_FIRST =
-            Cql.idempotent("SELECT message_id, sender FROM messages_by_conversation WHERE conversation_id = ? "
-                    + "AND bucket = ? AND message_id > ? AND message_id <= ? ORDER BY message_id ASC LIMIT ?");
     /** SendMessage: the message under its own timeuuid, so a retried send writes the same row. */
     static final Query INSERT = Cql.idempotent(
             "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients, "
@@ -102,93 +92,56 @@ public class Messages {
     /**
      * The newest messages of the conversation after {@code after} up to {@code upTo} (included) that
      * someone else than {@code me} sent, at most {@code max}, by month: the months listed from
-     * {@code upTo}'s back to {@code after}'s, each read newest first.
+     * {@code upTo}'s back to {@code after}'s (none listed when both fall in one month), each read newest first.
      */
     Uni<Map<Integer, List<UUID>>> newestFromOthers(UUID conversationId, UUID after, UUID upTo, String me, int max) {
-        return fromOthers(conversationId, after, upTo, me, max, false, UNREAD_PAGE);
-    }
-
-    /**
-     * The oldest message of the conversation after {@code after} up to {@code upTo} (included) that
-     * someone else than {@code me} sent, or null: the first unread of a member who has read up to
-     * {@code after}. The months are read oldest first, a few rows at a time: the first message after a
-     * member's read_up_to is from someone else but for messages a release that did not move the
-     * sender's read_up_to wrote (SendMessage.senderSummary), which the walk pages past.
-     */
-    Uni<UUID> oldestFromOthers(UUID conversationId, UUID after, UUID upTo, String me) {
-        return fromOthers(conversationId, after, upTo, me, 1, true, FIRST_UNREAD_PAGE)
-                .map(found -> found.values().stream()
-                        .flatMap(List::stream)
-                        .findFirst()
-                        .orElse(null));
-    }
-
-    /**
-     * Messages from others than {@code me} between two positions (after {@code after}, up to {@code
-     * upTo}), at most {@code max}, by month: the months listed between the two (one read of the
-     * registry, none when both fall in one month), each read a page of {@code page} rows at a time,
-     * oldest or newest first.
-     */
-    private Uni<Map<Integer, List<UUID>>> fromOthers(
-            UUID conversationId, UUID after, UUID upTo, String me, int max, boolean oldestFirst, int page) {
         int from = bucket(after);
         int to = bucket(upTo);
-        Uni<List<Integer>> listed = from == to
+        // Both ends in one month: that month, with no read of the registry.
+        Uni<List<Integer>> months = from == to
                 ? Uni.createFrom().item(List.of(to))
                 : buckets.newestFirst(SERIES, conversationId.toString(), to, from, monthsBetween(from, to));
-        return listed.map(months -> {
-                    if (!oldestFirst) {
-                        return months;
-                    }
-                    List<Integer> reversed = new ArrayList<>(months);
-                    Collections.reverse(reversed);
-                    return reversed;
-                })
-                .chain(months -> fromOthers(
-                        new Walk(conversationId, me, max, oldestFirst, page),
-                        after,
-                        upTo,
-                        months,
-                        0,
-                        new TreeMap<>(),
-                        0));
+        return months.chain(
+                listed -> newestFromOthers(conversationId, after, upTo, me, max, listed, 0, new TreeMap<>(), 0));
     }
 
-    /** What a walk of {@link #fromOthers} looks for. */
-    private record Walk(UUID conversationId, String me, int max, boolean oldestFirst, int page) {}
-
-    private Uni<Map<Integer, List<UUID>>> fromOthers(
-            Walk walk,
+    private Uni<Map<Integer, List<UUID>>> newestFromOthers(
+            UUID conversationId,
             UUID after,
             UUID upTo,
+            String me,
+            int max,
             List<Integer> months,
             int month,
             Map<Integer, List<UUID>> found,
             int count) {
-        if (month >= months.size() || count >= walk.max()) {
+        if (month >= months.size() || count >= max) {
             return Uni.createFrom().item(found);
         }
         int bucket = months.get(month);
-        Query query = walk.oldestFirst() ? BETWEEN_OLDEST_FIRST : BETWEEN_NEWEST_FIRST;
-        return cql.read(query, b -> b.setPageSize(walk.page()), walk.conversationId(), bucket, after, upTo, walk.page())
+        return cql.read(BETWEEN_NEWEST_FIRST, conversationId, bucket, after, upTo, UNREAD_PAGE)
                 .chain(rs -> {
                     List<Row> rows = Cql.rows(rs);
                     int n = count;
                     for (Row row : rows) {
-                        if (n < walk.max() && !walk.me().equals(row.getString("sender"))) {
+                        if (n < max && !me.equals(row.getString("sender"))) {
                             found.computeIfAbsent(bucket, b -> new ArrayList<>())
                                     .add(row.getUuid("message_id"));
                             n++;
                         }
                     }
-                    if (rows.size() < walk.page()) {
-                        return fromOthers(walk, after, upTo, months, month + 1, found, n);
-                    }
-                    // The next page of the same month, from the last row read on.
-                    UUID last = rows.get(rows.size() - 1).getUuid("message_id");
-                    return walk.oldestFirst()
-                            ? fromOthers(walk, last, upTo, months, month, found, n)
-                            : fromOthers(walk, after, last, months, month, found, n);
+                    return rows.size() < UNREAD_PAGE
+                            ? newestFromOthers(conversationId, after, upTo, me, max, months, month + 1, found, n)
+                            : newestFromOthers(
+                                    conversationId,
+                                    after,
+                                    rows.get(rows.size() - 1).getUuid("message_id"),
+                                    me,
+                                    max,
+                                    months,
+                                    month,
+                                    found,
+                                    n);
                 });
     }
 

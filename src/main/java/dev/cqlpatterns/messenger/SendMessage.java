@@ -54,13 +54,12 @@ import org.jboss.resteasy.reactive.RestResponse;
  * So concurrent sends, from any replicas, have one order, a millisecond or more apart, that
  * history, the inbox's last message and mark-read all follow; and each member's summary gets the
  * number of messages from others so far (others_sent), from which the inbox counts what is unread
- * without a row per message (cql/054). The sender's read state, read beside the membership check,
- * says whether the sender had read all of them: then the sender has read up to this message too.
+ * without reading a row per message (cql/054).
  *
  * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
  * its month bucket (listed in time_buckets first); then every member's inbox summary: the last
- * message and others_sent, and for each recipient an unread marker, which the release before
- * counts (cql/013). The inbox writes carry the message's time as write timestamp: the newest message wins
+ * message and others_sent, and for each recipient an unread marker, where the inbox finds the
+ * first unread message (cql/013). The inbox writes carry the message's time as write timestamp: the newest message wins
  * the summary however concurrent sends land, and a replay cannot resurrect a marker that a
  * mark-read has deleted. They are single-partition writes rather than one logged batch over every
  * member's partition.
@@ -202,11 +201,10 @@ public class SendMessage {
         Map<String, String> attachments = validAttachments(request.attachments());
         return Uni.combine()
                 .all()
-                .unis(conversations.requireMember(id, sender), positions.head(id), inbox.readState(sender, id))
+                .unis(conversations.requireMember(id, sender), positions.head(id))
                 .asTuple()
                 .chain(found -> {
                     Conversations.Conversation c = found.getItem1();
-                    InboxRows.ReadState senderRead = found.getItem3();
                     return positions
                             .claim(
                                     id,
@@ -227,7 +225,6 @@ public class SendMessage {
                                             c,
                                             plan,
                                             plan.messageId().equals(claimed.messageId()) ? claimed : null,
-                                            senderRead,
                                             sender,
                                             content,
                                             attachments)));
@@ -278,7 +275,6 @@ public class SendMessage {
             Conversations.Conversation c,
             Plan plan,
             MessagePositions.Claimed claimed,
-            InboxRows.ReadState senderRead,
             String sender,
             String content,
             Map<String, String> attachments) {
@@ -289,8 +285,7 @@ public class SendMessage {
         return buckets.record(Messages.SERIES, conversationId.toString(), TimeUuids.instant(messageId))
                 .chain(bucket -> cql.write(
                         Messages.INSERT, conversationId, bucket, messageId, sender, content, recipients, attachments))
-                .chain(() ->
-                        deliver(conversationId, messageId, previous, claimed, senderRead, sender, content, recipients));
+                .chain(() -> deliver(conversationId, messageId, previous, claimed, sender, content, recipients));
     }
 
     /**
@@ -306,7 +301,6 @@ public class SendMessage {
             UUID messageId,
             UUID previous,
             MessagePositions.Claimed claimed,
-            InboxRows.ReadState senderRead,
             String sender,
             String content,
             Set<String> recipients) {
@@ -325,10 +319,21 @@ public class SendMessage {
                 at,
                 timestamp,
                 replaced,
-                List.of(senderSummary(claimed, senderRead, sender, conversationId, messageId, preview))));
+                List.of(othersSent(
+                        cql.bind(
+                                InboxRows.SET_LAST_MESSAGE,
+                                timestamp,
+                                messageId,
+                                sender,
+                                preview,
+                                othersSent(claimed, sender),
+                                sender,
+                                conversationId,
+                                InboxRows.SUMMARY),
+                        claimed))));
         for (String member : recipients) {
-            // Marker and summary share the member's partition: one mutation. The release before counts the
-            // markers (cql/013); last_unread_id with the marker says where there are some newer than read_up_to.
+            // Marker and summary share the member's partition: one mutation. The inbox reads the oldest marker
+            // (cql/013); last_unread_id with the marker says where there are some newer than read_up_to.
             writes.add(inbox.delivered(
                     member,
                     conversationId,
@@ -352,50 +357,6 @@ public class SendMessage {
                                     claimed))));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
-    }
-
-    /**
-     * The sender's summary: the message as last message, with the messages from others up to it. When
-     * the sender had read all of those (their read state, read before the claim, counts them all), the
-     * sender has read up to their own message too: so the first message after any member's read_up_to
-     * is one from someone else, which the inbox shows as the first unread (UnreadCounts), and the
-     * read written is the one a mark-read at this message would write, with the same timestamp.
-     */
-    private Uni<BoundStatement> senderSummary(
-            MessagePositions.Claimed claimed,
-            InboxRows.ReadState senderRead,
-            String sender,
-            UUID conversationId,
-            UUID messageId,
-            String preview) {
-        long timestamp = InboxRows.micros(messageId);
-        if (claimed != null && senderRead.readAll(claimed.othersSent(sender))) {
-            long othersSent = claimed.othersSent(sender);
-            return cql.bind(
-                    InboxRows.SET_LAST_MESSAGE_READ,
-                    timestamp,
-                    messageId,
-                    sender,
-                    preview,
-                    othersSent,
-                    messageId,
-                    othersSent,
-                    sender,
-                    conversationId,
-                    InboxRows.SUMMARY);
-        }
-        return othersSent(
-                cql.bind(
-                        InboxRows.SET_LAST_MESSAGE,
-                        timestamp,
-                        messageId,
-                        sender,
-                        preview,
-                        othersSent(claimed, sender),
-                        sender,
-                        conversationId,
-                        InboxRows.SUMMARY),
-                claimed);
     }
 
     /** Messages from others than {@code member} up to this one; 0 (left unset) for a message without a position. */

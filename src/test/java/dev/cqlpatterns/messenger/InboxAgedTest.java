@@ -74,8 +74,8 @@ class InboxAgedTest {
                         CONVERSATIONS * 2 * DAYS, CONVERSATIONS * 20 * DAYS, smallRead.index())
                 .isEqualTo(smallRead.index());
         assertThat(smallRead.index()).isLessThanOrEqualTo((CONVERSATIONS + 1L) * DAYS);
-        // The first unread message of each conversation (messages are never deleted): at most the two bounds of a
-        // range tombstone per conversation, as the markers this read replaced were held to.
+        // The oldest unread marker of each conversation after read_up_to: at most the two bounds of a mark-read's
+        // range tombstone per conversation (where the read's row limit cuts them off varies with the markers).
         assertThat(List.of(smallRead.unread(), largeRead.unread()))
                 .allSatisfy(cells -> assertThat(cells).isLessThanOrEqualTo(2L * (CONVERSATIONS + 1)));
     }
@@ -93,7 +93,7 @@ class InboxAgedTest {
         assertThat(days(alice)).as("days listed after the first read").hasSize(1);
         // The two dropped days' row tombstones in time_buckets are all the second read's order meets.
         assertThat(next.index()).isLessThan(first.index()).isLessThanOrEqualTo(2);
-        // The days, the one day's rows, their summaries, and the first unread message of the 8 conversations
+        // The days, the one day's rows, their summaries, and the oldest unread marker of the 8 conversations
         // where more than the last message is unread: the 7 never marked read, and the one alice replied in.
         as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "11");
     }
@@ -124,8 +124,8 @@ class InboxAgedTest {
         sent(busy, read, "newer");
         clock.set(at.plusMillis(7));
 
-        // Two conversations with two unread messages and different read_up_to: the first unread of each is read
-        // from its own read_up_to in the history, which nothing deletes.
+        // Two conversations with two unread messages and different read_up_to: the oldest marker of each is read
+        // from its own read_up_to, so neither read meets the range deletions of the markers alice has read.
         List<ReadTraces.Scan> inbox = ReadTraces.during(
                 stored,
                 () -> Chat.inbox(alice)
@@ -133,7 +133,7 @@ class InboxAgedTest {
                         .body("items.find { it.conversationId == '" + read + "' }.unreadCount", is(2))
                         .body("items.find { it.conversationId == '" + unread + "' }.unreadCount", is(2)));
         List<ReadTraces.Scan> counts =
-                inbox.stream().filter(InboxAgedTest::unreadRead).toList();
+                inbox.stream().filter(s -> s.query().contains("kind = 1")).toList();
         assertThat(counts).as("the unread reads of GET /inbox").isNotEmpty();
         assertThat(ReadTraces.tombstones(counts))
                 .as("tombstone cells of the unread reads: %s", counts)
@@ -181,7 +181,7 @@ class InboxAgedTest {
                 sent(senders.get(i), ids.get(i), "after " + m);
             }
         }
-        // The counts are on the summaries; the first unread message is read for the two conversations with more
+        // The counts are on the summaries; the oldest unread marker is read for the two conversations with more
         // than one unread (the one unread message of the first is its last message). With the days, the day's
         // rows and the summaries: 5 statements.
         as(alice)
@@ -246,25 +246,20 @@ class InboxAgedTest {
                 .plusSeconds(3600);
     }
 
-    /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its reads of unread messages. */
+    /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its unread markers. */
     private record Cells(long index, long unread) {}
 
     private Cells deadCellsOfOneRead(String username) {
         List<ReadTraces.Scan> scans = ReadTraces.during(
                 stored, () -> as(username).when().get("/inbox").then().statusCode(200));
         List<ReadTraces.Scan> unread =
-                scans.stream().filter(InboxAgedTest::unreadRead).toList();
+                scans.stream().filter(s -> s.query().contains("kind = 1")).toList();
         List<ReadTraces.Scan> index = scans.stream()
                 .filter(s -> !unread.contains(s)
                         && (s.query().contains("inbox_by") || s.query().contains("time_buckets")))
                 .toList();
         assertThat(index).as("traced statements of GET /inbox").isNotEmpty();
         return new Cells(ReadTraces.tombstones(index), ReadTraces.tombstones(unread));
-    }
-
-    /** A read for unread messages: the first unread message of a conversation, or unread markers. */
-    private static boolean unreadRead(ReadTraces.Scan scan) {
-        return scan.query().contains("kind = 1") || scan.query().contains("ORDER BY message_id ASC");
     }
 
     private List<Integer> days(String username) {
