@@ -19,6 +19,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -26,8 +27,8 @@ import java.util.UUID;
 /**
  * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
  * summary row of a conversation (kind 0), which holds the unread count (cql/054), and the unread
- * markers (kind 1), where the inbox finds the first unread message (and counts them for a summary
- * without others_read);
+ * markers (kind 1), which the inbox counts for a summary without others_read, and where it finds the
+ * first unread message that messages_by_previous (cql/061) does not name;
  * its place in the order of last activity, in inbox_by_day with the days listed in time_buckets
  * (cql/015), with the user's MembershipSet beside. Every write carries an explicit write timestamp in
  * microseconds of the service clock or of a message's time.
@@ -66,6 +67,14 @@ public class InboxRows {
     static final Query SET_LAST_MESSAGE = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "others_sent = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    /**
+     * SendMessage: the newest message, on the sender's summary, read up to it: the sender had read
+     * everything before it (cql/061).
+     */
+    static final Query SET_LAST_MESSAGE_READ = Cql.idempotent(
+            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
+                    + "others_sent = ?, read_up_to = ?, others_read = ? WHERE " + SUMMARY_ROWS
+                    + " AND conversation_id = ? AND message_id = ?");
     /** SendMessage: the newest message, on the summary of a member it is unread for (cql/013, cql/054). */
     static final Query SET_LAST_UNREAD = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
@@ -264,8 +273,17 @@ public class InboxRows {
      * when neither says (then from the join, {@code joinedAt}); the messages from others so far and
      * how many of them were read (cql/054); and the last message. All null when not a member.
      */
-    record ReadState(UUID readUpTo, long othersSent, long othersRead, UUID lastMessageId, Instant joinedAt) {
-        static final ReadState NONE = new ReadState(null, 0, 0, null, null);
+    record ReadState(
+            UUID readUpTo, long othersSent, long othersRead, boolean counted, UUID lastMessageId, Instant joinedAt) {
+        static final ReadState NONE = new ReadState(null, 0, 0, false, null, null);
+
+        /**
+         * Whether a member whose summary counts what is unread (others_read set) has read up to
+         * {@code previous}, the message before the one they send now (null: there is none).
+         */
+        boolean readUpToTheEnd(UUID previous) {
+            return joinedAt != null && counted && Objects.equals(readUpTo, previous);
+        }
 
         /** The read position as a timeuuid: the last message read, or the start of the join's millisecond. */
         UUID from() {
@@ -283,6 +301,7 @@ public class InboxRows {
                     row.getUuid("read_up_to"),
                     row.getLong("others_sent"),
                     row.getLong("others_read"),
+                    !row.isNull("others_read"),
                     row.getUuid("last_message_id"),
                     row.getInstant("joined_at"));
         });

@@ -57,12 +57,14 @@ import org.jboss.resteasy.reactive.RestResponse;
  * without reading a row per message (cql/054).
  *
  * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
- * its month bucket (listed in time_buckets first); then every member's inbox summary: the last
- * message and others_sent, and for each recipient an unread marker, where the inbox finds the
- * first unread message (cql/013). The inbox writes carry the message's time as write timestamp: the newest message wins
- * the summary however concurrent sends land, and a replay cannot resurrect a marker that a
- * mark-read has deleted. They are single-partition writes rather than one logged batch over every
- * member's partition.
+ * its month bucket (listed in time_buckets first); then, together, the message under the one before
+ * it (messages_by_previous, where the inbox finds a member's first unread message from their
+ * read_up_to, cql/061) and every member's inbox summary: the last message and others_sent, the
+ * sender's read_up_to moved to the message when they had read up to the one before it, and for each
+ * recipient an unread marker (cql/013, which the release before this one counts). The inbox writes
+ * carry the message's time as write timestamp: the newest message wins the summary however
+ * concurrent sends land, and a replay cannot resurrect a marker that a mark-read has deleted. They
+ * are single-partition writes rather than one logged batch over every member's partition.
  *
  * <p>With an Idempotency-Key (platform.idempotency, shared by every create), the position is claimed
  * under an id derived from the key, then the key (LWT, with a TTL) with the plan of the send: the
@@ -101,6 +103,9 @@ public class SendMessage {
 
     @Inject
     MessagePositions positions;
+
+    @Inject
+    MessagesByPrevious next;
 
     /** What a send writes, fixed before its first write (kept with its Idempotency-Key). */
     @RegisterForReflection
@@ -201,10 +206,11 @@ public class SendMessage {
         Map<String, String> attachments = validAttachments(request.attachments());
         return Uni.combine()
                 .all()
-                .unis(conversations.requireMember(id, sender), positions.head(id))
+                .unis(conversations.requireMember(id, sender), positions.head(id), inbox.readState(sender, id))
                 .asTuple()
                 .chain(found -> {
                     Conversations.Conversation c = found.getItem1();
+                    InboxRows.ReadState read = found.getItem3();
                     return positions
                             .claim(
                                     id,
@@ -225,6 +231,7 @@ public class SendMessage {
                                             c,
                                             plan,
                                             plan.messageId().equals(claimed.messageId()) ? claimed : null,
+                                            read,
                                             sender,
                                             content,
                                             attachments)));
@@ -275,6 +282,7 @@ public class SendMessage {
             Conversations.Conversation c,
             Plan plan,
             MessagePositions.Claimed claimed,
+            InboxRows.ReadState read,
             String sender,
             String content,
             Map<String, String> attachments) {
@@ -285,7 +293,22 @@ public class SendMessage {
         return buckets.record(Messages.SERIES, conversationId.toString(), TimeUuids.instant(messageId))
                 .chain(bucket -> cql.write(
                         Messages.INSERT, conversationId, bucket, messageId, sender, content, recipients, attachments))
-                .chain(() -> deliver(conversationId, messageId, previous, claimed, sender, content, recipients));
+                .chain(() -> Uni.join()
+                        .all(
+                                deliver(
+                                        conversationId,
+                                        messageId,
+                                        previous,
+                                        claimed,
+                                        read,
+                                        sender,
+                                        content,
+                                        recipients),
+                                claimed == null
+                                        ? Uni.createFrom().voidItem()
+                                        : next.written(conversationId, claimed, sender))
+                        .andFailFast()
+                        .replaceWithVoid());
     }
 
     /**
@@ -301,6 +324,7 @@ public class SendMessage {
             UUID messageId,
             UUID previous,
             MessagePositions.Claimed claimed,
+            InboxRows.ReadState read,
             String sender,
             String content,
             Set<String> recipients) {
@@ -319,21 +343,10 @@ public class SendMessage {
                 at,
                 timestamp,
                 replaced,
-                List.of(othersSent(
-                        cql.bind(
-                                InboxRows.SET_LAST_MESSAGE,
-                                timestamp,
-                                messageId,
-                                sender,
-                                preview,
-                                othersSent(claimed, sender),
-                                sender,
-                                conversationId,
-                                InboxRows.SUMMARY),
-                        claimed))));
+                List.of(sendersSummary(messageId, claimed, read, sender, preview, conversationId))));
         for (String member : recipients) {
-            // Marker and summary share the member's partition: one mutation. The inbox reads the oldest marker
-            // (cql/013); last_unread_id with the marker says where there are some newer than read_up_to.
+            // Marker and summary share the member's partition: one mutation. last_unread_id with the marker says
+            // where there are some newer than read_up_to (cql/013).
             writes.add(inbox.delivered(
                     member,
                     conversationId,
@@ -357,6 +370,48 @@ public class SendMessage {
                                     claimed))));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
+    }
+
+    /**
+     * The sender's summary: the message as last message with the messages from others up to it; and,
+     * when the sender had read up to the message before it ({@code read}, read beside the claim), their
+     * read_up_to moves to it, with others_read: the message after any read_up_to is then someone else's,
+     * the first unread one (messages_by_previous, cql/061).
+     */
+    private Uni<BoundStatement> sendersSummary(
+            UUID messageId,
+            MessagePositions.Claimed claimed,
+            InboxRows.ReadState read,
+            String sender,
+            String preview,
+            UUID conversationId) {
+        long timestamp = InboxRows.micros(messageId);
+        if (claimed != null && read.readUpToTheEnd(claimed.previousMessageId())) {
+            return cql.bind(
+                    InboxRows.SET_LAST_MESSAGE_READ,
+                    timestamp,
+                    messageId,
+                    sender,
+                    preview,
+                    claimed.othersSent(sender),
+                    messageId,
+                    claimed.othersSent(sender),
+                    sender,
+                    conversationId,
+                    InboxRows.SUMMARY);
+        }
+        return othersSent(
+                cql.bind(
+                        InboxRows.SET_LAST_MESSAGE,
+                        timestamp,
+                        messageId,
+                        sender,
+                        preview,
+                        othersSent(claimed, sender),
+                        sender,
+                        conversationId,
+                        InboxRows.SUMMARY),
+                claimed);
     }
 
     /** Messages from others than {@code member} up to this one; 0 (left unset) for a message without a position. */

@@ -24,11 +24,10 @@ import java.util.function.UnaryOperator;
  * Unread counts for a page of the inbox. A summary counts what its member has not read as a
  * difference of two numbers on it, the messages from others so far and how many of them were read
  * (others_sent - others_read, cql/054): no read for the count, whatever the number unread. Where
- * some are unread, the first of them is the member's oldest unread marker after read_up_to (cql/013),
- * one row, none read when the one unread message is the last message. (The oldest message from
- * someone else in messages_by_conversation would do without markers, but a slice read oldest first
- * against that table's clustering order costs what lies between read_up_to and the newest message:
- * 7.5x the twin's page at 450 unread in each conversation, bin/aged-soak.)
+ * some are unread, the first of them is the message after read_up_to, one row of
+ * messages_by_previous (cql/061), none read when the one unread message is the last message; the
+ * member's oldest unread marker (cql/013) where that row is missing (a message sent by a release that
+ * does not write it).
  *
  * <p>A membership begun before positions (0.3.0) and never marked read since has no others_read:
  * its count is its unread markers after read_up_to, at most cap + 1 of them, oldest first
@@ -37,6 +36,8 @@ import java.util.function.UnaryOperator;
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 class UnreadCounts {
+    /** The caller's own messages passed after read_up_to before the first unread is looked for in markers. */
+    private static final int OWN_MESSAGES_PASSED = 3;
     /** Conversations whose read_up_to lie within this of each other are counted by one read. */
     private static final Duration ONE_READ_WINDOW = Duration.ofMinutes(1);
     /** The window in a timeuuid's 100 ns ticks. */
@@ -47,6 +48,9 @@ class UnreadCounts {
 
     @Inject
     MessengerSettings settings;
+
+    @Inject
+    MessagesByPrevious next;
 
     /** The unread counts of a page's conversations, by conversation id (none: nothing unread). */
     Uni<Map<UUID, Unread>> of(String me, List<Inbox.Summary> page) {
@@ -65,12 +69,35 @@ class UnreadCounts {
                 // One unread, and the last message is someone else's: that one (others_sent is written with it).
                 reads.add(Uni.createFrom().item(Map.of(s.id(), new Unread(1, s.lastAt()))));
             } else if (unread > 0) {
-                reads.add(oldestMarkers(me, s, 1)
-                        .map(oldest -> Map.of(s.id(), new Unread((int) Math.min(unread, capped), oldest.first()))));
+                reads.add(firstUnread(me, s)
+                        .map(first -> Map.of(s.id(), new Unread((int) Math.min(unread, capped), first))));
             }
         }
         reads.add(fromMarkers(me, fromMarkers));
         return merged(reads);
+    }
+
+    /**
+     * The time of the first message from someone else after the summary's read_up_to: the message after
+     * it (messages_by_previous, cql/061), someone else's wherever its sender's read_up_to moved with it,
+     * else the next one, at most {@link #OWN_MESSAGES_PASSED} of the caller's own passed (their sends
+     * racing each other or their mark-read); when none is recorded, or more of their own come, the
+     * oldest unread marker's (cql/013).
+     */
+    private Uni<Instant> firstUnread(String me, Inbox.Summary s) {
+        return firstFromOthers(me, s, s.readUpTo(), OWN_MESSAGES_PASSED);
+    }
+
+    private Uni<Instant> firstFromOthers(String me, Inbox.Summary s, UUID after, int ownToPass) {
+        return next.after(s.id(), after).chain(found -> {
+            if (found.isEmpty() || me.equals(found.get().sender()) && ownToPass == 0) {
+                return oldestMarkers(me, s, 1).map(Unread::first);
+            }
+            MessagesByPrevious.Next n = found.get();
+            return me.equals(n.sender())
+                    ? firstFromOthers(me, s, n.messageId(), ownToPass - 1)
+                    : Uni.createFrom().item(TimeUuids.instant(n.messageId()));
+        });
     }
 
     /**

@@ -70,6 +70,16 @@ final class Chat {
                 .getMap("items.find { it.conversationId == '" + conversationId + "' }");
     }
 
+    /**
+     * {@code member}'s inbox says {@code count} unread in the conversation, the first at the time of
+     * message {@code firstId} (null: none).
+     */
+    static void assertUnread(String member, String conversationId, int count, String firstId) {
+        assertThat(inboxEntry(member, conversationId))
+                .containsEntry("unreadCount", count)
+                .containsEntry("firstUnreadAt", firstId == null ? null : timeOf(firstId));
+    }
+
     /** GET the messages of conversation {@code id} as {@code caller} with {@code query}, the answer not yet checked. */
     static Response history(String caller, Object id, Map<String, ?> query) {
         return as(caller).queryParams(query).when().get("/conversations/{id}/messages", id);
@@ -98,11 +108,9 @@ final class Chat {
      */
     static void readThenOneMore(String reader, String sender, String id) {
         markRead(reader, id).statusCode(200);
-        assertThat(inboxEntry(reader, id)).containsEntry("unreadCount", 0).containsEntry("firstUnreadAt", null);
+        assertUnread(reader, id, 0, null);
         String after = sent(sender, id, "after the mark-read");
-        assertThat(inboxEntry(reader, id))
-                .containsEntry("unreadCount", 1)
-                .containsEntry("firstUnreadAt", timeOf(after));
+        assertUnread(reader, id, 1, after);
     }
 
     /** {@code caller} adds {@code member} to the conversation {@code id}. */

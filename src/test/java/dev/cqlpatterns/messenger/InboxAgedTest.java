@@ -74,10 +74,9 @@ class InboxAgedTest {
                         CONVERSATIONS * 2 * DAYS, CONVERSATIONS * 20 * DAYS, smallRead.index())
                 .isEqualTo(smallRead.index());
         assertThat(smallRead.index()).isLessThanOrEqualTo((CONVERSATIONS + 1L) * DAYS);
-        // The oldest unread marker of each conversation after read_up_to: at most the two bounds of a mark-read's
-        // range tombstone per conversation (where the read's row limit cuts them off varies with the markers).
-        assertThat(List.of(smallRead.unread(), largeRead.unread()))
-                .allSatisfy(cells -> assertThat(cells).isLessThanOrEqualTo(2L * (CONVERSATIONS + 1)));
+        // The first unread message of each conversation, the one after its read_up_to (messages_by_previous): one
+        // row of a partition never deleted: no dead cell, whatever was read and deleted before.
+        assertThat(List.of(smallRead.unread(), largeRead.unread())).containsOnly(0L);
     }
 
     @Test
@@ -93,7 +92,7 @@ class InboxAgedTest {
         assertThat(days(alice)).as("days listed after the first read").hasSize(1);
         // The two dropped days' row tombstones in time_buckets are all the second read's order meets.
         assertThat(next.index()).isLessThan(first.index()).isLessThanOrEqualTo(2);
-        // The days, the one day's rows, their summaries, and the oldest unread marker of the 8 conversations
+        // The days, the one day's rows, their summaries, and the first unread message of the 8 conversations
         // where more than the last message is unread: the 7 never marked read, and the one alice replied in.
         as(alice).when().get("/inbox").then().statusCode(200).header("X-Statements", "11");
     }
@@ -124,20 +123,25 @@ class InboxAgedTest {
         sent(busy, read, "newer");
         clock.set(at.plusMillis(7));
 
-        // Two conversations with two unread messages and different read_up_to: the oldest marker of each is read
-        // from its own read_up_to, so neither read meets the range deletions of the markers alice has read.
+        // Two conversations with two unread messages and different read_up_to: the first unread of each is the
+        // message after its own read_up_to (messages_by_previous), one row; no read meets the markers alice has
+        // read, nor any marker.
         List<ReadTraces.Scan> inbox = ReadTraces.during(
                 stored,
                 () -> Chat.inbox(alice)
                         .statusCode(200)
                         .body("items.find { it.conversationId == '" + read + "' }.unreadCount", is(2))
                         .body("items.find { it.conversationId == '" + unread + "' }.unreadCount", is(2)));
-        List<ReadTraces.Scan> counts =
-                inbox.stream().filter(s -> s.query().contains("kind = 1")).toList();
-        assertThat(counts).as("the unread reads of GET /inbox").isNotEmpty();
-        assertThat(ReadTraces.tombstones(counts))
-                .as("tombstone cells of the unread reads: %s", counts)
+        List<ReadTraces.Scan> firsts = inbox.stream()
+                .filter(s -> s.query().contains("messages_by_previous"))
+                .toList();
+        assertThat(firsts).as("the first-unread reads of GET /inbox").hasSize(2);
+        assertThat(ReadTraces.tombstones(inbox))
+                .as("tombstone cells GET /inbox read: %s", inbox)
                 .isZero();
+        assertThat(inbox.stream().filter(s -> s.query().contains("kind = 1")))
+                .as("reads of unread markers")
+                .isEmpty();
 
         // A mark-read reads the history after the previous one's end, never the markers it deleted.
         List<ReadTraces.Scan> mark = ReadTraces.during(
@@ -181,7 +185,7 @@ class InboxAgedTest {
                 sent(senders.get(i), ids.get(i), "after " + m);
             }
         }
-        // The counts are on the summaries; the oldest unread marker is read for the two conversations with more
+        // The counts are on the summaries; the first unread message is read for the two conversations with more
         // than one unread (the one unread message of the first is its last message). With the days, the day's
         // rows and the summaries: 5 statements.
         as(alice)
@@ -246,14 +250,15 @@ class InboxAgedTest {
                 .plusSeconds(3600);
     }
 
-    /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its unread markers. */
+    /** Tombstone cells one GET /inbox scanned: in its order of last activity, and in its first-unread reads. */
     private record Cells(long index, long unread) {}
 
     private Cells deadCellsOfOneRead(String username) {
         List<ReadTraces.Scan> scans = ReadTraces.during(
                 stored, () -> as(username).when().get("/inbox").then().statusCode(200));
-        List<ReadTraces.Scan> unread =
-                scans.stream().filter(s -> s.query().contains("kind = 1")).toList();
+        List<ReadTraces.Scan> unread = scans.stream()
+                .filter(s -> s.query().contains("kind = 1") || s.query().contains("messages_by_previous"))
+                .toList();
         List<ReadTraces.Scan> index = scans.stream()
                 .filter(s -> !unread.contains(s)
                         && (s.query().contains("inbox_by") || s.query().contains("time_buckets")))

@@ -155,7 +155,7 @@ class InboxTest {
                 .body("items[0].seenBy", equalTo(List.of(carol)))
                 .body("items[1].seenBy", equalTo(List.of(carol, bob)))
                 .body("items[2].seenBy", equalTo(List.of(carol, bob)));
-        assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", 0).containsEntry("firstUnreadAt", null);
+        Chat.assertUnread(bob, id, 0, null);
         assertThat(Chat.inboxEntry(carol, id)).containsEntry("unreadCount", 0);
         // Read up to the last message: the inbox reads no marker at all (her days, today's rows, their summaries).
         as(carol).when().get("/inbox").then().statusCode(200).header("X-Statements", equalTo("3"));
@@ -163,9 +163,7 @@ class InboxTest {
 
         // What comes after a mark-read is unread again.
         String four = sent(alice, id, "four");
-        assertThat(Chat.inboxEntry(bob, id))
-                .containsEntry("unreadCount", 1)
-                .containsEntry("firstUnreadAt", timeOf(four));
+        Chat.assertUnread(bob, id, 1, four);
         markRead(alice, id).statusCode(200).body("markedSeen", equalTo(1));
         assertThat(Chat.inboxEntry(alice, id)).containsEntry("unreadCount", 0);
     }

@@ -3,7 +3,6 @@ package dev.cqlpatterns.messenger;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.markRead;
 import static dev.cqlpatterns.messenger.Chat.sent;
-import static dev.cqlpatterns.messenger.Chat.timeOf;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,9 +45,7 @@ class UnreadCapTest {
         assertThat(Chat.inboxEntry(bob, id)).containsEntry("unreadCount", CAP);
         sent(alice, id, "one more");
         sent(alice, id, "and another");
-        assertThat(Chat.inboxEntry(bob, id))
-                .containsEntry("unreadCount", CAP + 1)
-                .containsEntry("firstUnreadAt", timeOf(first));
+        Chat.assertUnread(bob, id, CAP + 1, first);
 
         Chat.readThenOneMore(bob, alice, id);
     }
@@ -83,9 +80,7 @@ class UnreadCapTest {
 
         // 2 + 5 + 1 + 1 markers: more than one read of cap + 1 holds, so some are counted again one by one.
         for (int pass = 0; pass < 2; pass++) {
-            sends.forEach((id, n) -> assertThat(Chat.inboxEntry(bob, id))
-                    .containsEntry("unreadCount", Math.min(n, CAP + 1))
-                    .containsEntry("firstUnreadAt", timeOf(first.get(id))));
+            sends.forEach((id, n) -> Chat.assertUnread(bob, id, Math.min(n, CAP + 1), first.get(id)));
         }
     }
 }

@@ -16,6 +16,7 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -74,9 +75,7 @@ class UnreadCountsTest {
         // two before it had no position).
         BeforePositions.summary(stored, bob, id, 1L);
 
-        assertThat(Chat.inboxEntry(bob, id))
-                .containsEntry("unreadCount", 3)
-                .containsEntry("firstUnreadAt", timeOf(first));
+        Chat.assertUnread(bob, id, 3, first);
 
         Chat.readThenOneMore(bob, alice, id);
     }
@@ -96,9 +95,88 @@ class UnreadCountsTest {
         sent(alice, id, "april");
         clock.reset();
 
-        assertThat(Chat.inboxEntry(bob, id))
-                .containsEntry("unreadCount", 2)
-                .containsEntry("firstUnreadAt", timeOf(march));
+        Chat.assertUnread(bob, id, 2, march);
+    }
+
+    @Test
+    void should_find_the_first_unread_without_markers_past_the_readers_own_messages() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        sent(alice, id, "read");
+        markRead(bob, id).statusCode(200);
+        sent(bob, id, "mine");
+        sent(bob, id, "mine too");
+        String first = sent(alice, id, "unread");
+        sent(alice, id, "unread too");
+        // Where a release that stops writing markers leaves a reader: no marker to find the first unread by.
+        withoutMarkers(bob, id);
+
+        Chat.assertUnread(bob, id, 2, first);
+    }
+
+    @Test
+    void should_find_the_first_unread_without_markers_when_the_reader_sent_with_some_unread() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        String first = sent(alice, id, "unread");
+        sent(alice, id, "unread too");
+        sent(bob, id, "mine, with two unread");
+        sent(alice, id, "unread three");
+        withoutMarkers(bob, id);
+
+        Chat.assertUnread(bob, id, 3, first);
+        Chat.readThenOneMore(bob, alice, id);
+    }
+
+    @Test
+    void should_pass_the_readers_own_messages_after_read_up_to() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        sent(alice, id, "read");
+        markRead(bob, id).statusCode(200);
+        String mine = sent(bob, id, "mine");
+        String mineToo = sent(bob, id, "mine too");
+        // Two sends of bob's at once both read read_up_to before either moved it: it ends at the first.
+        stored.execute(
+                "UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? WHERE username = ? AND kind = 0 "
+                        + "AND conversation_id = ? AND message_id = ?",
+                InboxRows.micros(UUID.fromString(mineToo)) + 1,
+                UUID.fromString(mine),
+                bob,
+                UUID.fromString(id),
+                InboxRows.SUMMARY);
+        String first = sent(alice, id, "unread");
+        sent(alice, id, "unread too");
+        withoutMarkers(bob, id);
+
+        Chat.assertUnread(bob, id, 2, first);
+    }
+
+    @Test
+    void should_find_the_first_unread_by_its_marker_where_no_message_names_it() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        String first = sent(alice, id, "one");
+        sent(alice, id, "two");
+        // As a release that writes no messages_by_previous row left it.
+        stored.execute(
+                "DELETE FROM messages_by_previous WHERE conversation_id = ? AND previous_message_id = ?",
+                UUID.fromString(id),
+                InboxRows.NEVER_READ);
+
+        Chat.assertUnread(bob, id, 2, first);
+    }
+
+    /** Deletes {@code member}'s unread markers of a conversation. */
+    private void withoutMarkers(String member, String id) {
+        stored.execute(
+                "DELETE FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ?",
+                member,
+                UUID.fromString(id));
     }
 
     /** {@code n} messages from {@code sender}; the first one's id. */

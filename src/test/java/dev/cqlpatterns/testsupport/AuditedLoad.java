@@ -573,12 +573,16 @@ public final class AuditedLoad {
         for (int c = 0; c < clients; c++) {
             String id = conversations.get(c);
             Map<String, Integer> stored = new HashMap<>();
+            String oldest = null;
             String next = null;
             do {
                 String path =
                         "/conversations/" + id + "/messages?limit=100" + (next == null ? "" : "&cursor=" + enc(next));
                 JsonNode page = JSON.readTree(ok(http.readBack(path, senders.get(c))));
-                page.path("items").forEach(m -> stored.merge(m.path("id").asText(), 1, Integer::sum));
+                for (JsonNode m : page.path("items")) {
+                    stored.merge(m.path("id").asText(), 1, Integer::sum);
+                    oldest = m.path("sentAt").asText(); // newest first: the last one is the oldest
+                }
                 next = page.path("next").isTextual() ? page.path("next").asText() : null;
             } while (next != null);
             Set<String> acknowledged = acknowledgedMessages.get(id);
@@ -600,6 +604,11 @@ public final class AuditedLoad {
             } else if (entry.path("unreadCount").asLong() != Math.min(acknowledged.size(), UNREAD_EXACT_UP_TO + 1)) {
                 problems.add("unread count " + entry.path("unreadCount") + " for " + acknowledged.size()
                         + " messages in " + id);
+            } else if (oldest != null
+                    && !oldest.equals(entry.path("firstUnreadAt").asText())) {
+                // The reader never reads: their first unread message is the conversation's first.
+                problems.add("first unread at " + entry.path("firstUnreadAt") + " in " + id + ", its first message at "
+                        + oldest);
             }
         }
     }
