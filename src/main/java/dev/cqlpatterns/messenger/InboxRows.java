@@ -63,15 +63,12 @@ public class InboxRows {
     static final Query SET_READ_UP_TO =
             Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ?, others_read = ? " + "WHERE "
                     + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
-    /** SendMessage: the newest message, on the sender's summary, with the messages from others up to it (cql/054). */
-    static final Query SET_LAST_MESSAGE = Cql.idempotent(
-            "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
-                    + "others_sent = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
     /**
-     * SendMessage: the newest message, on the sender's summary, read up to it: the sender had read
-     * everything before it (cql/061).
+     * SendMessage: the newest message, on the sender's summary, with the messages from others up to it
+     * (cql/054), and read_up_to with others_read where the sender had read everything before it
+     * (cql/061; unset where not).
      */
-    static final Query SET_LAST_MESSAGE_READ = Cql.idempotent(
+    static final Query SET_LAST_MESSAGE = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "others_sent = ?, read_up_to = ?, others_read = ? WHERE " + SUMMARY_ROWS
                     + " AND conversation_id = ? AND message_id = ?");

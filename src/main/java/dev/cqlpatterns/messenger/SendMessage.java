@@ -385,32 +385,21 @@ public class SendMessage {
             String sender,
             String preview,
             UUID conversationId) {
-        long timestamp = InboxRows.micros(messageId);
-        if (claimed != null && read.readUpToTheEnd(claimed.previousMessageId())) {
-            return cql.bind(
-                    InboxRows.SET_LAST_MESSAGE_READ,
-                    timestamp,
-                    messageId,
-                    sender,
-                    preview,
-                    claimed.othersSent(sender),
-                    messageId,
-                    claimed.othersSent(sender),
-                    sender,
-                    conversationId,
-                    InboxRows.SUMMARY);
-        }
+        boolean readUpToIt = claimed != null && read.readUpToTheEnd(claimed.previousMessageId());
         return othersSent(
                 cql.bind(
-                        InboxRows.SET_LAST_MESSAGE,
-                        timestamp,
-                        messageId,
-                        sender,
-                        preview,
-                        othersSent(claimed, sender),
-                        sender,
-                        conversationId,
-                        InboxRows.SUMMARY),
+                                InboxRows.SET_LAST_MESSAGE,
+                                InboxRows.micros(messageId),
+                                messageId,
+                                sender,
+                                preview,
+                                othersSent(claimed, sender),
+                                messageId,
+                                othersSent(claimed, sender),
+                                sender,
+                                conversationId,
+                                InboxRows.SUMMARY)
+                        .map(s -> readUpToIt ? s : s.unset("read_up_to").unset("others_read")),
                 claimed);
     }
 

@@ -90,13 +90,12 @@ class UnreadCounts {
 
     private Uni<Instant> firstFromOthers(String me, Inbox.Summary s, UUID after, int ownToPass) {
         return next.after(s.id(), after).chain(found -> {
-            if (found.isEmpty() || me.equals(found.get().sender()) && ownToPass == 0) {
-                return oldestMarkers(me, s, 1).map(Unread::first);
+            if (found.isPresent() && !me.equals(found.get().sender())) {
+                return Uni.createFrom().item(TimeUuids.instant(found.get().messageId()));
             }
-            MessagesByPrevious.Next n = found.get();
-            return me.equals(n.sender())
-                    ? firstFromOthers(me, s, n.messageId(), ownToPass - 1)
-                    : Uni.createFrom().item(TimeUuids.instant(n.messageId()));
+            return found.isPresent() && ownToPass > 0
+                    ? firstFromOthers(me, s, found.get().messageId(), ownToPass - 1)
+                    : oldestMarkers(me, s, 1).map(Unread::first);
         });
     }
 
