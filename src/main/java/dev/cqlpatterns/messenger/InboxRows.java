@@ -101,6 +101,14 @@ public class InboxRows {
     /** Inbox: the unread markers of several conversations, in one read (see UnreadCounts.unreadTogether). */
     static final Query UNREAD_OF_SOME = Cql.idempotent("SELECT conversation_id, message_id FROM inbox_by_user WHERE "
             + UNREAD_ROWS + " AND conversation_id IN ? AND message_id > ? LIMIT ?");
+    /** UnreadCountsFill: the markers of one conversation from one message (excluded) to another (included). */
+    private static final Query MARKERS_BETWEEN = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE "
+            + UNREAD_ROWS + " AND conversation_id = ? AND message_id > ? AND message_id <= ?");
+    /** Markers counted per page by {@link #markersBetween}. */
+    private static final int MARKERS_PAGE = 5000;
+    /** UnreadCountsFill: others_read of a summary that has none. */
+    private static final Query SET_OTHERS_READ = Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET "
+            + "others_read = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
     /** MarkRead: clears the markers up to the newest read, in one range deletion. */
     static final Query CLEAR_UNREAD = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS
             + " AND conversation_id = ? AND message_id <= ?");
@@ -254,6 +262,28 @@ public class InboxRows {
     /** The summaries of {@code ids} in the user's inbox, the ones not found left out. */
     Uni<List<Row>> summaries(String username, List<UUID> ids) {
         return cql.read(SOME_SUMMARIES, username, ids).map(Cql::rows);
+    }
+
+    /** How many unread markers the user has in a conversation after {@code after}, up to {@code upTo} included. */
+    Uni<Long> markersBetween(String username, UUID conversationId, UUID after, UUID upTo) {
+        return cql.read(MARKERS_BETWEEN, b -> b.setPageSize(MARKERS_PAGE), username, conversationId, after, upTo)
+                .chain(rs -> counted(rs, 0));
+    }
+
+    private Uni<Long> counted(AsyncResultSet rs, long before) {
+        long count = before + rs.remaining();
+        return rs.hasMorePages()
+                ? cql.call(0, rs::fetchNextPage).chain(next -> counted(next, count))
+                : Uni.createFrom().item(count);
+    }
+
+    /**
+     * Writes others_read on a summary that has none, at {@code timestamp}: a mark-read or join at or
+     * after it writes its own and wins.
+     */
+    Uni<Void> fillOthersRead(String username, UUID conversationId, long othersRead, long timestamp) {
+        return cql.write(SET_OTHERS_READ, timestamp, othersRead, username, conversationId, SUMMARY)
+                .replaceWithVoid();
     }
 
     /** Further pages of the same partition, should it hold more rows than one page (a cap raised). */

@@ -3,6 +3,7 @@ package dev.cqlpatterns.messenger;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Min;
+import java.time.Duration;
 
 /** Limits and bounds of the messenger; each one is named in a table comment of cql/010_messenger.cql. */
 @ConfigMapping(prefix = "cql-patterns.messenger")
@@ -64,4 +65,16 @@ public interface MessengerSettings {
     @WithDefault("99")
     @Min(1)
     int unreadCountCap();
+
+    /**
+     * How old a summary's last message must be before {@code job unread-counts} counts the markers up
+     * to it (UnreadCountsFill): older than any send still writing a marker before it.
+     */
+    @WithDefault("PT1M")
+    Duration unreadFillSettle();
+
+    /** Inboxes {@code job unread-counts} reads per step, 8 at once. */
+    @WithDefault("200")
+    @Min(1)
+    int unreadFillBatch();
 }

@@ -89,7 +89,7 @@ class ConcurrentSendsTest {
         // A real send on top, so the summary says there is something since read_up_to; markers are counted for
         // a membership begun before positions only.
         Chat.sent(sender, id, "the last of many");
-        BeforePositions.summary(rows, reader, id, null);
+        BeforePositions.summary(rows, reader, id);
         assertThat(unread(reader, id)).isEqualTo(markers + 1);
     }
 

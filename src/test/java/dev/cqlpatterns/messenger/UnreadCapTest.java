@@ -71,7 +71,7 @@ class UnreadCapTest {
             }
         });
         // Summaries that count their markers (memberships begun before positions): the markers' reads below.
-        sends.keySet().forEach(id -> BeforePositions.summary(stored, bob, id, null));
+        sends.keySet().forEach(id -> BeforePositions.summary(stored, bob, id));
         // d: read, then one more.
         String read = List.copyOf(sends.keySet()).get(3);
         markRead(bob, read).statusCode(200);
