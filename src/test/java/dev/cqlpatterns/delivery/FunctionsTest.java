@@ -2,7 +2,6 @@ package dev.cqlpatterns.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cqlpatterns.messenger.UnreadCountsFill;
 import dev.cqlpatterns.platform.buckets.BucketRoller;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.fabric8.knative.serving.v1.RevisionSpec;
@@ -133,26 +132,13 @@ class FunctionsTest {
     @ParameterizedTest
     @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
     void should_migrate_in_a_job_with_the_all_groups_image(String overlay) {
-        Job migrate = RenderedOverlay.of(overlay).named(Job.class, "cql-patterns-migrate");
+        Job migrate = RenderedOverlay.of(overlay).one(Job.class);
         Container container =
                 migrate.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(container.getArgs()).containsExactly("migrate");
         assertThat(container.getImage()).matches("(.*/)?cql-patterns(-native)?:.+");
         assertThat(migrate.getSpec().getTemplate().getSpec().getRestartPolicy()).isEqualTo("Never");
         assertThat(migrate.getSpec().getActiveDeadlineSeconds()).isPositive();
-    }
-
-    @ParameterizedTest
-    @FieldSource("dev.cqlpatterns.delivery.RenderedOverlay#OVERLAYS")
-    void should_run_the_data_migrations_in_a_job_after_the_rollout_with_the_all_groups_image(String overlay) {
-        Job job = RenderedOverlay.of(overlay).named(Job.class, "cql-patterns-data-migrations");
-        Container container =
-                job.getSpec().getTemplate().getSpec().getContainers().get(0);
-        assertThat(container.getArgs()).containsExactly("job", UnreadCountsFill.NAME);
-        assertThat(container.getImage()).matches("(.*/)?cql-patterns(-native)?:.+");
-        assertThat(job.getMetadata().getAnnotations()).containsEntry("argocd.argoproj.io/hook", "PostSync");
-        assertThat(job.getSpec().getTemplate().getSpec().getRestartPolicy()).isEqualTo("Never");
-        assertThat(job.getSpec().getActiveDeadlineSeconds()).isPositive();
     }
 
     @ParameterizedTest

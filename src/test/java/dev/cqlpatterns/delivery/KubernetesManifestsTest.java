@@ -232,8 +232,8 @@ class KubernetesManifestsTest {
     @FieldSource("OVERLAYS")
     void should_give_every_pod_the_same_settings_credentials_and_keys_from_secrets(String overlay) {
         RenderedOverlay rendered = RenderedOverlay.of(overlay);
-        Map<String, String> shared = rendered.environment(
-                rendered.named(io.fabric8.kubernetes.api.model.batch.v1.Job.class, "cql-patterns-migrate")
+        Map<String, String> shared =
+                rendered.environment(rendered.one(io.fabric8.kubernetes.api.model.batch.v1.Job.class)
                         .getSpec()
                         .getTemplate()
                         .getSpec()
@@ -300,7 +300,7 @@ class KubernetesManifestsTest {
                         .getSpec()
                         .getSelector()
                         .getMatchLabels());
-        // The Jobs' and CronJobs' pods must not take the Service's requests or count in the PDB.
+        // The migrate Job's and CronJobs' pods must not take the Service's requests or count in the PDB.
         for (Pod pod : rendered.pods()) {
             if (!pod.workload().equals(deployment.getMetadata().getName())) {
                 assertThat(pod.labels()

@@ -198,14 +198,6 @@ final class RenderedOverlay {
         return objects.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    /** The object of {@code type} named {@code name}. */
-    <T extends HasMetadata> T named(Class<T> type, String name) {
-        return all(type).stream()
-                .filter(o -> o.getMetadata().getName().equals(name))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError(this.name + " has no " + type.getSimpleName() + " " + name));
-    }
-
     <T extends HasMetadata> T one(Class<T> type) {
         List<T> found = all(type);
         if (found.size() != 1) {
@@ -248,7 +240,7 @@ final class RenderedOverlay {
         return Stream.concat(functions, deployments).toList();
     }
 
-    /** Every pod of the overlay: the servers, the Jobs' and the CronJobs'. */
+    /** Every pod of the overlay: the servers, the migrate Job's and the CronJobs'. */
     List<Pod> pods() {
         Stream<Pod> jobs = all(Job.class).stream().map(j -> pod(j, j.getSpec().getTemplate()));
         Stream<Pod> cronJobs = all(CronJob.class).stream()

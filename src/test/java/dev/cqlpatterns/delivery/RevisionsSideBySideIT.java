@@ -7,7 +7,6 @@ import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.config.OptionsMap;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import dev.cqlpatterns.messenger.UnreadCountsFill;
 import dev.cqlpatterns.testsupport.AuditedLoad;
 import dev.cqlpatterns.testsupport.CassandraTestResource;
 import dev.cqlpatterns.testsupport.ContractClient;
@@ -104,13 +103,6 @@ class RevisionsSideBySideIT {
             current = serve(service, PackagedService.JAR, currentPort, "current");
             rollout.phase("half each", 50);
             rollout.phase("current alone", 100);
-            // this build's data migration, as its Job runs it once the rollout is done
-            Command fill = service.command(PackagedService.JAR, "job", UnreadCountsFill.NAME);
-            assertThat(fill.exitCode())
-                    .as("the current build's job %s; output:%n%s", UnreadCountsFill.NAME, fill.output())
-                    .isZero();
-            System.out.printf(
-                    "revisions: job %s while the current build served:%n%s%n", UnreadCountsFill.NAME, fill.output());
             // the rollback: traffic goes back while the current revision still serves
             rollout.phase("rolling back, half each", 50);
             rollout.phase("rolled back to " + release.version(), 0);

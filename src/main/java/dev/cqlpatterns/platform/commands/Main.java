@@ -1,7 +1,6 @@
 package dev.cqlpatterns.platform.commands;
 
 import dev.cqlpatterns.platform.scheduling.ClusterJob;
-import dev.cqlpatterns.platform.scheduling.DataMigration;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
 import dev.cqlpatterns.platform.schema.Migrations;
 import io.quarkus.runtime.Quarkus;
@@ -13,15 +12,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
 /**
  * What the artifact does, by its arguments: nothing serves HTTP (a function); {@code migrate}
  * applies cql/ and exits, the step a schema change takes before any function starts;
  * {@code job <name>} runs one tick of a cluster job and exits, for a CronJob when nothing is
- * always on, or runs a release's data migration to its end. The same artifact (JVM or native) does
- * all three, so a deployment never runs a schema or job version other than its functions'.
+ * always on. The same artifact (JVM or native) does all three, so a deployment never runs a
+ * schema or job version other than its functions'.
  */
 @QuarkusMain
 public class Main implements QuarkusApplication {
@@ -33,9 +31,6 @@ public class Main implements QuarkusApplication {
 
     @Inject
     Instance<ClusterJob> jobs;
-
-    @Inject
-    Instance<DataMigration> dataMigrations;
 
     @Inject
     Clock clock;
@@ -65,11 +60,6 @@ public class Main implements QuarkusApplication {
     }
 
     private int job(String name) {
-        Optional<DataMigration> migration =
-                dataMigrations.stream().filter(m -> m.name().equals(name)).findFirst();
-        if (migration.isPresent()) {
-            return runToEnd(migration.get());
-        }
         Optional<ClusterJob> job =
                 jobs.stream().filter(j -> j.name().equals(name)).findFirst();
         if (job.isEmpty()) {
@@ -82,27 +72,12 @@ public class Main implements QuarkusApplication {
         return 0;
     }
 
-    /** Runs {@code migration} step by step until a step finds nothing left to do; each step within the deadline. */
-    private int runToEnd(DataMigration migration) {
-        long visited = 0;
-        for (Integer items; (items = migration.step().get().await().atMost(JOB_DEADLINE)) != null; ) {
-            visited += items;
-            LOG.infof("%s: %d items so far", migration.name(), visited);
-        }
-        LOG.infof("%s: done, %d items visited", migration.name(), visited);
-        return 0;
-    }
-
     private int usage() {
         LOG.errorf("Usage: (no arguments) serve | migrate | job <%s>", String.join("|", names()));
         return 2;
     }
 
     private List<String> names() {
-        return Stream.concat(
-                        jobs.stream().map(ClusterJob::name),
-                        dataMigrations.stream().map(DataMigration::name))
-                .sorted()
-                .toList();
+        return jobs.stream().map(ClusterJob::name).sorted().toList();
     }
 }
