@@ -1,7 +1,4 @@
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import java.net.InetSocketAddress;
@@ -23,8 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * GET /inbox at five sizes (issue 15, goal 1): 5 vs 100,000 unread messages in one conversation,
  * and 10 vs 60 vs 1,000 conversations (60: a first page of 50 that is barely full, so 1,000 vs 60
- * compares pages of equal size and 1,000 vs 10 adds the page's 40 more entries). Seeds the inbox rows straight through the driver (the rows a send
- * writes: a summary per conversation and one unread marker per message), then runs the sizes in
+ * compares pages of equal size and 1,000 vs 10 adds the page's 40 more entries). Seeds the inbox rows straight through the driver (the rows sends
+ * leave: a summary per conversation counting its unread messages, and the first message under the
+ * one before it, messages_by_previous), then runs the sizes in
  * turn, several rounds alternated (the machine is shared and noisy), and prints req/s, p50 and p99
  * of each run and the median over the rounds. Closed model: CONCURRENCY requests in flight, latency
  * from when each request was sent. Run by bin/inbox-bench, which starts the service.
@@ -271,43 +269,45 @@ public class InboxBench {
     }
 
     /**
-     * What CreateConversation and SendMessage leave in inbox_by_user: one summary per conversation
-     * (last message from the partner) and one marker per unread message, spread over the conversations.
+     * What CreateConversation and SendMessage leave: in inbox_by_user one summary per conversation
+     * (last message from the partner) counting its unread messages (others_sent, others_read 0: the
+     * messages are spread over the conversations), and in messages_by_previous its first message,
+     * which the inbox reads as the first unread one.
      */
     static void seed(CqlSession session, Size size) throws Exception {
         PreparedStatement summary = session.prepare("INSERT INTO inbox_by_user (username, kind, conversation_id, "
-                + "message_id, title, partner, direct, joined_at, last_message_id, last_sender, last_preview) "
-                + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, null, ?, true, ?, ?, ?, ?)");
-        PreparedStatement marker = session.prepare(
-                "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?)");
+                + "message_id, title, partner, direct, joined_at, last_message_id, last_sender, last_preview, "
+                + "others_sent, others_read) "
+                + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, null, ?, true, ?, ?, ?, ?, ?, 0)");
+        PreparedStatement first = session.prepare("INSERT INTO messages_by_previous (conversation_id, "
+                + "previous_message_id, message_id, sender) VALUES (?, ?, ?, ?)");
+        UUID neverRead = Uuids.startOf(0);
         long start = System.currentTimeMillis() - 3_600_000L;
-        UUID[] ids = new UUID[size.conversations()];
+        int conversations = size.conversations();
         Semaphore inFlight = new Semaphore(64);
         List<CompletableFuture<?>> writes = new ArrayList<>();
-        for (int c = 0; c < ids.length; c++) {
-            ids[c] = UUID.randomUUID();
+        for (int c = 0; c < conversations; c++) {
+            UUID id = UUID.randomUUID();
             UUID last = Uuids.startOf(start + 1000L * (c + 1) + size.unread());
+            long unread = size.unread() / conversations + (c < size.unread() % conversations ? 1 : 0);
             inFlight.acquire();
             writes.add(session.executeAsync(summary.bind(
                             size.user(),
-                            ids[c],
+                            id,
                             "partner" + c,
                             Instant.ofEpochMilli(start),
                             last,
                             "partner" + c,
-                            "message " + c))
+                            "message " + c,
+                            unread))
                     .toCompletableFuture()
                     .whenComplete((r, e) -> inFlight.release()));
-        }
-        for (int from = 0; from < size.unread(); from += 100) {
-            BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
-            for (int m = from; m < Math.min(size.unread(), from + 100); m++) {
-                batch.addStatement(marker.bind(size.user(), ids[m % ids.length], Uuids.startOf(start + m)));
+            if (unread > 0) {
+                inFlight.acquire();
+                writes.add(session.executeAsync(first.bind(id, neverRead, Uuids.startOf(start + c), "partner" + c))
+                        .toCompletableFuture()
+                        .whenComplete((r, e) -> inFlight.release()));
             }
-            inFlight.acquire();
-            writes.add(session.executeAsync(batch.build())
-                    .toCompletableFuture()
-                    .whenComplete((r, e) -> inFlight.release()));
         }
         CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).join();
     }

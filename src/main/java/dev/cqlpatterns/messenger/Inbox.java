@@ -102,8 +102,9 @@ public class Inbox {
             String lastSender,
 
             @Schema(
-                    description = "Messages from others the caller has not read: exact up to 99 "
-                            + "(cql-patterns.messenger.unread-count-cap); 100 means more than 99 (show \"99+\")",
+                    description = "Messages from others the caller has not read, counted exactly whatever their "
+                            + "number and answered exactly up to 99 (cql-patterns.messenger.unread-count-cap); 100 "
+                            + "means more than 99 (show \"99+\")",
                     examples = "2")
             long unreadCount,
             // A plain string schema: a nullable $ref to Instant is not nullable in OpenAPI 3.0.
@@ -173,26 +174,7 @@ public class Inbox {
 
     /** A summary row of a conversation the caller is in, before its unread count is known. */
     record Summary(UUID id, Row row, Instant lastAt) {
-        /** Markers may exist only when a message from someone else came after the last mark-read. */
-        boolean mayHaveUnread(String me) {
-            UUID lastUnread = row.getUuid("last_unread_id");
-            UUID readUpTo = row.getUuid("read_up_to");
-            if (lastUnread == null) {
-                // Rows no send has touched since last_unread_id exists (cql/013): count when the last message came from
-                // someone else.
-                return readUpTo == null
-                        && row.getString("last_sender") != null
-                        && !me.equals(row.getString("last_sender"));
-            }
-            return readUpTo == null || lastUnread.timestamp() > readUpTo.timestamp();
-        }
-
-        /** Whether the summary counts what is unread (others_read set, cql/054); if not, its markers do. */
-        boolean counted() {
-            return !row.isNull("others_read");
-        }
-
-        /** Messages from others not read, by the summary's two numbers (cql/054); 0 when none or not counted. */
+        /** Messages from others not read, by the summary's two numbers (cql/054); 0 when none. */
         long unread() {
             return Math.max(0, row.getLong("others_sent") - row.getLong("others_read"));
         }

@@ -19,7 +19,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -27,8 +26,8 @@ import java.util.UUID;
 /**
  * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
  * summary row of a conversation (kind 0), which holds the unread count (cql/054), and the unread
- * markers (kind 1), which the inbox counts for a summary without others_read, and where it finds the
- * first unread message that messages_by_previous (cql/061) does not name;
+ * markers releases before 0.13.0 wrote (kind 1), where the inbox finds the first unread message that
+ * messages_by_previous (cql/061) does not name;
  * its place in the order of last activity, in inbox_by_day with the days listed in time_buckets
  * (cql/015), with the user's MembershipSet beside. Every write carries an explicit write timestamp in
  * microseconds of the service clock or of a message's time.
@@ -43,8 +42,8 @@ public class InboxRows {
 
     private static final long UUID_EPOCH_MICROS = 12_219_292_800_000_000L;
 
-    // inbox_by_user: a summary row per conversation (kind 0) and an unread marker per unread message
-    // (kind 1), in one partition per user. The kind is the first clustering column, so each kind is
+    // inbox_by_user: a summary row per conversation (kind 0) and the unread markers left (kind 1, cql/013),
+    // in one partition per user. The kind is the first clustering column, so each kind is
     // one slice.
     private static final String SUMMARY_ROWS = "username = ? AND kind = 0";
     private static final String UNREAD_ROWS = "username = ? AND kind = 1";
@@ -72,14 +71,13 @@ public class InboxRows {
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "others_sent = ?, read_up_to = ?, others_read = ? WHERE " + SUMMARY_ROWS
                     + " AND conversation_id = ? AND message_id = ?");
-    /** SendMessage: the newest message, on the summary of a member it is unread for (cql/013, cql/054). */
+    /** SendMessage: the newest message, on the summary of a member it is unread for (cql/054). */
     static final Query SET_LAST_UNREAD = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
-                    + "last_unread_id = ?, others_sent = ? WHERE " + SUMMARY_ROWS
-                    + " AND conversation_id = ? AND message_id = ?");
+                    + "others_sent = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
     /** With the static days_indexed (cql/015), which comes with every row. */
     private static final String SUMMARY_COLUMNS = "conversation_id, title, partner, direct, joined_at, "
-            + "last_message_id, last_sender, last_preview, last_unread_id, read_up_to, others_sent, others_read, "
+            + "last_message_id, last_sender, last_preview, read_up_to, others_sent, others_read, "
             + "days_indexed "
             + "FROM inbox_by_user WHERE " + SUMMARY_ROWS;
     /** Every summary of a user. */
@@ -88,27 +86,13 @@ public class InboxRows {
     private static final Query SOME_SUMMARIES =
             Cql.idempotent("SELECT " + SUMMARY_COLUMNS + " AND conversation_id IN ?");
 
-    /** SendMessage: one message unread for one member. */
-    static final Query MARK_UNREAD = Cql.idempotent(
-            "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
-
     private static final Query DELETE_ALL_UNREAD = Cql.idempotent(
             "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS + " AND conversation_id = ?");
-    /** Inbox: the unread markers of one conversation after read_up_to, oldest first, at most the cap + 1. */
-    static final Query UNREAD_AFTER = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
-            + " AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC "
-            + "LIMIT ?");
-    /** Inbox: the unread markers of several conversations, in one read (see UnreadCounts.unreadTogether). */
-    static final Query UNREAD_OF_SOME = Cql.idempotent("SELECT conversation_id, message_id FROM inbox_by_user WHERE "
-            + UNREAD_ROWS + " AND conversation_id IN ? AND message_id > ? LIMIT ?");
-    /** UnreadCountsFill: the markers of one conversation from one message (excluded) to another (included). */
-    private static final Query MARKERS_BETWEEN = Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE "
-            + UNREAD_ROWS + " AND conversation_id = ? AND message_id > ? AND message_id <= ?");
-    /** Markers counted per page by {@link #markersBetween}. */
-    private static final int MARKERS_PAGE = 5000;
-    /** UnreadCountsFill: others_read of a summary that has none. */
-    private static final Query SET_OTHERS_READ = Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET "
-            + "others_read = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
+    /** Inbox: the oldest unread marker of one conversation after read_up_to (a message sent before 0.11.0). */
+    private static final Query OLDEST_UNREAD =
+            Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
+                    + " AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC "
+                    + "LIMIT 1");
     /** MarkRead: clears the markers up to the newest read, in one range deletion. */
     static final Query CLEAR_UNREAD = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS
             + " AND conversation_id = ? AND message_id <= ?");
@@ -264,26 +248,15 @@ public class InboxRows {
         return cql.read(SOME_SUMMARIES, username, ids).map(Cql::rows);
     }
 
-    /** How many unread markers the user has in a conversation after {@code after}, up to {@code upTo} included. */
-    Uni<Long> markersBetween(String username, UUID conversationId, UUID after, UUID upTo) {
-        return cql.read(MARKERS_BETWEEN, b -> b.setPageSize(MARKERS_PAGE), username, conversationId, after, upTo)
-                .chain(rs -> counted(rs, 0));
-    }
-
-    private Uni<Long> counted(AsyncResultSet rs, long before) {
-        long count = before + rs.remaining();
-        return rs.hasMorePages()
-                ? cql.call(0, rs::fetchNextPage).chain(next -> counted(next, count))
-                : Uni.createFrom().item(count);
-    }
-
     /**
-     * Writes others_read on a summary that has none, at {@code timestamp}: a mark-read or join at or
-     * after it writes its own and wins.
+     * The time of the user's oldest unread marker in a conversation after {@code after}, null when there
+     * is none: the first unread message where no messages_by_previous row names it (cql/061).
      */
-    Uni<Void> fillOthersRead(String username, UUID conversationId, long othersRead, long timestamp) {
-        return cql.write(SET_OTHERS_READ, timestamp, othersRead, username, conversationId, SUMMARY)
-                .replaceWithVoid();
+    Uni<Instant> oldestUnreadMarker(String username, UUID conversationId, UUID after) {
+        return cql.read(OLDEST_UNREAD, username, conversationId, after).map(rs -> {
+            Row oldest = rs.one();
+            return oldest == null ? null : TimeUuids.instant(oldest.getUuid(0));
+        });
     }
 
     /** Further pages of the same partition, should it hold more rows than one page (a cap raised). */
@@ -305,11 +278,11 @@ public class InboxRows {
         static final ReadState NONE = new ReadState(null, 0, 0, false, null, null);
 
         /**
-         * Whether a member whose summary counts what is unread (others_read set) has read up to
-         * {@code previous}, the message before the one they send now (null: there is none).
+         * Whether a member has read every message from others before the one they send now, of which
+         * there are {@code othersSentBefore} (its position's count for them, cql/054).
          */
-        boolean readUpToTheEnd(UUID previous) {
-            return joinedAt != null && counted && Objects.equals(readUpTo, previous);
+        boolean readEverythingBefore(long othersSentBefore) {
+            return joinedAt != null && counted && othersRead == othersSentBefore;
         }
 
         /** The read position as a timeuuid: the last message read, or the start of the join's millisecond. */

@@ -3,7 +3,6 @@ package dev.cqlpatterns.messenger;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Min;
-import java.time.Duration;
 
 /** Limits and bounds of the messenger; each one is named in a table comment of cql/010_messenger.cql. */
 @ConfigMapping(prefix = "cql-patterns.messenger")
@@ -56,25 +55,11 @@ public interface MessengerSettings {
     int markReadMaxMessages();
 
     /**
-     * Unread counts in the inbox are exact up to this; above it the inbox says cap + 1 ("99+"), so it
-     * reads at most cap + 1 markers per conversation (cql/013_unread_window.cql), in one page. The
-     * inbox's cost grows with it: with 99, the badge most messengers show, a page with a conversation
-     * of 100,000 unread took 1.14 times as long (p50) as one with 5 unread; with 999, 1.59 times
-     * (bin/inbox-bench, docs/benchmarks.md).
+     * Unread counts in the inbox are answered exactly up to this; above it the inbox says cap + 1
+     * ("99+", the badge most messengers show). Only what is shown: the count itself (others_sent -
+     * others_read, cql/054) is exact and costs the same at any number.
      */
     @WithDefault("99")
     @Min(1)
     int unreadCountCap();
-
-    /**
-     * How old a summary's last message must be before {@code job unread-counts} counts the markers up
-     * to it (UnreadCountsFill): older than any send still writing a marker before it.
-     */
-    @WithDefault("PT1M")
-    Duration unreadFillSettle();
-
-    /** Inboxes {@code job unread-counts} reads per step, 8 at once. */
-    @WithDefault("200")
-    @Min(1)
-    int unreadFillBatch();
 }

@@ -59,12 +59,12 @@ import org.jboss.resteasy.reactive.RestResponse;
  * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
  * its month bucket (listed in time_buckets first); then, together, the message under the one before
  * it (messages_by_previous, where the inbox finds a member's first unread message from their
- * read_up_to, cql/061) and every member's inbox summary: the last message and others_sent, the
- * sender's read_up_to moved to the message when they had read up to the one before it, and for each
- * recipient an unread marker (cql/013, which the release before this one counts). The inbox writes
- * carry the message's time as write timestamp: the newest message wins the summary however
- * concurrent sends land, and a replay cannot resurrect a marker that a mark-read has deleted. They
- * are single-partition writes rather than one logged batch over every member's partition.
+ * read_up_to, cql/061) and every member's inbox summary: the last message and others_sent, and the
+ * sender's read_up_to moved to the message when they had read every message from others before it.
+ * No row per unread message: a recipient's partition does not grow with what they leave unread. The
+ * inbox writes carry the message's time as write timestamp: the newest message wins the summary
+ * however concurrent sends land. They are single-partition writes rather than one logged batch over
+ * every member's partition.
  *
  * <p>With an Idempotency-Key (platform.idempotency, shared by every create), the position is claimed
  * under an id derived from the key, then the key (LWT, with a TTL) with the plan of the send: the
@@ -313,7 +313,7 @@ public class SendMessage {
 
     /**
      * The inbox writes of a message: on every member's summary the last message and the messages from
-     * others up to it (others_sent), and an unread marker for each recipient. Written with the
+     * others up to it (others_sent), which count it unread for each recipient. Written with the
      * message's time as timestamp, so running them again changes nothing that a newer message, a
      * mark-read or a leave has written since. Around them each member's place in the order of last
      * activity moves (InboxRows.delivered: cql/015); the
@@ -345,38 +345,34 @@ public class SendMessage {
                 replaced,
                 List.of(sendersSummary(messageId, claimed, read, sender, preview, conversationId))));
         for (String member : recipients) {
-            // Marker and summary share the member's partition: one mutation. last_unread_id with the marker says
-            // where there are some newer than read_up_to (cql/013).
             writes.add(inbox.delivered(
                     member,
                     conversationId,
                     at,
                     timestamp,
                     replaced,
-                    List.of(
-                            cql.bind(InboxRows.MARK_UNREAD, member, conversationId, messageId, timestamp),
-                            othersSent(
-                                    cql.bind(
-                                            InboxRows.SET_LAST_UNREAD,
-                                            timestamp,
-                                            messageId,
-                                            sender,
-                                            preview,
-                                            messageId,
-                                            othersSent(claimed, member),
-                                            member,
-                                            conversationId,
-                                            InboxRows.SUMMARY),
-                                    claimed))));
+                    List.of(othersSent(
+                            cql.bind(
+                                    InboxRows.SET_LAST_UNREAD,
+                                    timestamp,
+                                    messageId,
+                                    sender,
+                                    preview,
+                                    othersSent(claimed, member),
+                                    member,
+                                    conversationId,
+                                    InboxRows.SUMMARY),
+                            claimed))));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }
 
     /**
      * The sender's summary: the message as last message with the messages from others up to it; and,
-     * when the sender had read up to the message before it ({@code read}, read beside the claim), their
-     * read_up_to moves to it, with others_read: the message after any read_up_to is then someone else's,
-     * the first unread one (messages_by_previous, cql/061).
+     * when the sender had read every message from others before it ({@code read}, read beside the claim:
+     * others_read is the messages from others up to it), their read_up_to moves to it, with others_read:
+     * the message after any read_up_to is then someone else's, the first unread one
+     * (messages_by_previous, cql/061), also after two sends of theirs that raced.
      */
     private Uni<BoundStatement> sendersSummary(
             UUID messageId,
@@ -385,7 +381,7 @@ public class SendMessage {
             String sender,
             String preview,
             UUID conversationId) {
-        boolean readUpToIt = claimed != null && read.readUpToTheEnd(claimed.previousMessageId());
+        boolean readUpToIt = claimed != null && read.readEverythingBefore(claimed.othersSent(sender));
         return othersSent(
                 cql.bind(
                                 InboxRows.SET_LAST_MESSAGE,

@@ -5,26 +5,15 @@ import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.testsupport.Concurrently;
-import dev.cqlpatterns.testsupport.StoredRows;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.net.URISyntaxException;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -53,45 +42,9 @@ class ConcurrentSendsTest {
     private static final Logger LOG = Logger.getLogger(ConcurrentSendsTest.class);
     private static final int SENDERS = 8;
     private static final int MESSAGES_EACH = 200;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TestHTTPResource("/")
     URL root;
-
-    @Inject
-    StoredRows rows;
-
-    /**
-     * More unread markers than the driver's page (5,000) under a cap above it, in a summary that counts
-     * its markers (a membership begun before positions): the count is still exact (the unread reads ask
-     * for a page as large as their limit; they counted one default page).
-     */
-    @Test
-    void should_count_more_unread_messages_than_one_default_page_holds() {
-        String sender = user("pager");
-        String reader = user("paged");
-        String id = create(sender, List.of(reader, user("third")), "Paged");
-        int markers = 5_100;
-        Instant start = Instant.now().minusSeconds(60);
-        for (int i = 0; i < markers; i += 100) {
-            StringBuilder batch = new StringBuilder("BEGIN UNLOGGED BATCH ");
-            for (int j = i; j < Math.min(markers, i + 100); j++) {
-                batch.append("INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES ('")
-                        .append(reader)
-                        .append("', 1, ")
-                        .append(id)
-                        .append(", ")
-                        .append(TimeUuids.at(start.plusMillis(j)))
-                        .append("); ");
-            }
-            rows.execute(batch.append("APPLY BATCH").toString());
-        }
-        // A real send on top, so the summary says there is something since read_up_to; markers are counted for
-        // a membership begun before positions only.
-        Chat.sent(sender, id, "the last of many");
-        BeforePositions.summary(rows, reader, id);
-        assertThat(unread(reader, id)).isEqualTo(markers + 1);
-    }
 
     @Test
     void should_count_every_unread_message_and_keep_each_message_once_under_concurrent_sends() {
@@ -105,13 +58,13 @@ class ConcurrentSendsTest {
         String id = create(senders.get(0), invited, "Busy");
 
         Set<String> sentIds = ConcurrentHashMap.newKeySet();
-        HttpClient http = HttpClient.newHttpClient();
+        FastSends http = new FastSends(root);
         long started = System.nanoTime();
         long cpuBefore = processCpuNanos();
         Concurrently.run(senders, sender -> {
             String token = Tokens.bearer(sender);
             for (int n = 0; n < MESSAGES_EACH; n++) {
-                sentIds.add(send(http, token, id, sender + " #" + n));
+                sentIds.add(http.send(token, id, sender + " #" + n));
             }
             return sender;
         });
@@ -147,29 +100,6 @@ class ConcurrentSendsTest {
         } while (cursor != null);
         assertThat(history).hasSize(SENDERS * MESSAGES_EACH);
         assertThat(new HashSet<>(history)).isEqualTo(sentIds);
-    }
-
-    /**
-     * One send over the JDK's HTTP client: REST Assured compiles a Groovy path per call, which made
-     * the client, not the service, the bottleneck of this test (JFR: most CPU samples in Groovy).
-     */
-    private String send(HttpClient http, String token, String conversationId, String content) {
-        try {
-            HttpRequest request = HttpRequest.newBuilder(
-                            root.toURI().resolve("conversations/" + conversationId + "/messages"))
-                    .header("Authorization", token)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("content", content))))
-                    .build();
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-            return JSON.readTree(response.body()).get("id").asText();
-        } catch (IOException | URISyntaxException e) {
-            throw new UncheckedIOException(e instanceof IOException io ? io : new IOException(e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private static long processCpuNanos() {

@@ -148,8 +148,8 @@ abstract class InboxOrderTest {
 
     /**
      * Three 1:1 summaries of {@code username} as the service wrote them before any index (no index row,
-     * nothing listed), their last messages {@code step} apart from {@code start}, each with its unread
-     * marker; their ids, newest first.
+     * nothing listed), their last messages {@code step} apart from {@code start}, each the one unread
+     * message; their ids, newest first.
      */
     List<String> summariesWithoutIndex(String username, Instant start, Duration step) {
         List<String> ids = new ArrayList<>();
@@ -158,20 +158,14 @@ abstract class InboxOrderTest {
             UUID last = TimeUuids.at(start.plus(step.multipliedBy(i)));
             stored.execute(
                     "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id, partner, direct, "
-                            + "joined_at, last_message_id, last_sender, last_preview, last_unread_id) "
-                            + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, ?, true, ?, ?, ?, 'hi', ?)",
+                            + "joined_at, last_message_id, last_sender, last_preview, others_sent, others_read) "
+                            + "VALUES (?, 0, ?, 00000000-0000-1000-8000-000000000000, ?, true, ?, ?, ?, 'hi', 1, 0)",
                     username,
                     id,
                     "p" + i,
                     start,
                     last,
-                    "p" + i,
-                    last);
-            stored.execute(
-                    "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?)",
-                    username,
-                    id,
-                    last);
+                    "p" + i);
             ids.add(0, id.toString());
         }
         return ids;

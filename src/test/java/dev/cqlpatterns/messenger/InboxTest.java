@@ -41,7 +41,7 @@ class InboxTest {
 
         // Alice's first read completes her index (cql/015_inbox_by_day.cql): her days, today's rows and their
         // summaries (which say the index is not complete), every summary, the batch of today's rows and
-        // days_indexed, the markers of withBob.
+        // days_indexed, and the message after withBob's read_up_to (messages_by_previous: its first unread).
         as(alice)
                 .when()
                 .get("/inbox")
@@ -55,8 +55,8 @@ class InboxTest {
                 .get("/inbox")
                 .then()
                 .statusCode(200)
-                // Her days, today's rows, their summaries, and the markers of the one conversation with
-                // messages from others since a mark-read (cql/013_unread_window.cql).
+                // Her days, today's rows, their summaries, and the first unread message of the one
+                // conversation with more than its last message unread (messages_by_previous, cql/061).
                 .header("X-Partitions-Read", equalTo("4"))
                 .header("X-Statements", equalTo("4"))
                 .body("items.conversationId", equalTo(List.of(withBob, group, quiet)))
@@ -157,7 +157,7 @@ class InboxTest {
                 .body("items[2].seenBy", equalTo(List.of(carol, bob)));
         Chat.assertUnread(bob, id, 0, null);
         assertThat(Chat.inboxEntry(carol, id)).containsEntry("unreadCount", 0);
-        // Read up to the last message: the inbox reads no marker at all (her days, today's rows, their summaries).
+        // Read up to the last message: nothing to find (her days, today's rows, their summaries).
         as(carol).when().get("/inbox").then().statusCode(200).header("X-Statements", equalTo("3"));
         assertThat(Chat.inboxEntry(alice, id)).containsEntry("unreadCount", 1);
 
@@ -176,7 +176,7 @@ class InboxTest {
         for (int i = 0; i < 30; i++) {
             sent(alice, id, "m" + i);
         }
-        // No lease: every call succeeds (each may count the markers it found), and bob is in seenBy once.
+        // No lease: every call succeeds (each may count the messages it found), and bob is in seenBy once.
         List<Response> answers = Concurrently.run(
                 List.of(1, 2, 3, 4), i -> markRead(bob, id).extract().response());
         assertThat(answers)

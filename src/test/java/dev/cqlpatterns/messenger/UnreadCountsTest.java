@@ -7,6 +7,7 @@ import static dev.cqlpatterns.messenger.Chat.timeOf;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.MovableClockProfile;
 import dev.cqlpatterns.testsupport.ReadTraces;
@@ -64,21 +65,6 @@ class UnreadCountsTest {
     }
 
     @Test
-    void should_count_the_markers_of_a_membership_begun_before_positions() {
-        String alice = user("alice");
-        String bob = user("bob");
-        String id = create(alice, List.of(bob), null);
-        sent(alice, id, "three");
-        // As a summary that a release before positions wrote: others_sent counts only the last message (the
-        // two before it had no position).
-        List<UUID> earlier = BeforePositions.summaryWithEarlier(stored, bob, id, 2);
-
-        Chat.assertUnread(bob, id, 3, earlier.get(0).toString());
-
-        Chat.readThenOneMore(bob, alice, id);
-    }
-
-    @Test
     void should_find_the_first_unread_months_after_the_last_mark_read() {
         String alice = user("alice");
         String bob = user("bob");
@@ -107,8 +93,6 @@ class UnreadCountsTest {
         sent(bob, id, "mine too");
         String first = sent(alice, id, "unread");
         sent(alice, id, "unread too");
-        // Where a release that stops writing markers leaves a reader: no marker to find the first unread by.
-        withoutMarkers(bob, id);
 
         Chat.assertUnread(bob, id, 2, first);
     }
@@ -122,7 +106,6 @@ class UnreadCountsTest {
         sent(alice, id, "unread too");
         sent(bob, id, "mine, with two unread");
         sent(alice, id, "unread three");
-        withoutMarkers(bob, id);
 
         Chat.assertUnread(bob, id, 3, first);
         Chat.readThenOneMore(bob, alice, id);
@@ -148,7 +131,23 @@ class UnreadCountsTest {
                 InboxRows.SUMMARY);
         String first = sent(alice, id, "unread");
         sent(alice, id, "unread too");
-        withoutMarkers(bob, id);
+
+        Chat.assertUnread(bob, id, 2, first);
+    }
+
+    @Test
+    void should_find_the_first_unread_after_the_readers_own_sends_that_raced() {
+        String alice = user("alice");
+        String bob = user("bob");
+        String id = create(alice, List.of(bob), null);
+        sent(alice, id, "read");
+        markRead(bob, id).statusCode(200);
+        // Eight of bob's sends at once, three times: sends that read bob's summary before another moved it.
+        for (int round = 0; round < 3; round++) {
+            Concurrently.run(IntStream.range(0, 8).boxed().toList(), n -> sent(bob, id, "mine " + n));
+        }
+        String first = sent(alice, id, "unread");
+        sent(alice, id, "unread too");
 
         Chat.assertUnread(bob, id, 2, first);
     }
@@ -160,21 +159,20 @@ class UnreadCountsTest {
         String id = create(alice, List.of(bob), null);
         String first = sent(alice, id, "one");
         sent(alice, id, "two");
-        // As a release that writes no messages_by_previous row left it.
+        // As a release before 0.11.0 left it: no messages_by_previous row, an unread marker per message.
         stored.execute(
                 "DELETE FROM messages_by_previous WHERE conversation_id = ? AND previous_message_id = ?",
                 UUID.fromString(id),
                 InboxRows.NEVER_READ);
+        stored.execute(
+                "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?) "
+                        + "USING TIMESTAMP ?",
+                bob,
+                UUID.fromString(id),
+                UUID.fromString(first),
+                InboxRows.micros(UUID.fromString(first)));
 
         Chat.assertUnread(bob, id, 2, first);
-    }
-
-    /** Deletes {@code member}'s unread markers of a conversation. */
-    private void withoutMarkers(String member, String id) {
-        stored.execute(
-                "DELETE FROM inbox_by_user WHERE username = ? AND kind = 1 AND conversation_id = ?",
-                member,
-                UUID.fromString(id));
     }
 
     /** {@code n} messages from {@code sender}; the first one's id. */
