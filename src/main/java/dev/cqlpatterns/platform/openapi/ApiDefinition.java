@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * the Idempotency-Key every create takes (platform.idempotency.IdempotencyKeys), described once.
  */
 @OpenAPIDefinition(
-        info = @Info(title = "cql-patterns", version = "0.13.0"),
+        info = @Info(title = "cql-patterns", version = "0.14.0-SNAPSHOT"),
         components =
                 @Components(
                         parameters =
