@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.cqlpatterns.testsupport.MovableClock;
+import dev.cqlpatterns.testsupport.SmallLimitsProfile;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -19,6 +20,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Runs with a settable clock (joins on several days) and at most 2 days visited per page. */
@@ -28,6 +30,12 @@ class LatestJoinersTest {
 
     @Inject
     MovableClock clock;
+
+    /** The profile's other test classes run on real time. */
+    @AfterEach
+    void realTime() {
+        clock.reset();
+    }
 
     static Response latest(String group, Integer limit, String cursor) {
         var request = given().header("Authorization", Tokens.bearer("reader"));

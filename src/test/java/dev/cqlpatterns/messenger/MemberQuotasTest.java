@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasItem;
 
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.testsupport.MembershipRows;
+import dev.cqlpatterns.testsupport.SmallLimitsProfile;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * conversations started and 4 put in by others.
  */
 @QuarkusTest
-@TestProfile(SmallQuotasProfile.class)
+@TestProfile(SmallLimitsProfile.class)
 class MemberQuotasTest {
 
     @Inject
@@ -38,7 +39,7 @@ class MemberQuotasTest {
         String mallory = user("mallory");
         List<String> groups = new ArrayList<>();
         // Mallory starts conversations with the victim and leaves each one at once.
-        for (int i = 0; i < SmallQuotasProfile.ADDED; i++) {
+        for (int i = 0; i < SmallLimitsProfile.ADDED_CONVERSATIONS; i++) {
             String id = create(mallory, List.of(victim, user("crony")), "spam " + i);
             as(mallory)
                     .when()
@@ -59,7 +60,7 @@ class MemberQuotasTest {
                 .body("detail", containsString("by others"));
 
         // ...but every conversation the victim starts still works, up to their own cap.
-        for (int i = 0; i < SmallQuotasProfile.OWN; i++) {
+        for (int i = 0; i < SmallLimitsProfile.OWN_CONVERSATIONS; i++) {
             create(victim, List.of(user("friend")), null);
         }
         problem(
@@ -85,15 +86,15 @@ class MemberQuotasTest {
     void should_charge_an_added_member_to_the_bound_of_others_not_to_their_own_cap() {
         String carol = user("carol");
         // Others add carol to their groups until her bound of conversations others put her in is full.
-        for (int i = 0; i <= SmallQuotasProfile.ADDED; i++) {
+        for (int i = 0; i <= SmallLimitsProfile.ADDED_CONVERSATIONS; i++) {
             String adder = user("adder");
             String id = create(adder, List.of(user("bob"), user("dan")), null);
             as(adder)
                     .when()
                     .put("/conversations/{id}/members/{u}", id, carol)
                     .then()
-                    .statusCode(i < SmallQuotasProfile.ADDED ? 200 : 409)
-                    .contentType(i < SmallQuotasProfile.ADDED ? "application/json" : Problem.MEDIA_TYPE);
+                    .statusCode(i < SmallLimitsProfile.ADDED_CONVERSATIONS ? 200 : 409)
+                    .contentType(i < SmallLimitsProfile.ADDED_CONVERSATIONS ? "application/json" : Problem.MEDIA_TYPE);
         }
         // Carol's own cap is untouched.
         create(carol, List.of(user("friend")), null);
@@ -107,7 +108,7 @@ class MemberQuotasTest {
     @Test
     void should_finish_a_half_done_join_whose_own_charge_fills_the_bound() {
         String erin = user("erin");
-        for (int i = 0; i < SmallQuotasProfile.ADDED - 1; i++) {
+        for (int i = 0; i < SmallLimitsProfile.ADDED_CONVERSATIONS - 1; i++) {
             String adder = user("adder");
             String id = create(adder, List.of(user("bob"), user("dan")), null);
             as(adder)

@@ -5,25 +5,17 @@ import static dev.cqlpatterns.messenger.Chat.sent;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.testsupport.SmallLimitsProfile;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Unread counts, from the summaries' two numbers, are exact up to the cap and cap + 1 ("3+") above. */
 @QuarkusTest
-@TestProfile(UnreadCapTest.SmallCap.class)
+@TestProfile(SmallLimitsProfile.class)
 class UnreadCapTest {
-    static final int CAP = 3;
-
-    public static class SmallCap implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("cql-patterns.messenger.unread-count-cap", String.valueOf(CAP));
-        }
-    }
+    static final int CAP = SmallLimitsProfile.UNREAD_CAP;
 
     @Test
     void should_count_exactly_up_to_the_cap_and_say_more_above_it() {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.ReadTraces;
+import dev.cqlpatterns.testsupport.SmallLimitsProfile;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * ten times the expired pastes.
  */
 @QuarkusTest
-@TestProfile(ShortListingProfile.class)
+@TestProfile(SmallLimitsProfile.class)
 class LatestPastesAgedTest {
     /** Listed for the profile's 3 s period; the paste itself lives a second longer. */
     private static final String SHORT = "PT4S";

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class PastebinTest {
-    /** Every listing period in seconds, the default ones and ShortListingProfile's. */
+    /** Every listing period in seconds, the default ones and SmallLimitsProfile's. */
     private static final List<Integer> LISTING_PERIODS = List.of(3, 60, 600, 3600, 21600, 86400, 604800, 2592000);
 
     @Inject

@@ -6,7 +6,7 @@ import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.cqlpatterns.groups.SmallLimitsProfile;
+import dev.cqlpatterns.testsupport.SmallLimitsProfile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
