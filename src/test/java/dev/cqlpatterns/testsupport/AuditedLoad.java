@@ -190,12 +190,6 @@ public final class AuditedLoad {
         Thread.sleep(hold.toMillis());
     }
 
-    /** Something the load waits on, such as a node's start. */
-    @FunctionalInterface
-    public interface Step {
-        void run() throws Exception;
-    }
-
     /**
      * Runs {@code step} with only {@code clients} of the clients sending, then all of them again. On
      * these 2 cores a node restarted under the full load of 8 clients took 58 and 80 s to answer CQL
@@ -203,7 +197,7 @@ public final class AuditedLoad {
      * request refused at once); the requests that meet it while it boots are still sent, by fewer
      * clients.
      */
-    public void whileOnly(int clients, Step step) throws Exception {
+    public void whileOnly(int clients, Runnable step) {
         sending = clients;
         try {
             step.run();
