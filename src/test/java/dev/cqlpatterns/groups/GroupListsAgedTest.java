@@ -2,12 +2,12 @@ package dev.cqlpatterns.groups;
 
 import static dev.cqlpatterns.groups.GroupMembersTest.createUser;
 import static dev.cqlpatterns.groups.GroupMembersTest.join;
-import static dev.cqlpatterns.groups.GroupMembersTest.leave;
 import static dev.cqlpatterns.groups.GroupMembersTest.members;
 import static dev.cqlpatterns.groups.GroupMembersTest.unique;
 import static dev.cqlpatterns.groups.LatestJoinersTest.latest;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.testsupport.ContractClient;
 import dev.cqlpatterns.testsupport.FewRemovalsProfile;
 import dev.cqlpatterns.testsupport.ReadTraces;
 import dev.cqlpatterns.testsupport.SetGenerations;
@@ -17,6 +17,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(FewRemovalsProfile.class)
 class GroupListsAgedTest {
+    private static final ContractClient AGING = ContractClient.ofTestApplication();
 
     @Inject
     StoredRows stored;
@@ -41,11 +43,11 @@ class GroupListsAgedTest {
         join(lasting, group, lasting).then().statusCode(201);
         String run = unique("a");
 
-        List<Long> small = deadCellsAfter(group, run, 0, 60, lasting);
-        List<Long> large = deadCellsAfter(group, run, 60, 600, lasting);
+        List<Long> small = deadCellsAfter(group, run, 0, 30, lasting);
+        List<Long> large = deadCellsAfter(group, run, 30, 300, lasting);
 
         assertThat(List.of(small, large))
-                .as("tombstone cells of the members list and the latest joiners after 60 and 600 leaves")
+                .as("tombstone cells of the members list and the latest joiners after 30 and 300 leaves")
                 .allSatisfy(routes -> assertThat(routes)
                         .allSatisfy(cells -> assertThat(cells)
                                 .isLessThanOrEqualTo(
@@ -56,9 +58,10 @@ class GroupListsAgedTest {
     private List<Long> deadCellsAfter(String group, String run, int from, int to, String lasting) {
         for (int i = from; i < to; i++) {
             String name = String.format("%s-%04d", run, i);
-            createUser(name, 30);
-            join(name, group, name).then().statusCode(201);
-            leave(name, group, name).then().statusCode(204);
+            AGING.expect(
+                    201, "POST", "/users", name, Map.of("username", name, "email", name + "@example.com", "age", 30));
+            AGING.expect(201, "PUT", "/groups/" + group + "/members/" + name, name, null);
+            AGING.expect(204, "DELETE", "/groups/" + group + "/members/" + name, name, null);
         }
         SetGenerations.settled(stored, "group_members", group);
         long byName = cells(() -> members(group, 10, null), lasting);

@@ -2,18 +2,16 @@ package dev.cqlpatterns.messenger;
 
 import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
+import static dev.cqlpatterns.messenger.Chat.sentQuickly;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.testsupport.Concurrently;
-import dev.cqlpatterns.testsupport.Tokens;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import java.lang.management.ManagementFactory;
-import java.net.URL;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -43,9 +41,6 @@ class ConcurrentSendsTest {
     private static final int SENDERS = 8;
     private static final int MESSAGES_EACH = 200;
 
-    @TestHTTPResource("/")
-    URL root;
-
     @Test
     void should_count_every_unread_message_and_keep_each_message_once_under_concurrent_sends() {
         List<String> senders = new ArrayList<>();
@@ -58,13 +53,11 @@ class ConcurrentSendsTest {
         String id = create(senders.get(0), invited, "Busy");
 
         Set<String> sentIds = ConcurrentHashMap.newKeySet();
-        FastSends http = new FastSends(root);
         long started = System.nanoTime();
         long cpuBefore = processCpuNanos();
         Concurrently.run(senders, sender -> {
-            String token = Tokens.bearer(sender);
             for (int n = 0; n < MESSAGES_EACH; n++) {
-                sentIds.add(http.send(token, id, sender + " #" + n));
+                sentIds.add(sentQuickly(sender, id, sender + " #" + n));
             }
             return sender;
         });

@@ -4,6 +4,7 @@ import static dev.cqlpatterns.messenger.Chat.as;
 import static dev.cqlpatterns.messenger.Chat.create;
 import static dev.cqlpatterns.messenger.Chat.markRead;
 import static dev.cqlpatterns.messenger.Chat.sent;
+import static dev.cqlpatterns.messenger.Chat.sentQuickly;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -220,7 +221,7 @@ class InboxAgedTest {
             for (int k = 0; k < perDay; k++) {
                 for (int i = 0; i < CONVERSATIONS; i++) {
                     clock.set(at = at.plusMillis(7));
-                    sent(senders.get(i), ids.get(i), "message " + k);
+                    sentQuickly(senders.get(i), ids.get(i), "message " + k);
                 }
             }
             clock.set(at = at.plusMillis(7));

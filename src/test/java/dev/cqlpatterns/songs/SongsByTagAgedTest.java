@@ -45,11 +45,11 @@ class SongsByTagAgedTest {
         String lasting = "zz lasting";
         put(lasting, "Album", "Song", List.of(tag)).then().statusCode(201);
 
-        long small = deadCellsAfter(tag, 0, 100, lasting);
-        long large = deadCellsAfter(tag, 100, 1_000, lasting);
+        long small = deadCellsAfter(tag, 0, 60, lasting);
+        long large = deadCellsAfter(tag, 60, 600, lasting);
 
         assertThat(List.of(small, large))
-                .as("tombstone cells of GET /songs?tag= after 100 and 1,000 songs untagged")
+                .as("tombstone cells of GET /songs?tag= after 60 and 600 songs untagged")
                 .allSatisfy(cells -> assertThat(cells)
                         .isLessThanOrEqualTo(FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE));
     }

@@ -2,8 +2,12 @@ package dev.cqlpatterns.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.restassured.RestAssured;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -14,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntSupplier;
 
 /**
@@ -29,7 +32,6 @@ public final class ContractClient {
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
 
     private final IntSupplier ports;
 
@@ -37,8 +39,25 @@ public final class ContractClient {
         this.ports = ports;
     }
 
+    /**
+     * A client of a {@code @QuarkusTest}'s application, for the many requests that only age data
+     * (members joining and leaving, pastes created and deleted): without REST Assured, whose own work
+     * and contract check cost about as much CPU per call as the service's answer. The feature tests'
+     * REST Assured calls check the same requests against the contract.
+     */
+    public static ContractClient ofTestApplication() {
+        return new ContractClient(() -> RestAssured.port);
+    }
+
     /** One request, once; {@code as} signs it, {@code key} is its Idempotency-Key, {@code body} goes as JSON. */
     public HttpResponse<String> send(String method, String path, String as, String key, Object body)
+            throws IOException, InterruptedException {
+        return send(method, path, as, key, body, Map.of());
+    }
+
+    /** One request, once, with {@code headers} besides those of {@link #send(String, String, String, String, Object)}. */
+    public HttpResponse<String> send(
+            String method, String path, String as, String key, Object body, Map<String, String> headers)
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports.getAsInt() + path))
                 .timeout(Duration.ofSeconds(10))
@@ -51,11 +70,12 @@ public final class ContractClient {
             request.header("Content-Type", "application/json");
         }
         if (as != null) {
-            request.header("Authorization", TOKENS.computeIfAbsent(as, Tokens::bearer));
+            request.header("Authorization", Tokens.bearer(as));
         }
         if (key != null) {
             request.header("Idempotency-Key", key);
         }
+        headers.forEach(request::header);
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -83,8 +103,44 @@ public final class ContractClient {
 
     /** The body of a 200, failing the test on anything else. */
     public static String ok(HttpResponse<String> r) {
-        assertThat(r.statusCode()).as("%s %s", r.uri(), r.body()).isEqualTo(200);
+        return expect(200, r);
+    }
+
+    /** The body of {@code r}, failing the test unless it answered {@code status}. */
+    public static String expect(int status, HttpResponse<String> r) {
+        assertThat(r.statusCode())
+                .as("%s %s %s", r.request().method(), r.uri(), r.body())
+                .isEqualTo(status);
         return r.body();
+    }
+
+    /**
+     * {@code method path} as {@code as} with {@code body} as JSON, once; its answer's body, failing the
+     * test unless it is {@code status}. For a test's own thread: an I/O error fails the test too.
+     */
+    public String expect(int status, String method, String path, String as, Object body) {
+        return expect(status, method, path, as, body, Map.of());
+    }
+
+    /** As {@link #expect(int, String, String, String, Object)}, with {@code headers}. */
+    public String expect(int status, String method, String path, String as, Object body, Map<String, String> headers) {
+        try {
+            return expect(status, send(method, path, as, null, body, headers));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code body} read as JSON. */
+    public static JsonNode json(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("not JSON: " + body, e);
+        }
     }
 
     /** Retry-After of {@code r} (1 s when there was no answer), at most 2 s so a test does not idle. */
@@ -97,5 +153,10 @@ public final class ContractClient {
 
     public static String enc(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    /** {@code value} as one segment of a path: percent-encoded, a space as %20. */
+    public static String segment(String value) {
+        return enc(value).replace("+", "%20");
     }
 }

@@ -11,20 +11,42 @@ import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Mints bearer tokens for tests, signed with a key pair made once per test JVM. */
 public final class Tokens {
     public static final String ISSUER = "cql-patterns";
     public static final String AUDIENCE = "cql-patterns";
     private static final KeyPair KEYS = generate();
+    /** How long a user's token is handed out again before a new one is signed (they expire after 30 minutes). */
+    private static final Duration REUSE = Duration.ofMinutes(10);
+
+    private static final Map<String, Minted> MINTED = new ConcurrentHashMap<>();
     private static Path publicKeyFile;
 
     private Tokens() {}
 
-    /** A valid token whose subject is {@code username}. */
+    /**
+     * A valid token whose subject is {@code username}: the same one for up to {@link #REUSE}, since
+     * signing is RSA and costs about as much CPU as the request it signs.
+     */
     public static String bearer(String username) {
-        return signed(Jwt.issuer(ISSUER).audience(AUDIENCE).subject(username).expiresIn(Duration.ofMinutes(30)));
+        long now = System.nanoTime();
+        return MINTED.compute(
+                        username,
+                        (user, minted) -> minted != null && now - minted.at() < REUSE.toNanos()
+                                ? minted
+                                : new Minted(
+                                        signed(Jwt.issuer(ISSUER)
+                                                .audience(AUDIENCE)
+                                                .subject(user)
+                                                .expiresIn(Duration.ofMinutes(30))),
+                                        now))
+                .token();
     }
+
+    private record Minted(String token, long at) {}
 
     /** A bearer token with whatever claims a test needs, signed with the service's test key. */
     public static String signed(JwtClaimsBuilder claims) {
