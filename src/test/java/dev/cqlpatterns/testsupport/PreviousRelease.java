@@ -19,9 +19,13 @@ public final class PreviousRelease {
     /** | version | commit | migrations | data migrations | notes |: the data migrations as job names, or "none". */
     private static final Pattern ROW =
             Pattern.compile("^\\| *([0-9][^ |]*) *\\| *([0-9a-f]{40}) *\\|[^|]*\\| *([^|]*?) *\\|.*");
-    /** The packaging steps only: tests, lints, images and the SBOM are the release's own CI's business. */
+    /**
+     * The packaging steps only: tests (not even compiled, nor their generated client), lints, images
+     * and the SBOM are the release's own CI's business.
+     */
     private static final List<String> PACKAGE_ONLY = List.of(
-            "-DskipTests",
+            "-Dmaven.test.skip=true",
+            "-Dcodegen.skip=true",
             "-Dlint.skip=true",
             "-Dnative-sources.skip=true",
             "-Dsbom.skip=true",
