@@ -7,8 +7,8 @@ import static dev.cqlpatterns.groups.GroupMembersTest.unique;
 import static dev.cqlpatterns.groups.LatestJoinersTest.latest;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.testsupport.ChurnProfile;
 import dev.cqlpatterns.testsupport.ContractClient;
-import dev.cqlpatterns.testsupport.FewRemovalsProfile;
 import dev.cqlpatterns.testsupport.ReadTraces;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * whatever the churn; on one partition for ever, one per member who left.
  */
 @QuarkusTest
-@TestProfile(FewRemovalsProfile.class)
+@TestProfile(ChurnProfile.class)
 class GroupListsAgedTest {
     private static final ContractClient AGING = ContractClient.ofTestApplication();
 
@@ -50,8 +50,7 @@ class GroupListsAgedTest {
                 .as("tombstone cells of the members list and the latest joiners after 30 and 300 leaves")
                 .allSatisfy(routes -> assertThat(routes)
                         .allSatisfy(cells -> assertThat(cells)
-                                .isLessThanOrEqualTo(
-                                        (long) FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE)));
+                                .isLessThanOrEqualTo((long) ChurnProfile.REMOVALS + SetGenerations.DURING_A_MOVE)));
     }
 
     /** Members {@code from} to {@code to} join and leave; answers the tombstone cells each list's read scans. */

@@ -7,7 +7,7 @@ import static dev.cqlpatterns.groups.GroupMembersTest.unique;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.testsupport.FewRemovalsProfile;
+import dev.cqlpatterns.testsupport.ChurnProfile;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * only count.
  */
 @QuarkusTest
-@TestProfile(FewRemovalsProfile.class)
+@TestProfile(ChurnProfile.class)
 class GroupMembershipSetTest {
     private static final String SET = "group_memberships_by_user";
     private static final int LEFT = 150;
@@ -65,7 +65,7 @@ class GroupMembershipSetTest {
                 stored,
                 "a join checking the user's cap",
                 () -> join(user, run + "-one-more", user).then().statusCode(201),
-                FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE,
+                ChurnProfile.REMOVALS + SetGenerations.DURING_A_MOVE,
                 "groups_by_user",
                 user,
                 LEFT);

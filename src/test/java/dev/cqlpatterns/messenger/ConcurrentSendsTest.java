@@ -6,16 +6,15 @@ import static dev.cqlpatterns.messenger.Chat.sentQuickly;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.testsupport.ChurnProfile;
 import dev.cqlpatterns.testsupport.Concurrently;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
@@ -23,23 +22,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Seed 001 loses unread increments when two sends read-modify-write the same JSON blob. Here 8
- * members send 200 messages each at the same time to one conversation; every unread count must
+ * members send 100 messages each at the same time to one conversation; every unread count must
  * come out exact and the history must hold each message exactly once.
  */
 @QuarkusTest
-@TestProfile(ConcurrentSendsTest.UncappedUnread.class)
+// 800 unread messages: above the inbox's default cap of exact counts (99), within the profile's.
+@TestProfile(ChurnProfile.class)
 class ConcurrentSendsTest {
-    /** 1,600 unread messages: above the inbox's default cap of exact counts (99, cql/013_unread_window.cql). */
-    public static class UncappedUnread implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("cql-patterns.messenger.unread-count-cap", "9999");
-        }
-    }
-
     private static final Logger LOG = Logger.getLogger(ConcurrentSendsTest.class);
     private static final int SENDERS = 8;
-    private static final int MESSAGES_EACH = 200;
+    private static final int MESSAGES_EACH = 100;
 
     @Test
     void should_count_every_unread_message_and_keep_each_message_once_under_concurrent_sends() {

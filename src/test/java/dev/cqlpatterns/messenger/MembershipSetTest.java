@@ -7,7 +7,7 @@ import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.testsupport.FewRemovalsProfile;
+import dev.cqlpatterns.testsupport.ChurnProfile;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * trusted: it is the only count.
  */
 @QuarkusTest
-@TestProfile(FewRemovalsProfile.class)
+@TestProfile(ChurnProfile.class)
 class MembershipSetTest {
     private static final String SET = "conversation_memberships_by_user";
     private static final int LEFT = 150;
@@ -67,7 +67,7 @@ class MembershipSetTest {
                 stored,
                 "a create checking the user's quota",
                 () -> create(erin, List.of(erin, dana, gus), "one more"),
-                FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE,
+                ChurnProfile.REMOVALS + SetGenerations.DURING_A_MOVE,
                 "inbox_by_user",
                 dana,
                 LEFT);

@@ -6,8 +6,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cqlpatterns.testsupport.ChurnProfile;
 import dev.cqlpatterns.testsupport.ContractClient;
-import dev.cqlpatterns.testsupport.FewRemovalsProfile;
 import dev.cqlpatterns.testsupport.ReadTraces;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * on one partition per day, one per paste deleted that day.
  */
 @QuarkusTest
-@TestProfile(FewRemovalsProfile.class)
+@TestProfile(ChurnProfile.class)
 class LatestPastesHiddenTest {
     private static final ContractClient AGING = ContractClient.ofTestApplication();
 
@@ -43,7 +43,7 @@ class LatestPastesHiddenTest {
         assertThat(List.of(small, large))
                 .as("tombstone cells of GET /pastes after 30 and 300 pastes deleted")
                 .allSatisfy(cells -> assertThat(cells)
-                        .isLessThanOrEqualTo((long) FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE));
+                        .isLessThanOrEqualTo((long) ChurnProfile.REMOVALS + SetGenerations.DURING_A_MOVE));
     }
 
     /** Creates and deletes {@code deleted} public pastes of a day, then answers the tombstone cells the newest page scans. */

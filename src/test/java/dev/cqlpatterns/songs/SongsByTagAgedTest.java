@@ -6,8 +6,8 @@ import static dev.cqlpatterns.songs.SongsTest.unique;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.testsupport.ChurnProfile;
 import dev.cqlpatterns.testsupport.Concurrently;
-import dev.cqlpatterns.testsupport.FewRemovalsProfile;
 import dev.cqlpatterns.testsupport.ReadTraces;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * the churn; on one partition for ever, it is one per song untagged.
  */
 @QuarkusTest
-@TestProfile(FewRemovalsProfile.class)
+@TestProfile(ChurnProfile.class)
 class SongsByTagAgedTest {
     private static final String AUTH = Tokens.bearer("curator");
 
@@ -50,8 +50,8 @@ class SongsByTagAgedTest {
 
         assertThat(List.of(small, large))
                 .as("tombstone cells of GET /songs?tag= after 60 and 600 songs untagged")
-                .allSatisfy(cells -> assertThat(cells)
-                        .isLessThanOrEqualTo(FewRemovalsProfile.REMOVALS + SetGenerations.DURING_A_MOVE));
+                .allSatisfy(cells ->
+                        assertThat(cells).isLessThanOrEqualTo(ChurnProfile.REMOVALS + SetGenerations.DURING_A_MOVE));
     }
 
     @Test
@@ -118,7 +118,7 @@ class SongsByTagAgedTest {
                 Instant.now().minus(Duration.ofHours(1)));
         put(artist, "Album", "Added during the move", List.of(tag)).then().statusCode(201);
 
-        for (int i = 0; i < FewRemovalsProfile.REMOVALS; i++) {
+        for (int i = 0; i < ChurnProfile.REMOVALS; i++) {
             taggedAndUntagged(artist, "Churned " + i, tag);
         }
         SetGenerations.settled(stored, "songs_by_tag", tag);
