@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.notNullValue;
 
 import dev.cqlpatterns.testsupport.CassandraTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +19,12 @@ import org.junit.jupiter.api.Test;
  * The packaged service rides out a Cassandra outage: readiness goes DOWN within 10 s of the node
  * stopping, requests get 503 problem+json with Retry-After meanwhile, and readiness is UP again
  * within 30 s of the node coming back, without restarting the service. Needs the project's own
- * local node (skipped when tests run against given contact points or a container).
+ * local node (skipped when tests run against given contact points or a container). The same packaged
+ * process serves ApiReferenceIT and PackagedServiceIT (one profile, so Quarkus launches it once), and
+ * the tests after this one find it recovered.
  */
 @QuarkusIntegrationTest
+@TestProfile(PackagedServiceIT.Packaged.class)
 class CassandraOutageIT {
 
     @Test
