@@ -29,7 +29,7 @@ public final class Tokens {
 
     /**
      * A valid token whose subject is {@code username}: the same one for up to {@link #REUSE}, since
-     * signing is RSA and costs about as much CPU as the request it signs.
+     * signing is RSA (3 % of the test JVM's CPU samples, signed per request, in GroupListsAgedTest).
      */
     public static String bearer(String username) {
         long now = System.nanoTime();
