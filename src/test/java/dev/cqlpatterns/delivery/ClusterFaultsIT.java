@@ -47,7 +47,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * from a node once found that a prepare's second and third attempts were given the first one's
  * failure (Cql.PrepareAttempt says why); prepares are hedged now (Cql, Hedged).
  *
- * <p>Bounded for CI (about 6 minutes with the cluster's start): the two partitions, 15 s each.
+ * <p>Bounded for CI (about 7 minutes with the cluster's start): the two partitions, 15 s each.
  * {@code -Dfaults.seconds=90} holds the killed node down and the load running longer,
  * {@code -Dnetwork.faults=isolate,cut-service,slow} adds the slow link and {@code -Dnetwork.seconds=N}
  * holds each link fault N seconds.
