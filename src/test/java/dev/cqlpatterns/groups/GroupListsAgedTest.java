@@ -5,10 +5,10 @@ import static dev.cqlpatterns.groups.GroupMembersTest.join;
 import static dev.cqlpatterns.groups.GroupMembersTest.members;
 import static dev.cqlpatterns.groups.GroupMembersTest.unique;
 import static dev.cqlpatterns.groups.LatestJoinersTest.latest;
+import static dev.cqlpatterns.testsupport.ContractClient.TEST_APPLICATION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.testsupport.ChurnProfile;
-import dev.cqlpatterns.testsupport.ContractClient;
 import dev.cqlpatterns.testsupport.ReadTraces;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
@@ -30,7 +30,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(ChurnProfile.class)
 class GroupListsAgedTest {
-    private static final ContractClient AGING = ContractClient.ofTestApplication();
 
     @Inject
     StoredRows stored;
@@ -57,10 +56,10 @@ class GroupListsAgedTest {
     private List<Long> deadCellsAfter(String group, String run, int from, int to, String lasting) {
         for (int i = from; i < to; i++) {
             String name = String.format("%s-%04d", run, i);
-            AGING.expect(
+            TEST_APPLICATION.expect(
                     201, "POST", "/users", name, Map.of("username", name, "email", name + "@example.com", "age", 30));
-            AGING.expect(201, "PUT", "/groups/" + group + "/members/" + name, name, null);
-            AGING.expect(204, "DELETE", "/groups/" + group + "/members/" + name, name, null);
+            TEST_APPLICATION.expect(201, "PUT", "/groups/" + group + "/members/" + name, name, null);
+            TEST_APPLICATION.expect(204, "DELETE", "/groups/" + group + "/members/" + name, name, null);
         }
         SetGenerations.settled(stored, "group_members", group);
         long byName = cells(() -> members(group, 10, null), lasting);

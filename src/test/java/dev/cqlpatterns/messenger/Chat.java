@@ -18,8 +18,6 @@ import java.util.UUID;
 
 /** Test steps of the messenger, run over HTTP as a client would. */
 final class Chat {
-    /** For the tests that send thousands of messages ({@link ContractClient#ofTestApplication} says why). */
-    private static final ContractClient QUICKLY = ContractClient.ofTestApplication();
 
     private Chat() {}
 
@@ -54,9 +52,9 @@ final class Chat {
                 .then();
     }
 
-    /** The id of a message {@code sender} sent, without REST Assured. */
+    /** The id of a message {@code sender} sent, without REST Assured ({@link ContractClient#TEST_APPLICATION}). */
     static String sentQuickly(String sender, String conversationId, String content) {
-        String created = QUICKLY.expect(
+        String created = ContractClient.TEST_APPLICATION.expect(
                 201, "POST", "/conversations/" + conversationId + "/messages", sender, Map.of("content", content));
         return ContractClient.json(created).path("id").asText();
     }

@@ -2,12 +2,11 @@ package dev.cqlpatterns.pastebin;
 
 import static dev.cqlpatterns.pastebin.PastebinTest.createPublic;
 import static dev.cqlpatterns.pastebin.PastebinTest.createdQuickly;
+import static dev.cqlpatterns.pastebin.PastebinTest.deletedQuickly;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cqlpatterns.testsupport.ChurnProfile;
-import dev.cqlpatterns.testsupport.ContractClient;
 import dev.cqlpatterns.testsupport.ReadTraces;
 import dev.cqlpatterns.testsupport.SetGenerations;
 import dev.cqlpatterns.testsupport.StoredRows;
@@ -16,7 +15,6 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +27,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(ChurnProfile.class)
 class LatestPastesHiddenTest {
-    private static final ContractClient AGING = ContractClient.ofTestApplication();
 
     @Inject
     StoredRows stored;
@@ -49,14 +46,7 @@ class LatestPastesHiddenTest {
     /** Creates and deletes {@code deleted} public pastes of a day, then answers the tombstone cells the newest page scans. */
     private long deadCellsAfter(int deleted, String lasting) {
         for (int i = 0; i < deleted; i++) {
-            JsonNode paste = createdQuickly("deleted " + i, "P1D");
-            AGING.expect(
-                    204,
-                    "DELETE",
-                    "/pastes/" + paste.path("id").asText(),
-                    null,
-                    null,
-                    Map.of("X-Paste-Secret", paste.path("secret").asText()));
+            deletedQuickly(createdQuickly("deleted " + i, "P1D"));
         }
         String day = Integer.toString(PublicPasteList.day(Instant.now()));
         return ReadTraces.setTombstones(

@@ -33,7 +33,6 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class PastebinTest {
-    private static final ContractClient QUICKLY = ContractClient.ofTestApplication();
     /** Every listing period in seconds, the default ones and SmallLimitsProfile's. */
     private static final List<Integer> LISTING_PERIODS = List.of(3, 60, 600, 3600, 21600, 86400, 604800, 2592000);
 
@@ -60,15 +59,26 @@ class PastebinTest {
 
     /**
      * A public paste created without REST Assured, for tests that create hundreds
-     * ({@link ContractClient#ofTestApplication} says why): the answer, with its id and secret.
+     * ({@link ContractClient#TEST_APPLICATION} says why): the answer, with its id and secret.
      */
     static JsonNode createdQuickly(String title, String expiresIn) {
-        return ContractClient.json(QUICKLY.expect(
+        return ContractClient.json(ContractClient.TEST_APPLICATION.expect(
                 201,
                 "POST",
                 "/pastes",
                 null,
                 Map.of("title", title, "body", "body of " + title, "private", false, "expiresIn", expiresIn)));
+    }
+
+    /** Deletes {@code paste}, an answer of {@link #createdQuickly}, without REST Assured. */
+    static void deletedQuickly(JsonNode paste) {
+        ContractClient.TEST_APPLICATION.expect(
+                204,
+                "DELETE",
+                "/pastes/" + paste.path("id").asText(),
+                null,
+                null,
+                Map.of("X-Paste-Secret", paste.path("secret").asText()));
     }
 
     static Created createPublic(String title, String expiresIn) {

@@ -1,5 +1,6 @@
 package dev.cqlpatterns.songs;
 
+import static dev.cqlpatterns.testsupport.ContractClient.TEST_APPLICATION;
 import static dev.cqlpatterns.testsupport.ContractClient.segment;
 import static dev.cqlpatterns.testsupport.Responses.problem;
 import static io.restassured.RestAssured.given;
@@ -9,7 +10,6 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.cqlpatterns.testsupport.Concurrently;
-import dev.cqlpatterns.testsupport.ContractClient;
 import dev.cqlpatterns.testsupport.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -27,7 +27,6 @@ import org.junit.jupiter.api.Test;
 class SongsTest {
     private static final String CURATOR = "curator";
     private static final String AUTH = Tokens.bearer(CURATOR);
-    private static final ContractClient QUICKLY = ContractClient.ofTestApplication();
 
     @BeforeAll
     static void logFailures() {
@@ -48,10 +47,10 @@ class SongsTest {
 
     /** Adds {@code song} of {@code artist}'s Album, new, tagged {@code tag}, then untags it: one removal from the tag. */
     static void taggedAndUntagged(String artist, String song, String tag) {
-        // Without REST Assured: the aged tests do this hundreds of times (ContractClient.ofTestApplication).
+        // Without REST Assured: the aged tests do this hundreds of times (ContractClient.TEST_APPLICATION).
         String path = "/songs/" + segment(artist) + "/Album/" + segment(song);
-        QUICKLY.expect(201, "PUT", path, CURATOR, Map.of("tags", List.of(tag)));
-        QUICKLY.expect(204, "DELETE", path + "/tags/" + segment(tag), CURATOR, null);
+        TEST_APPLICATION.expect(201, "PUT", path, CURATOR, Map.of("tags", List.of(tag)));
+        TEST_APPLICATION.expect(204, "DELETE", path + "/tags/" + segment(tag), CURATOR, null);
     }
 
     static Response byTag(String tag, Integer limit, String cursor) {

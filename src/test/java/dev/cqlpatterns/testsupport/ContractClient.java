@@ -40,14 +40,13 @@ public final class ContractClient {
     }
 
     /**
-     * A client of a {@code @QuarkusTest}'s application, for the many requests that only age data
-     * (members joining and leaving, pastes created and deleted): without REST Assured, whose own work
-     * and contract check cost about as much CPU per call as the service's answer. The feature tests'
-     * REST Assured calls check the same requests against the contract.
+     * The client of a {@code @QuarkusTest}'s application (the port Quarkus gives REST Assured), for
+     * the many requests that only age data (members joining and leaving, pastes created and deleted):
+     * without REST Assured, whose own work and contract check cost about as much CPU per call as the
+     * service's answer. The feature tests' REST Assured calls check the same requests against the
+     * contract.
      */
-    public static ContractClient ofTestApplication() {
-        return new ContractClient(() -> RestAssured.port);
-    }
+    public static final ContractClient TEST_APPLICATION = new ContractClient(() -> RestAssured.port);
 
     /** One request, once; {@code as} signs it, {@code key} is its Idempotency-Key, {@code body} goes as JSON. */
     public HttpResponse<String> send(String method, String path, String as, String key, Object body)
