@@ -46,13 +46,21 @@ public final class PackagedService {
         return command(JAR, args);
     }
 
-    /** Runs {@code jar}'s command line {@code args} to its end (at most two minutes). */
+    /**
+     * Runs {@code jar}'s command line {@code args} to its end (at most two minutes), as a Job runs
+     * it: this build's jar with nothing added (a command sets its own port, ticks and shutdown);
+     * another release's with what bin/artifact gave its commands then, so it takes no port.
+     */
     public Command command(Path jar, String... args) throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>(List.of(java(), "-Dquarkus.http.port=0", "-jar", jar.toString()));
+        List<String> line = new ArrayList<>(List.of(java()));
+        if (!jar.equals(JAR)) {
+            line.addAll(List.of(
+                    "-Dquarkus.http.port=0", "-Dquarkus.scheduler.enabled=false", "-Dquarkus.shutdown.delay=0s"));
+        }
+        line.addAll(List.of("-jar", jar.toString()));
         line.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(line).redirectErrorStream(true);
         pb.environment().putAll(env);
-        pb.environment().put("SCHEDULER_IN_PROCESS", "false");
         Process process = pb.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(2, TimeUnit.MINUTES)) {
