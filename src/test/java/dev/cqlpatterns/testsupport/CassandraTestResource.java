@@ -105,6 +105,8 @@ public class CassandraTestResource implements QuarkusTestResourceLifecycleManage
                 env.put("CASSANDRA_STORAGE_PORT", envOr("CQL_TEST_STORAGE_PORT", "17000"));
                 env.put("CASSANDRA_JMX_PORT", envOr("CQL_TEST_JMX_PORT", "17199"));
                 env.put("CASSANDRA_HEAP", envOr("CQL_TEST_HEAP", "512M"));
+                // its data goes at its next first start, and nothing kills it with -9
+                env.put("CASSANDRA_UNSAFE_SYSTEM", "true");
                 localNodeEnv = Map.copyOf(env);
             }
             return localNodeEnv;
