@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cqlpatterns.testsupport.CassandraTestResource;
+import dev.cqlpatterns.testsupport.PackagedService;
 import dev.cqlpatterns.testsupport.Tokens;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +35,6 @@ class FunctionImageIT {
     private static final String GROUP = "pastebin";
     private static final Path IMAGE = ROOT.resolve("target/images/cql-patterns-" + GROUP + ".tar");
     private static final Path CHECK = ROOT.resolve("target/function-image-check");
-    private static final Pattern JAVA_TOOL_OPTIONS = Pattern.compile("JAVA_TOOL_OPTIONS=(.*)");
     private static Map<String, String> cassandra;
 
     @BeforeAll
@@ -92,7 +89,7 @@ class FunctionImageIT {
                         "PORT",
                         Integer.toString(port),
                         "IMAGE_JAVA_TOOL_OPTIONS",
-                        functionFlags() + " -Xlog:aot",
+                        PackagedService.FUNCTION_FLAGS + " -Xlog:aot",
                         "JWT_PUBLIC_KEY_LOCATION",
                         "/tmp/jwt-public-key.pem",
                         "JWT_ISSUER",
@@ -121,13 +118,6 @@ class FunctionImageIT {
         } finally {
             stop(service);
         }
-    }
-
-    /** The JVM flags every function gets, from the one place that sets them. */
-    private static String functionFlags() throws IOException {
-        Matcher flags = JAVA_TOOL_OPTIONS.matcher(Files.readString(ROOT.resolve("k8s/base/kustomization.yaml")));
-        assertThat(flags.find()).as("JAVA_TOOL_OPTIONS in k8s/base").isTrue();
-        return flags.group(1).strip();
     }
 
     private static void run(String... command) throws Exception {

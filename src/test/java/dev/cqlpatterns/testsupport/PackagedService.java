@@ -1,12 +1,14 @@
 package dev.cqlpatterns.testsupport;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +16,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The packaged jar run as production runs it: a separate process configured by its environment,
@@ -22,6 +26,12 @@ import java.util.concurrent.TimeUnit;
 public final class PackagedService {
     public static final Path ROOT = CassandraTestResource.root();
     public static final Path JAR = ROOT.resolve("target/quarkus-app/quarkus-run.jar");
+    /**
+     * The JVM flags k8s/base gives every function and command (its JAVA_TOOL_OPTIONS; the always-on
+     * Deployment sets its own), read from the one place that sets them.
+     */
+    public static final String FUNCTION_FLAGS = functionFlags();
+
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -61,6 +71,7 @@ public final class PackagedService {
         line.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(line).redirectErrorStream(true);
         pb.environment().putAll(env);
+        pb.environment().put("JAVA_TOOL_OPTIONS", FUNCTION_FLAGS);
         Process process = pb.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(2, TimeUnit.MINUTES)) {
@@ -70,13 +81,17 @@ public final class PackagedService {
         return new Command(process.exitValue(), output);
     }
 
-    /** Starts {@code jar} serving HTTP on {@code port}, its output in {@code log}, with {@code overrides}. */
+    /**
+     * Starts {@code jar} serving HTTP on {@code port}, its output in {@code log}, with {@code overrides}:
+     * as a function runs, unless the overrides give JAVA_TOOL_OPTIONS.
+     */
     public Process serve(Path jar, int port, Path log, Map<String, String> overrides) throws IOException {
         TestOverrides.requireListed(overrides.keySet());
         ProcessBuilder pb = new ProcessBuilder(java(), "-jar", jar.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         pb.environment().putAll(env);
+        pb.environment().put("JAVA_TOOL_OPTIONS", FUNCTION_FLAGS);
         pb.environment().put("PORT", Integer.toString(port));
         pb.environment().putAll(overrides);
         return pb.start();
@@ -116,6 +131,19 @@ public final class PackagedService {
                         .timeout(Duration.ofSeconds(5))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String functionFlags() {
+        try {
+            Matcher flags = Pattern.compile("JAVA_TOOL_OPTIONS=(.*)")
+                    .matcher(Files.readString(ROOT.resolve("k8s/base/kustomization.yaml")));
+            if (!flags.find()) {
+                throw new IllegalStateException("no JAVA_TOOL_OPTIONS in k8s/base/kustomization.yaml");
+            }
+            return flags.group(1).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static String java() {
