@@ -58,8 +58,9 @@ public final class PackagedService {
 
     /**
      * Runs {@code jar}'s command line {@code args} to its end (at most two minutes), as a Job runs
-     * it: this build's jar with nothing added (a command sets its own port, ticks and shutdown);
-     * another release's with what bin/artifact gave its commands then, so it takes no port.
+     * it: with the JVM flags k8s/base gives it and, for this build's jar, nothing else (a command sets
+     * its own port, ticks and shutdown); another release's also gets what bin/artifact gave its
+     * commands then, so it takes no port.
      */
     public Command command(Path jar, String... args) throws IOException, InterruptedException {
         List<String> line = new ArrayList<>(List.of(java()));
