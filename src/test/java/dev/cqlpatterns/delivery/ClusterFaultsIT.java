@@ -212,8 +212,9 @@ class ClusterFaultsIT {
             load.phase("paused node back", Duration.ofSeconds(5));
 
             // SIGTERM drains a node for 8-14 s: the quorum goes while these run, not after. Both
-            // drain at once, as in a rollout that takes two nodes down together.
-            load.phase("stopping two nodes", Duration.ZERO);
+            // drain at once, as in a rollout that takes two nodes down together. The requests of
+            // the phases before have their answers first: the stop is not theirs to answer for.
+            load.phaseOnceAnswered("stopping two nodes");
             CompletableFuture<Void> third = CompletableFuture.runAsync(() -> cluster.node(3, "stop"));
             cluster.node(2, "stop");
             third.join();

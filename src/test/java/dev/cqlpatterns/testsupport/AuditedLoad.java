@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -97,6 +98,9 @@ public final class AuditedLoad {
     private final AtomicLong lastReadOk = new AtomicLong();
     private final String name;
     private volatile String phase = "setup";
+    /** phase -> requests sent in it that have no answer yet. */
+    private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+
     private ExecutorService threads;
 
     /** What a service logged between two instants: its warnings and errors, one line each. */
@@ -193,6 +197,24 @@ public final class AuditedLoad {
         phases.add(name);
         System.out.printf("%s: %s%n", this.name, name);
         Thread.sleep(hold.toMillis());
+    }
+
+    /**
+     * From now on, requests count under {@code name}; returns once every request sent in an earlier
+     * phase has its answer (at most {@link ContractClient#GIVE_UP_AFTER}), so that none of them
+     * meets what the caller does next: a create group sent 1.8 s before two nodes were stopped was
+     * refused by their stop, and counted against the phase it was sent in.
+     */
+    public void phaseOnceAnswered(String name) throws InterruptedException {
+        Set<String> earlier = Set.copyOf(phases);
+        phase(name, Duration.ZERO);
+        long deadline = System.nanoTime() + ContractClient.GIVE_UP_AFTER.toNanos();
+        while (System.nanoTime() < deadline
+                && earlier.stream()
+                        .anyMatch(
+                                p -> inFlight.containsKey(p) && inFlight.get(p).get() > 0)) {
+            Thread.sleep(10);
+        }
     }
 
     /**
@@ -366,12 +388,16 @@ public final class AuditedLoad {
             String phaseAtSend = phase;
             long sent = System.nanoTime();
             HttpResponse<String> r;
+            AtomicInteger flying = inFlight.computeIfAbsent(phaseAtSend, p -> new AtomicInteger());
+            flying.incrementAndGet();
             try {
                 r = http.send(method, path, as, key, body);
             } catch (IOException noAnswer) {
                 count(phaseAtSend, operation, attempt, "no answer", sent);
                 failed(phaseAtSend, operation, attempt, sent, null, noAnswer.toString());
                 r = null;
+            } finally {
+                flying.decrementAndGet();
             }
             if (r != null) {
                 count(phaseAtSend, operation, attempt, Integer.toString(r.statusCode()), sent);
@@ -398,6 +424,8 @@ public final class AuditedLoad {
     private void read(String operation, String as, String path) throws Exception {
         String phaseAtSend = phase;
         long sent = System.nanoTime();
+        AtomicInteger flying = inFlight.computeIfAbsent(phaseAtSend, p -> new AtomicInteger());
+        flying.incrementAndGet();
         try {
             HttpResponse<String> r = http.send("GET", path, as, null, null);
             count(phaseAtSend, operation, 1, Integer.toString(r.statusCode()), sent);
@@ -409,6 +437,8 @@ public final class AuditedLoad {
         } catch (IOException noAnswer) {
             count(phaseAtSend, operation, 1, "no answer", sent);
             failed(phaseAtSend, operation, 1, sent, null, noAnswer.toString());
+        } finally {
+            flying.decrementAndGet();
         }
     }
 
