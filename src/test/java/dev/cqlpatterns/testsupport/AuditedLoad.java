@@ -211,8 +211,8 @@ public final class AuditedLoad {
         long deadline = System.nanoTime() + ContractClient.GIVE_UP_AFTER.toNanos();
         while (System.nanoTime() < deadline
                 && earlier.stream()
-                        .anyMatch(
-                                p -> inFlight.containsKey(p) && inFlight.get(p).get() > 0)) {
+                        .anyMatch(p ->
+                                inFlight.getOrDefault(p, new AtomicInteger()).get() > 0)) {
             Thread.sleep(10);
         }
     }
@@ -388,16 +388,12 @@ public final class AuditedLoad {
             String phaseAtSend = phase;
             long sent = System.nanoTime();
             HttpResponse<String> r;
-            AtomicInteger flying = inFlight.computeIfAbsent(phaseAtSend, p -> new AtomicInteger());
-            flying.incrementAndGet();
             try {
-                r = http.send(method, path, as, key, body);
+                r = send(phaseAtSend, method, path, as, key, body);
             } catch (IOException noAnswer) {
                 count(phaseAtSend, operation, attempt, "no answer", sent);
                 failed(phaseAtSend, operation, attempt, sent, null, noAnswer.toString());
                 r = null;
-            } finally {
-                flying.decrementAndGet();
             }
             if (r != null) {
                 count(phaseAtSend, operation, attempt, Integer.toString(r.statusCode()), sent);
@@ -424,10 +420,8 @@ public final class AuditedLoad {
     private void read(String operation, String as, String path) throws Exception {
         String phaseAtSend = phase;
         long sent = System.nanoTime();
-        AtomicInteger flying = inFlight.computeIfAbsent(phaseAtSend, p -> new AtomicInteger());
-        flying.incrementAndGet();
         try {
-            HttpResponse<String> r = http.send("GET", path, as, null, null);
+            HttpResponse<String> r = send(phaseAtSend, "GET", path, as, null, null);
             count(phaseAtSend, operation, 1, Integer.toString(r.statusCode()), sent);
             failed(phaseAtSend, operation, 1, sent, r, r.body());
             checkProblem(operation, r);
@@ -437,6 +431,16 @@ public final class AuditedLoad {
         } catch (IOException noAnswer) {
             count(phaseAtSend, operation, 1, "no answer", sent);
             failed(phaseAtSend, operation, 1, sent, null, noAnswer.toString());
+        }
+    }
+
+    /** {@code http.send}, counted in flight under {@code phase} until it has its answer. */
+    private HttpResponse<String> send(String phase, String method, String path, String as, String key, Object body)
+            throws IOException, InterruptedException {
+        AtomicInteger flying = inFlight.computeIfAbsent(phase, p -> new AtomicInteger());
+        flying.incrementAndGet();
+        try {
+            return http.send(method, path, as, key, body);
         } finally {
             flying.decrementAndGet();
         }
