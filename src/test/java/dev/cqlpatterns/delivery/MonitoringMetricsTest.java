@@ -10,6 +10,7 @@ import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
 import dev.cqlpatterns.testsupport.FarTicks;
+import dev.cqlpatterns.testsupport.Metrics;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -49,12 +50,7 @@ class MonitoringMetricsTest {
     @Test
     void should_export_every_metric_the_dashboard_and_the_alerts_read() throws Exception {
         exercise();
-        String exposition = given().when()
-                .get("/q/metrics")
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString();
+        String exposition = Metrics.exposition();
         Files.writeString(Path.of("target/monitoring-metrics.txt"), exposition);
         Map<String, Set<String>> exported = exported(exposition);
 

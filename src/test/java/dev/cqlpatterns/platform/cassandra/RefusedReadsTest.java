@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
+import dev.cqlpatterns.testsupport.Metrics;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -92,12 +93,7 @@ class RefusedReadsTest {
     }
 
     private static double refusedSoFar() {
-        String metrics = given().when()
-                .get("/q/metrics")
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString();
+        String metrics = Metrics.exposition();
         Matcher m = REFUSED.matcher(metrics);
         assertThat(m.find())
                 .as("cql_reads_refused_total{reason=\"unreported\"} is exported from start-up")
