@@ -256,7 +256,7 @@ public class Cql {
             QueryStats.record(partitions);
             Span span = spans.start(cql, idempotent, partitions, keyspace().asInternal());
             CompletionStage<T> stage;
-            try (Scope ignored = span.makeCurrent()) {
+            try (Scope ignored = span.getSpanContext().isValid() ? span.makeCurrent() : Scope.noop()) {
                 stage = call.get();
             } catch (RuntimeException e) {
                 StatementSpans.end(span, e);
