@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
@@ -21,6 +23,9 @@ public class QueryAccountingFilters {
     @Inject
     MeterRegistry registry;
 
+    /** Each route's two summaries, registered on its first answer: not looked up on every one. */
+    private final Map<Route, Summaries> byRoute = new ConcurrentHashMap<>();
+
     @ServerRequestFilter(preMatching = true)
     public void begin(ContainerRequestContext request) {
         request.setProperty(STATS_PROPERTY, QueryStats.begin());
@@ -35,17 +40,28 @@ public class QueryAccountingFilters {
         response.getHeaders().putSingle(PARTITIONS_HEADER, stats.partitions());
         response.getHeaders().putSingle(STATEMENTS_HEADER, stats.statements());
         if (resource != null && resource.getResourceClass() != null) {
-            String route = resource.getResourceClass().getSimpleName() + "." + resource.getMethodName();
-            DistributionSummary.builder("cql.request.partitions.read")
-                    .description("Partitions read by one request")
-                    .tag("route", route)
-                    .register(registry)
-                    .record(stats.partitions());
-            DistributionSummary.builder("cql.request.statements")
-                    .description("CQL statements run by one request")
-                    .tag("route", route)
-                    .register(registry)
-                    .record(stats.statements());
+            Summaries summaries = byRoute.computeIfAbsent(
+                    new Route(resource.getResourceClass(), resource.getMethodName()), this::summaries);
+            summaries.partitions().record(stats.partitions());
+            summaries.statements().record(stats.statements());
         }
     }
+
+    private Summaries summaries(Route route) {
+        String name = route.type().getSimpleName() + "." + route.method();
+        return new Summaries(
+                DistributionSummary.builder("cql.request.partitions.read")
+                        .description("Partitions read by one request")
+                        .tag("route", name)
+                        .register(registry),
+                DistributionSummary.builder("cql.request.statements")
+                        .description("CQL statements run by one request")
+                        .tag("route", name)
+                        .register(registry));
+    }
+
+    /** A resource method: the service's routes are a fixed set, so the map stays that small. */
+    private record Route(Class<?> type, String method) {}
+
+    private record Summaries(DistributionSummary partitions, DistributionSummary statements) {}
 }
