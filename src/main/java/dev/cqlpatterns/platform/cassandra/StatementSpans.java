@@ -27,7 +27,7 @@ class StatementSpans {
     /**
      * Tracing off (OTEL_SDK_DISABLED, the default of bin/run): Quarkus still hands out an SDK tracer
      * whose every span draws random ids and takes its attributes before it is dropped, for each
-     * statement (3.4 % of a saturated service's samples); with tracing off no span is started.
+     * statement (about 3 % of a saturated service's samples); with tracing off no span is started.
      */
     @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false")
     boolean tracingOff;

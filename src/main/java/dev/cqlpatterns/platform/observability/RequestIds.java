@@ -38,7 +38,7 @@ public class RequestIds {
 
     /**
      * A random (version 4) UUID from the thread's own generator: a request id names a request in the
-     * logs and grants nothing, so it needs no SecureRandom, whose every draw was 2 % of a saturated
+     * logs and grants nothing, so it needs no SecureRandom, whose draws were 1 to 2 % of a saturated
      * service's samples.
      */
     static UUID random() {
