@@ -1,20 +1,22 @@
 package dev.cqlpatterns.bench;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +28,7 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,16 +37,21 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Open-model benchmark: each route of the service, and the same route's own prepared statements sent
@@ -53,9 +61,13 @@ import java.util.function.IntFunction;
  * coordinated omission). Prints a table per stage (rows in the tables), the service/floor ratios
  * against the goals of issue 15, the service's RSS, and writes report.html (SVG plots) and results.tsv.
  *
- * <p>Rows are seeded through the driver, never over HTTP. The floor statements copy the service's
- * (same text, same order, same dependencies between them); when a route's statements change, change
- * its floor here too, or the ratio compares different work.
+ * <p>Bulk rows are seeded through the driver; the messenger's users, conversations and messages through
+ * the service's own HTTP routes, so the floors read what the service wrote. The floor statements copy the
+ * service's (same text, same order, same dependencies between them), and each route's first measurement
+ * checks that a floor call sends as many statements as one request of the service (its X-Statements);
+ * when a route's statements change, change its floor here too, or the ratio compares different work.
+ * The service is called through {@link AsyncHttp} (Netty), not the JDK's HttpClient, which saturates
+ * near 3,000 requests a second on 2 cores.
  */
 public final class OpenBench {
     private static final int PAGE = 50;
@@ -64,10 +76,22 @@ public final class OpenBench {
      * (31) and, for latest joiners, cql-patterns.groups.latest-max-days (also 31).
      */
     private static final int WALKED_BUCKETS = 32;
-    /** cql-patterns.messenger.unread-count-cap: the inbox reads at most this + 1 markers per conversation. */
-    private static final int UNREAD_CAP = 99;
-
-    private static final String SUMMARY_ID = "00000000-0000-1000-8000-000000000000";
+    /** InboxRows.SUMMARY: message_id of a summary row of inbox_by_user. */
+    private static final UUID SUMMARY_ID = UUID.fromString("00000000-0000-1000-8000-000000000000");
+    /** InboxRows.NEVER_READ: the previous_message_id of a conversation's first message (messages_by_previous). */
+    private static final UUID NEVER_READ = Uuids.startOf(0);
+    /**
+     * Conversations the send route and its floor write to in turn (Bob, Carol, Dave and Erin in each). Every
+     * send of a conversation claims its position with a conditional write (MessagePositions), so sends to one
+     * conversation contend; spread over 64, a few hundred a second stay a few a second per conversation.
+     */
+    private static final int SEND_CONVERSATIONS = 64;
+    /** Alice's conversations without messages, beside the history and the unread one: 10 in her inbox. */
+    private static final int QUIET_CONVERSATIONS = 8;
+    /** MessagePositions' claims: cql-patterns.cassandra.cas-attempts (10) times ATTEMPTS_PER_CAS_ATTEMPT (5). */
+    private static final int CLAIM_ATTEMPTS = 50;
+    /** MessagePositions.claimTtl: cql-patterns.idempotency.ttl (24 h) and an hour, in seconds. */
+    private static final int CLAIM_TTL = 25 * 3600;
     /** cql-patterns.clickstream.shards: a click page reads every shard of a month. */
     private static final int CLICK_SHARDS = 4;
     /** cql-patterns.clickstream.max-span-months: GET /clicks without from lists this many months back from now. */
@@ -95,7 +119,8 @@ public final class OpenBench {
             Set<String> routes,
             int saturate,
             int rounds,
-            int loadMinutes) {
+            int loadMinutes,
+            int connections) {
         static Options parse(String[] args) {
             Map<String, String> o = new TreeMap<>();
             for (int a = 0; a < args.length; a++) {
@@ -103,7 +128,7 @@ public final class OpenBench {
                     System.out.println(
                             "usage: bin/bench-open [--rates 200,600] [--duration 3] [--warmup 1] [--rows 1000,100000]"
                                     + " [--routes http,paste,history,latest,joiners,songs,clicks,inbox,create-paste,send] [--out target/bench-open]"
-                                    + " [--saturate 16 [--rounds 3] [--load-minutes 10]]");
+                                    + " [--connections 64] [--saturate 16 [--rounds 3] [--load-minutes 10]]");
                     System.exit(0);
                 }
                 if (!args[a].startsWith("--") || a + 1 >= args.length) {
@@ -126,7 +151,8 @@ public final class OpenBench {
                     "routes",
                     "saturate",
                     "rounds",
-                    "load-minutes");
+                    "load-minutes",
+                    "connections");
             o.keySet().stream().filter(k -> !known.contains(k)).findAny().ifPresent(k -> fail("unknown option --" + k));
             return new Options(
                     o.getOrDefault("base-url", "http://localhost:8080").replaceAll("/+$", ""),
@@ -144,7 +170,8 @@ public final class OpenBench {
                             .split(","))),
                     Integer.parseInt(o.getOrDefault("saturate", "0")),
                     Integer.parseInt(o.getOrDefault("rounds", "3")),
-                    Integer.parseInt(o.getOrDefault("load-minutes", "0")));
+                    Integer.parseInt(o.getOrDefault("load-minutes", "0")),
+                    Integer.parseInt(o.getOrDefault("connections", "64")));
         }
 
         private static List<Integer> ints(String csv) {
@@ -166,7 +193,7 @@ public final class OpenBench {
             String name,
             boolean read,
             boolean sized,
-            IntFunction<HttpRequest> http,
+            IntFunction<AsyncHttp.Request> http,
             IntFunction<CompletionStage<?>> floor) {}
 
     /** Latencies (from when each request was due) and errors of one phase. */
@@ -232,17 +259,24 @@ public final class OpenBench {
 
     private final Options options;
     private final String run = randomId();
-    private final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    private final AsyncHttp http;
     private final CqlSession session;
     private final List<Result> results = new ArrayList<>();
     private final String alice;
     private final String bob;
+    private final String carol;
+    private final String dave;
+    private final String erin;
     private final String aliceToken;
-    private final UUID history = Uuids.random();
-    private final UUID chat = Uuids.random();
+    private final String bobToken;
+    /** The history conversation (Alice and Bob), and those sends go to: made by the service (seedConversations). */
+    private UUID history;
+
+    private final List<UUID> sendTo = new ArrayList<>();
+    /** Every statement a floor sends (floor()), so a floor call's count can be set against X-Statements. */
+    private final LongAdder floorStatements = new LongAdder();
+    /** By route key: the statements of one service request (X-Statements) and of one floor call, checked once. */
+    private final Map<String, String> statements = new HashMap<>();
     /** The group whose joiners are listed, and the tag whose songs are (names the service accepts). */
     private final String group;
 
@@ -250,7 +284,6 @@ public final class OpenBench {
     private final List<UUID> pastes = new ArrayList<>();
     private int seededRows;
     private int measurements;
-    private final SecureRandom random = new SecureRandom();
 
     private OpenBench(Options options) {
         this.options = options;
@@ -262,13 +295,21 @@ public final class OpenBench {
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
                         // Like the service: enough requests per connection that the floor never queues in the client.
                         .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
+                        // The service's levels (quarkus.cassandra.request.*).
+                        .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_ONE")
+                        .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "LOCAL_SERIAL")
                         .build())
                 .build();
+        this.http = new AsyncHttp(options.baseUrl(), options.connections());
         this.alice = "bo" + run + "a";
         this.bob = "bo" + run + "b";
+        this.carol = "bo" + run + "c";
+        this.dave = "bo" + run + "d";
+        this.erin = "bo" + run + "e";
         this.group = "bo" + run + "g";
         this.tag = "bo" + run + "t";
         this.aliceToken = token(alice);
+        this.bobToken = token(bob);
     }
 
     public static void main(String[] args) throws Exception {
@@ -277,6 +318,7 @@ public final class OpenBench {
         try {
             bench.run();
         } finally {
+            bench.http.close();
             bench.session.close();
         }
         System.exit(0);
@@ -288,68 +330,346 @@ public final class OpenBench {
         return session.prepare(cql.replace("{ks}", options.keyspace()));
     }
 
+    /** A floor's statement, counted (see {@link #checkStatements}). */
+    private CompletionStage<AsyncResultSet> floor(Statement<?> statement) {
+        floorStatements.increment();
+        return session.executeAsync(statement);
+    }
+
+    /** The rows of a result's first page (every floor read fits in one). */
+    private static List<Row> rowsOf(AsyncResultSet rs) {
+        List<Row> rows = new ArrayList<>();
+        rs.currentPage().forEach(rows::add);
+        return rows;
+    }
+
+    /**
+     * InboxByDay's walk from day {@code index} of {@code days} (newest first) until the page holds more than
+     * {@link #PAGE} summaries or the days run out: each day's rows (InboxRows.DAY_ROWS), then the summaries of
+     * those rows (InboxRows.SOME_SUMMARIES, IN), kept when their last activity falls on that day. One IN read a
+     * day: the service splits a day of more than page + 16 rows, which this scenario has not.
+     */
+    private CompletionStage<List<Row>> inboxDays(
+            PreparedStatement dayRows, PreparedStatement someSummaries, List<Integer> days, int index, List<Row> page) {
+        if (page.size() > PAGE || index >= days.size() || index >= WALKED_BUCKETS - 1) {
+            return CompletableFuture.completedFuture(page);
+        }
+        int day = days.get(index);
+        return floor(dayRows.bind(alice, day)).thenCompose(rows -> {
+            List<UUID> ids = rowsOf(rows).stream().map(r -> r.getUuid("conversation_id")).toList();
+            if (ids.isEmpty()) {
+                return inboxDays(dayRows, someSummaries, days, index + 1, page);
+            }
+            return floor(someSummaries.bind(alice, ids)).thenCompose(summaries -> {
+                for (Row s : rowsOf(summaries)) {
+                    UUID last = s.getUuid("last_message_id");
+                    Instant at = last == null ? s.getInstant("joined_at") : Instant.ofEpochMilli(Uuids.unixTimestamp(last));
+                    if (s.getInstant("joined_at") != null && dayKey(at) == day) {
+                        page.add(s);
+                    }
+                }
+                return inboxDays(dayRows, someSummaries, days, index + 1, page);
+            });
+        });
+    }
+
+    /** MessagePositions.Head: a conversation's last claim (position 0 and no message before any). */
+    private record Head(long position, UUID lastMessageId, Map<String, Long> sent) {
+        static Head of(Row row) {
+            if (row == null || row.isNull("last_position")) {
+                return new Head(0, null, Map.of());
+            }
+            return new Head(
+                    row.getLong("last_position"),
+                    row.getUuid("last_message_id"),
+                    Map.copyOf(row.getMap("sent", String.class, Long.class)));
+        }
+    }
+
+    /** MessagePositions.Claimed: a message's place, and the messages each member had sent once it was. */
+    private record Claimed(long position, UUID messageId, UUID previousMessageId, Map<String, Long> sentAfter) {
+        long othersSent(String member) {
+            return position - sentAfter.getOrDefault(member, 0L);
+        }
+    }
+
+    /**
+     * The floor of POST /conversations/{id}/messages: SendMessage's statements without an Idempotency-Key, once
+     * this process has listed the message's month (BucketRegistry.record writes time_buckets once a process, so
+     * the cost line's registry write is not here): 7 + 2 x members statements.
+     */
+    private final class Send {
+        private final PreparedStatement conversation;
+        private final PreparedStatement head;
+        private final PreparedStatement readState;
+        private final PreparedStatement claim;
+        private final PreparedStatement claimed;
+        private final PreparedStatement insertMessage;
+        private final PreparedStatement setConversationLast;
+        private final PreparedStatement insertPrevious;
+        private final PreparedStatement insertDay;
+        private final PreparedStatement setLastMessage;
+        private final PreparedStatement setLastUnread;
+
+        Send(
+                PreparedStatement conversation,
+                PreparedStatement head,
+                PreparedStatement readState,
+                PreparedStatement claim,
+                PreparedStatement claimed,
+                PreparedStatement insertMessage,
+                PreparedStatement setConversationLast,
+                PreparedStatement insertPrevious,
+                PreparedStatement insertDay,
+                PreparedStatement setLastMessage,
+                PreparedStatement setLastUnread) {
+            this.conversation = conversation;
+            this.head = head;
+            this.readState = readState;
+            this.claim = claim;
+            this.claimed = claimed;
+            this.insertMessage = insertMessage;
+            this.setConversationLast = setConversationLast;
+            this.insertPrevious = insertPrevious;
+            this.insertDay = insertDay;
+            this.setLastMessage = setLastMessage;
+            this.setLastUnread = setLastUnread;
+        }
+
+        /**
+         * SendMessage.send: the conversation (Conversations.requireMember), its head (MessagePositions.head) and
+         * the sender's read state (InboxRows.readState) together; the claim; the message (Messages.INSERT); then
+         * together the conversation's last message (Conversations.SET_LAST_MESSAGE), the message under the one
+         * before it (MessagesByPrevious.written) and each member's InboxRows.delivered: the row of the day, then
+         * the summary in a one-statement unlogged batch (InboxRows.together).
+         */
+        CompletionStage<?> send(UUID id, String sender, String content) {
+            CompletableFuture<AsyncResultSet> c = floor(conversation.bind(id)).toCompletableFuture();
+            CompletableFuture<AsyncResultSet> h = floor(head.bind(id)).toCompletableFuture();
+            CompletableFuture<AsyncResultSet> r =
+                    floor(readState.bind(sender, id, SUMMARY_ID)).toCompletableFuture();
+            return CompletableFuture.allOf(c, h, r).thenCompose(v -> {
+                Row conv = c.join().one();
+                Row read = r.join().one();
+                return claim(id, Uuids.random(), Head.of(h.join().one()), sender, conv, 1)
+                        .thenCompose(claimed -> write(id, conv, read, claimed, sender, content));
+            });
+        }
+
+        /**
+         * MessagePositions.claim through CompareAndSet: a lost claim reads this request's claim at LOCAL_SERIAL
+         * (CLAIMED; found: the claim held after all), then claims again on the head the lost answer sent back.
+         */
+        private CompletionStage<Claimed> claim(UUID id, UUID claimId, Head last, String sender, Row conv, int attempt) {
+            long sentBySender = last.sent().getOrDefault(sender, 0L) + 1;
+            Map<String, Long> sentAfter = new HashMap<>(last.sent());
+            sentAfter.put(sender, sentBySender);
+            // SendMessage.timeOf: now, or the millisecond after the newest change, message or claim when later.
+            Instant at = after(Instant.now(), conv.getInstant("members_changed"));
+            at = after(at, instant(conv.getUuid("last_message_id")));
+            at = after(at, instant(last.lastMessageId()));
+            Claimed next = new Claimed(last.position() + 1, timeuuid(at), last.lastMessageId(), sentAfter);
+            return floor(this.claim.bind(
+                            next.position(),
+                            next.messageId(),
+                            sender,
+                            sentBySender,
+                            id,
+                            last.position() == 0 ? null : last.position(),
+                            id,
+                            claimId,
+                            next.position(),
+                            next.messageId(),
+                            next.previousMessageId(),
+                            sentAfter,
+                            CLAIM_TTL))
+                    .thenCompose(rs -> {
+                        if (rs.wasApplied()) {
+                            return CompletableFuture.completedFuture(next);
+                        }
+                        Row lost = rs.one();
+                        return floor(claimed.bind(id, claimId).setConsistencyLevel(ConsistencyLevel.LOCAL_SERIAL))
+                                .thenCompose(mine -> {
+                                    Row row = mine.one();
+                                    if (row != null && !row.isNull("position")) {
+                                        return CompletableFuture.completedFuture(new Claimed(
+                                                row.getLong("position"),
+                                                row.getUuid("message_id"),
+                                                row.getUuid("previous_message_id"),
+                                                row.getMap("sent_after", String.class, Long.class)));
+                                    }
+                                    if (attempt >= CLAIM_ATTEMPTS) {
+                                        return CompletableFuture.failedFuture(
+                                                new IllegalStateException("claims kept losing"));
+                                    }
+                                    if (lost != null && lost.getColumnDefinitions().contains("last_position")) {
+                                        return claim(id, claimId, Head.of(lost), sender, conv, attempt + 1);
+                                    }
+                                    return floor(head.bind(id).setConsistencyLevel(ConsistencyLevel.LOCAL_SERIAL))
+                                            .thenCompose(h -> claim(
+                                                    id, claimId, Head.of(h.one()), sender, conv, attempt + 1));
+                                });
+                    });
+        }
+
+        private CompletionStage<?> write(
+                UUID id, Row conv, Row read, Claimed claimed, String sender, String content) {
+            UUID messageId = claimed.messageId();
+            Instant at = instant(messageId);
+            long micros = Uuids.unixTimestamp(messageId) * 1000;
+            Set<String> recipients = new TreeSet<>(conv.getSet("members", String.class));
+            recipients.remove(sender);
+            String preview = content.strip();
+            UUID previous = claimed.previousMessageId() == null ? NEVER_READ : claimed.previousMessageId();
+            return floor(insertMessage.bind(id, monthKey(at), messageId, sender, content, recipients, Map.of()))
+                    .thenCompose(m -> {
+                        List<CompletableFuture<?>> writes = new ArrayList<>();
+                        writes.add(floor(setConversationLast.bind(micros, messageId, id)).toCompletableFuture());
+                        // SendMessage.sendersSummary: read_up_to moves with the message when the sender had read
+                        // every message from others before it.
+                        boolean readUpToIt = read != null
+                                && read.getInstant("joined_at") != null
+                                && !read.isNull("others_read")
+                                && read.getLong("others_read") == claimed.othersSent(sender);
+                        BoundStatement own = setLastMessage.bind(
+                                micros,
+                                messageId,
+                                sender,
+                                preview,
+                                claimed.othersSent(sender),
+                                messageId,
+                                claimed.othersSent(sender),
+                                sender,
+                                id,
+                                SUMMARY_ID);
+                        writes.add(delivered(
+                                sender, id, at, micros, readUpToIt ? own : own.unset("read_up_to").unset("others_read")));
+                        for (String member : recipients) {
+                            writes.add(delivered(
+                                    member,
+                                    id,
+                                    at,
+                                    micros,
+                                    setLastUnread.bind(
+                                            micros, messageId, sender, preview, claimed.othersSent(member), member,
+                                            id, SUMMARY_ID)));
+                        }
+                        writes.add(floor(insertPrevious.bind(id, previous, messageId, sender, micros))
+                                .toCompletableFuture());
+                        return CompletableFuture.allOf(writes.toArray(CompletableFuture<?>[]::new));
+                    });
+        }
+
+        /** InboxRows.delivered, on the message's own day (no row to move): the day's row, then the summary. */
+        private CompletableFuture<?> delivered(String member, UUID id, Instant at, long micros, BoundStatement summary) {
+            return floor(insertDay.bind(member, dayKey(at), id, at, micros))
+                    .thenCompose(d -> floor(BatchStatement.newInstance(DefaultBatchType.UNLOGGED, summary)
+                            .setIdempotent(true)))
+                    .toCompletableFuture();
+        }
+    }
+
+    /** Conversations.Conversation.after: {@code now}, or the millisecond after {@code earlier} when that is later. */
+    private static Instant after(Instant now, Instant earlier) {
+        if (earlier == null) {
+            return now;
+        }
+        Instant next = earlier.truncatedTo(java.time.temporal.ChronoUnit.MILLIS).plusMillis(1);
+        return now.isBefore(next) ? next : now;
+    }
+
+    private static Instant instant(UUID timeuuid) {
+        return timeuuid == null ? null : Instant.ofEpochMilli(Uuids.unixTimestamp(timeuuid));
+    }
+
     private void run() throws Exception {
         // PasteRow.READ
         PreparedStatement readPaste =
                 prepare("SELECT id, title, body, is_private, secret_hash, created_at, modified_at, "
                         + "expires_at, version FROM {ks}.pastes_by_id WHERE id = ?");
         // Conversations.SELECT, BucketRegistry.NEWEST_FIRST, ConversationHistory.FROM_TOP
-        PreparedStatement conversation = prepare(
-                "SELECT id, members, title, direct, created_by, created_at FROM {ks}.conversations WHERE id = ?");
+        PreparedStatement conversation = prepare("SELECT id, members, title, direct, created_by, created_at, "
+                + "last_message_id, members_changed FROM {ks}.conversations WHERE id = ?");
         PreparedStatement buckets = prepare(
                 "SELECT bucket FROM {ks}.time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
         PreparedStatement fromTop =
                 prepare("SELECT conversation_id, message_id, sender, content, recipients, attachments, "
                         + "seen_by, seen_at FROM {ks}.messages_by_conversation WHERE conversation_id = ? AND bucket = ? AND message_id <= ? "
                         + "AND message_id >= ? LIMIT ?");
-        // PublicPasteList.NEWEST_OF_PERIOD, one per listing period whose window reaches the day (all 7 today)
+        // GET /pastes (LatestPublicPastes.readPeriods): per day, PartitionGenerations.STATE (the day's generation,
+        // PublicPasteList.generation; 0 here: no day has moved), then PublicPasteList.NEWEST_OF_PERIOD, one per listing
+        // period whose window reaches the day (all 7 today)
+        PreparedStatement generation = prepare("SELECT current, next, moving_since, live FROM {ks}.partition_generations "
+                + "WHERE set_name = ? AND set_key = ?");
         PreparedStatement newest = prepare(
                 "SELECT listed_for, created_at, id, title, expires_at "
                         + "FROM {ks}.latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
-        // LatestJoiners: Groups.BUCKETS, BucketRegistry.NEWEST_FIRST (buckets, above), then LatestJoiners.DAY
+        // LatestJoiners: Groups.BUCKETS beside MemberLists.generation (PartitionGenerations.STATE, set group_members;
+        // 0 here: no group has moved), BucketRegistry.NEWEST_FIRST (buckets, above), then MemberLists.JOINERS
         PreparedStatement groupBuckets = prepare("SELECT buckets FROM {ks}.groups WHERE groupname = ?");
         PreparedStatement joinDay = prepare(
                 "SELECT joined, username FROM {ks}.group_join_dates WHERE groupname = ? AND join_day = ? LIMIT ?");
-        // SongsByTag.FIRST
+        // SongsByTag: TagIndex's generation (PartitionGenerations.STATE, set songs_by_tag; 0 here), then TagIndex.FIRST
         PreparedStatement songsByTag =
                 prepare("SELECT artist, album, song FROM {ks}.songs_by_tag WHERE tag = ? LIMIT ?");
         // Clickstream: BucketRegistry.NEWEST_FIRST (buckets, above), then Clickstream.IN_SHARD for every shard of the
         // month, in parallel
         PreparedStatement inShard = prepare(
                 "SELECT click_id, ip, url FROM {ks}.clickstream WHERE year = ? AND month = ? AND shard = ? LIMIT ?");
-        // Inbox.SELECT (the summaries), then Inbox.UNREAD for each conversation with a message after read_up_to
-        PreparedStatement inbox = prepare(
-                "SELECT conversation_id, title, partner, direct, joined_at, last_message_id, "
-                        + "last_sender, last_preview, last_unread_id, read_up_to FROM {ks}.inbox_by_user WHERE username = ? AND kind = 0");
-        PreparedStatement unreadMarkers = prepare(
-                "SELECT message_id FROM {ks}.inbox_by_user WHERE username = ? AND kind = 1 "
-                        + "AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC LIMIT ?");
-        // CreatePaste.CREATE, then PublicPasteList.SHOW_FOR_PERIOD (PublicPasteList.show)
+        // GET /inbox (InboxByDay.page, then UnreadCounts.of): BucketRegistry.NEWEST_FIRST (buckets, above) over the
+        // caller's days (series 'inbox'); per day listed, newest first, InboxRows.DAY_ROWS, then InboxRows.SOME_SUMMARIES
+        // of its rows; then MessagesByPrevious.AFTER per conversation of the page with more unread than its last message
+        PreparedStatement dayRows =
+                prepare("SELECT conversation_id, last_at FROM {ks}.inbox_by_day WHERE username = ? AND day = ?");
+        PreparedStatement someSummaries = prepare("SELECT conversation_id, title, partner, direct, joined_at, "
+                + "last_message_id, last_sender, last_preview, read_up_to, others_sent, others_read, days_indexed "
+                + "FROM {ks}.inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id IN ?");
+        PreparedStatement after = prepare("SELECT message_id, sender FROM {ks}.messages_by_previous "
+                + "WHERE conversation_id = ? AND previous_message_id = ?");
+        // PasteRow.CREATE, then PublicPasteList.show: the day's generation (PartitionGenerations.STATE), SHOW_FOR_PERIOD
+        // in it, and the generation again (PartitionGenerations.change reads until no generation is left to write);
+        // the day is already listed by this process (no BucketRegistry.RECORD)
         PreparedStatement createPaste = prepare(
                 "UPDATE {ks}.pastes_by_id USING TTL ? SET title = ?, body = ?, is_private = ?, "
                         + "secret_hash = ?, created_at = ?, modified_at = ?, expires_at = ?, version = ? WHERE id = ? IF version = null");
         PreparedStatement show =
                 prepare("INSERT INTO {ks}.latest_public_pastes_by_period (day, listed_for, created_at, "
                         + "id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
-        // SendMessage: Conversations.SELECT, INSERT_MESSAGE, then the sender's SET_LAST_MESSAGE alongside an
-        // unlogged batch of MARK_UNREAD and SET_LAST_UNREAD per recipient
-        PreparedStatement insertMessage = prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, "
-                + "message_id, sender, content, recipients, attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        PreparedStatement markUnread =
-                prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id) "
-                        + "VALUES (?, 1, ?, ?) USING TIMESTAMP ?");
-        PreparedStatement setLast = prepare(
-                "UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
-                        + "last_sender = ?, last_preview = ? WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
-        PreparedStatement setLastUnread =
-                prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, "
-                        + "last_sender = ?, last_preview = ?, last_unread_id = ? WHERE username = ? AND kind = 0 AND conversation_id = ? "
-                        + "AND message_id = ?");
-        UUID summaryId = UUID.fromString(SUMMARY_ID);
+        // POST /conversations/{id}/messages (SendMessage): Conversations.SELECT (conversation, above),
+        // MessagePositions.HEAD, InboxRows.READ_STATE; MessagePositions.CLAIM (and CLAIMED when it loses); Messages.INSERT;
+        // Conversations.SET_LAST_MESSAGE, MessagesByPrevious.INSERT, and per member InboxRows.INSERT_DAY, then
+        // InboxRows.SET_LAST_MESSAGE (the sender) or SET_LAST_UNREAD (a recipient). See send() for the order.
+        Send send = new Send(
+                conversation,
+                prepare("SELECT DISTINCT conversation_id, last_position, last_message_id, sent "
+                        + "FROM {ks}.message_positions WHERE conversation_id = ?"),
+                prepare("SELECT read_up_to, others_sent, others_read, last_message_id, joined_at FROM {ks}.inbox_by_user "
+                        + "WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?"),
+                prepare("BEGIN BATCH "
+                        + "UPDATE {ks}.message_positions SET last_position = ?, last_message_id = ?, sent[?] = ? "
+                        + "WHERE conversation_id = ? IF last_position = ?; "
+                        + "INSERT INTO {ks}.message_positions (conversation_id, claim, position, message_id, "
+                        + "previous_message_id, sent_after) VALUES (?, ?, ?, ?, ?, ?) IF NOT EXISTS USING TTL ?; "
+                        + "APPLY BATCH"),
+                prepare("SELECT last_position, last_message_id, sent, position, message_id, previous_message_id, "
+                        + "sent_after FROM {ks}.message_positions WHERE conversation_id = ? AND claim = ?"),
+                prepare("INSERT INTO {ks}.messages_by_conversation (conversation_id, bucket, message_id, sender, "
+                        + "content, recipients, attachments) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                prepare("UPDATE {ks}.conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?"),
+                prepare("INSERT INTO {ks}.messages_by_previous (conversation_id, previous_message_id, message_id, "
+                        + "sender) VALUES (?, ?, ?, ?) USING TIMESTAMP ?"),
+                prepare("INSERT INTO {ks}.inbox_by_day (username, day, conversation_id, last_at) VALUES (?, ?, ?, ?) "
+                        + "USING TIMESTAMP ?"),
+                prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, "
+                        + "last_preview = ?, others_sent = ?, read_up_to = ?, others_read = ? WHERE username = ? "
+                        + "AND kind = 0 AND conversation_id = ? AND message_id = ?"),
+                prepare("UPDATE {ks}.inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, "
+                        + "last_preview = ?, others_sent = ? WHERE username = ? AND kind = 0 AND conversation_id = ? "
+                        + "AND message_id = ?"));
 
         System.out.printf(
                 "cql-patterns open-model bench: %s, Cassandra %s, rates %s/s, %d s per phase (+%d s warm-up), "
-                        + "rows %s, run %s, %d cores, load average %s%n",
+                        + "rows %s, run %s, %d cores, load average %s%nHTTP client: %s%n",
                 options.baseUrl(),
                 options.contactPoint(),
                 options.rates(),
@@ -358,7 +678,8 @@ public final class OpenBench {
                 options.rows(),
                 run,
                 Runtime.getRuntime().availableProcessors(),
-                loadAverage());
+                loadAverage(),
+                http.describe());
         seedConversations();
 
         List<Route> routes = new ArrayList<>();
@@ -377,17 +698,17 @@ public final class OpenBench {
                 true,
                 false,
                 i -> get("/pastes/" + pastes.get(i % Math.min(pastes.size(), 1000)), null),
-                i -> session.executeAsync(readPaste.bind(pastes.get(i % Math.min(pastes.size(), 1000))))));
+                i -> floor(readPaste.bind(pastes.get(i % Math.min(pastes.size(), 1000))))));
         routes.add(new Route(
                 "history",
                 "GET /conversations/{id}/messages",
                 true,
                 true,
                 i -> get("/conversations/" + history + "/messages?limit=" + PAGE, aliceToken),
-                i -> session.executeAsync(conversation.bind(history))
-                        .thenCompose(c -> session.executeAsync(
+                i -> floor(conversation.bind(history))
+                        .thenCompose(c -> floor(
                                 buckets.bind("messages", history.toString(), Integer.MAX_VALUE, 0, WALKED_BUCKETS)))
-                        .thenCompose(b -> session.executeAsync(fromTop.bind(
+                        .thenCompose(b -> floor(fromTop.bind(
                                 history,
                                 b.one().getInt(0),
                                 Uuids.endOf(253402300799999L),
@@ -399,12 +720,16 @@ public final class OpenBench {
                 true,
                 true,
                 i -> get("/pastes?limit=" + PAGE, null),
-                i -> session.executeAsync(buckets.bind("pastes", "", dayKey(Instant.now()), 0, WALKED_BUCKETS))
+                i -> floor(buckets.bind("pastes", "", dayKey(Instant.now()), 0, WALKED_BUCKETS))
                         .thenCompose(b -> {
                             int day = b.one().getInt(0);
+                            return floor(generation.bind("latest_public_pastes_by_period", String.valueOf(day)))
+                                    .thenApply(g -> day);
+                        })
+                        .thenCompose(day -> {
                             Instant now = Instant.now();
                             return CompletableFuture.allOf(Arrays.stream(LISTING_PERIODS)
-                                    .mapToObj(period -> session.executeAsync(
+                                    .mapToObj(period -> floor(
                                                     newest.bind(day, period, now.minusSeconds(period - 2), PAGE + 1))
                                             .toCompletableFuture())
                                     .toArray(CompletableFuture<?>[]::new));
@@ -415,22 +740,24 @@ public final class OpenBench {
                 true,
                 true,
                 i -> get("/groups/" + group + "/members/latest?limit=" + PAGE, aliceToken),
-                i -> session.executeAsync(groupBuckets.bind(group))
-                        .thenCompose(g -> session.executeAsync(
+                i -> floor(groupBuckets.bind(group))
+                        .thenCombine(floor(generation.bind("group_members", group)), (g, generationRow) -> g)
+                        .thenCompose(g -> floor(
                                 buckets.bind("group-joins", group, Integer.MAX_VALUE, 0, WALKED_BUCKETS)))
                         .thenCompose(b ->
-                                session.executeAsync(joinDay.bind(group, b.one().getInt(0), PAGE + 1)))));
+                                floor(joinDay.bind(group, b.one().getInt(0), PAGE + 1)))));
         routes.add(new Route(
                 "songs",
                 "GET /songs?tag=",
                 true,
                 true,
                 i -> get("/songs?tag=" + tag + "&limit=" + PAGE, null),
-                i -> session.executeAsync(songsByTag.bind(tag, PAGE + 1))));
+                i -> floor(generation.bind("songs_by_tag", tag))
+                        .thenCompose(g -> floor(songsByTag.bind(tag, PAGE + 1)))));
         routes.add(new Route("clicks", "GET /clicks", true, true, i -> get("/clicks?limit=" + PAGE, null), i -> {
             // No from/to: this month back to the span's first, as the service defaults them.
             YearMonth to = YearMonth.now(ZoneOffset.UTC);
-            return session.executeAsync(buckets.bind(
+            return floor(buckets.bind(
                             "clickstream",
                             "",
                             monthKey(to),
@@ -440,7 +767,7 @@ public final class OpenBench {
                         int month = b.one().getInt(0);
                         CompletableFuture<?>[] shards = new CompletableFuture<?>[CLICK_SHARDS];
                         for (int shard = 0; shard < CLICK_SHARDS; shard++) {
-                            shards[shard] = session.executeAsync(
+                            shards[shard] = floor(
                                             inShard.bind(month / 100, month % 100, shard, PAGE + 1))
                                     .toCompletableFuture();
                         }
@@ -453,17 +780,28 @@ public final class OpenBench {
                 true,
                 false,
                 i -> get("/inbox", aliceToken),
-                i -> session.executeAsync(inbox.bind(alice)).thenCompose(rs -> {
-                    List<CompletableFuture<?>> counts = new ArrayList<>();
-                    for (com.datastax.oss.driver.api.core.cql.Row row : rs.currentPage()) {
-                        if (row.getUuid("last_unread_id") != null && row.getUuid("read_up_to") == null) {
-                            counts.add(session.executeAsync(unreadMarkers.bind(
-                                            alice, row.getUuid("conversation_id"), Uuids.startOf(0), UNREAD_CAP + 1))
-                                    .toCompletableFuture());
-                        }
-                    }
-                    return CompletableFuture.allOf(counts.toArray(new CompletableFuture<?>[0]));
-                })));
+                // From tomorrow's day, as InboxByDay (a replica's clock may run ahead); budget + 1 days listed.
+                i -> floor(buckets.bind(
+                                "inbox", alice, dayKey(Instant.now().plus(Duration.ofDays(1))), 0, WALKED_BUCKETS))
+                        .thenCompose(days -> inboxDays(
+                                dayRows, someSummaries, rowsOf(days).stream().map(r -> r.getInt(0)).toList(), 0,
+                                new ArrayList<>()))
+                        .thenCompose(page -> {
+                            // UnreadCounts.of: no read where nothing is unread, or only the last message, someone
+                            // else's; else the message after read_up_to (the caller's own passed on: not here).
+                            List<CompletableFuture<?>> firsts = new ArrayList<>();
+                            for (Row s : page.subList(0, Math.min(PAGE, page.size()))) {
+                                long unread = Math.max(0, s.getLong("others_sent") - s.getLong("others_read"));
+                                if (unread > 1 || unread == 1 && alice.equals(s.getString("last_sender"))) {
+                                    UUID readUpTo = s.getUuid("read_up_to");
+                                    firsts.add(floor(after.bind(
+                                                    s.getUuid("conversation_id"),
+                                                    readUpTo == null ? NEVER_READ : readUpTo))
+                                            .toCompletableFuture());
+                                }
+                            }
+                            return CompletableFuture.allOf(firsts.toArray(CompletableFuture<?>[]::new));
+                        })));
         routes.add(new Route(
                 "create-paste",
                 "POST /pastes",
@@ -482,7 +820,7 @@ public final class OpenBench {
                     long version = now.toEpochMilli() * 1000;
                     String title = "open " + run + " " + i;
                     // The list row (listed for 10 min, the paste's lifetime), once the paste has answered.
-                    return session.executeAsync(createPaste.bind(
+                    return floor(createPaste.bind(
                                     600,
                                     title,
                                     "server { listen 80; } # " + i,
@@ -493,8 +831,9 @@ public final class OpenBench {
                                     expiresAt,
                                     version,
                                     id))
-                            .thenCompose(rs ->
-                                    session.executeAsync(show.bind(day, 600, now, id, title, expiresAt, 600, version)));
+                            .thenCompose(rs -> floor(generation.bind("latest_public_pastes_by_period", String.valueOf(day))))
+                            .thenCompose(g -> floor(show.bind(day, 600, now, id, title, expiresAt, 600, version)))
+                            .thenCompose(w -> floor(generation.bind("latest_public_pastes_by_period", String.valueOf(day))));
                 }));
         routes.add(new Route(
                 "send",
@@ -502,28 +841,10 @@ public final class OpenBench {
                 false,
                 false,
                 i -> post(
-                        "/conversations/" + chat + "/messages",
-                        aliceToken,
+                        "/conversations/" + sendTo.get(i % sendTo.size()) + "/messages",
+                        bobToken,
                         "{\"content\":\"Open bench " + i + ": are we still on for lunch?\"}"),
-                i -> session.executeAsync(conversation.bind(chat)).thenCompose(c -> {
-                    UUID messageId = Uuids.timeBased();
-                    long micros = Uuids.unixTimestamp(messageId) * 1000;
-                    String text = "Open bench " + i + ": are we still on for lunch?";
-                    return session.executeAsync(insertMessage.bind(
-                                    chat, monthKey(Instant.now()), messageId, alice, text, Set.of(bob), Map.of()))
-                            .thenCompose(m -> CompletableFuture.allOf(
-                                    session.executeAsync(setLast.bind(
-                                                    micros, messageId, alice, text, alice, chat, summaryId))
-                                            .toCompletableFuture(),
-                                    session.executeAsync(BatchStatement.newInstance(
-                                                            DefaultBatchType.UNLOGGED,
-                                                            markUnread.bind(bob, chat, messageId, micros),
-                                                            setLastUnread.bind(
-                                                                    micros, messageId, alice, text, messageId, bob,
-                                                                    chat, summaryId))
-                                                    .setIdempotent(true))
-                                            .toCompletableFuture()));
-                })));
+                i -> send.send(sendTo.get(i % sendTo.size()), bob, "Open bench " + i + ": are we still on for lunch?")));
         routes.removeIf(r -> !options.routes().contains(r.key()));
         if (options.saturate() > 0) {
             seedRows(options.rows().get(0));
@@ -568,13 +889,13 @@ public final class OpenBench {
         // The most partitions one answer read (its X-Partitions-Read): a read that should touch one
         // partition and touches more shows here, whatever its latency.
         LongAccumulator partitions = new LongAccumulator(Math::max, -1);
-        IntFunction<CompletionStage<?>> service =
-                i -> sendHttp(route.http().apply(i)).thenApply(r -> {
-                    r.headers().firstValueAsLong("X-Partitions-Read").ifPresent(partitions::accumulate);
-                    return r;
-                });
+        IntFunction<CompletionStage<?>> service = i -> http.send(route.http().apply(i)).thenApply(r -> {
+            partitions.accumulate(r.header("X-Partitions-Read"));
+            return r;
+        });
         phase(route.name(), "floor", rate, rows, options.warmupSeconds(), route.floor());
         phase(route.name(), "service", rate, rows, options.warmupSeconds(), service);
+        String counted = checkStatements(route);
         boolean floorFirst = measurements++ % 2 == 0;
         Result floor = floorFirst ? phase(route.name(), "floor", rate, rows, options.seconds(), route.floor()) : null;
         long ticks = serviceTicks();
@@ -585,7 +906,43 @@ public final class OpenBench {
         if (!floorFirst) {
             floor = phase(route.name(), "floor", rate, rows, options.seconds(), route.floor());
         }
-        report(route, rate, floor, served, cpu, partitions.get());
+        report(route, rate, floor, served, cpu, partitions.get(), counted);
+    }
+
+    /**
+     * Once per route and run, after its warm-up: one request to the service alone and one floor call alone,
+     * the service's X-Statements set against the statements the floor sent. They must agree, or the floor
+     * does other work than the route (its statements are out of date): the run stops. "-" where the service
+     * sends none (HTTP alone).
+     */
+    private String checkStatements(Route route) {
+        String known = statements.get(route.key());
+        if (known != null) {
+            return known;
+        }
+        try {
+            AsyncHttp.Response answer = http.send(route.http().apply(0)).get(15, TimeUnit.SECONDS);
+            long service = answer.header("X-Statements");
+            long before = floorStatements.sum();
+            route.floor().apply(0).toCompletableFuture().get(15, TimeUnit.SECONDS);
+            long floor = floorStatements.sum() - before;
+            if (answer.status() / 100 != 2) {
+                fail(route.name() + " answered " + answer.status() + " to the statement count's request");
+            }
+            if (service >= 0 && service != floor) {
+                fail(route.name() + ": the service sent " + service + " statements (X-Statements), its floor "
+                        + floor + ": the floor's statements are out of date (OpenBench.run)");
+            }
+            String counted = service < 0 ? "-" : service + "=" + floor;
+            statements.put(route.key(), counted);
+            return counted;
+        } catch (ExecutionException | TimeoutException e) {
+            fail(route.name() + ": the statement count's request failed: " + e);
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -593,9 +950,7 @@ public final class OpenBench {
      * {@code --duration} seconds against the floor, HTTP alone and the service, in turn, {@code --rounds}
      * times (medians). The ceiling is the floor with the HTTP round trip added, 1 / (1/floor + 1/HTTP), both
      * from the same rounds. With {@code --load-minutes}, the first route is then kept saturated that long
-     * before the RSS is printed. The p99 at half of saturation needs an open-model HTTP generator that sends
-     * thousands a second on these two cores: the JDK's client saturates at about 3,000/s itself, and wrk
-     * (closed model) cannot hold a rate, so it is not measured here.
+     * before the RSS is printed.
      */
     private void saturation(List<Route> routes) throws InterruptedException {
         Route alone = routes.stream()
@@ -612,7 +967,7 @@ public final class OpenBench {
                         + "load average %s%n",
                 inFlight, options.rounds(), options.seconds(), loadAverage());
         System.out.printf(
-                "%-34s %9s %9s %9s %9s %6s %7s %7s %7s %7s %9s%n",
+                "%-34s %9s %9s %9s %9s %6s %7s %7s %7s %7s %9s %7s%n",
                 "route",
                 "svc req/s",
                 "flr req/s",
@@ -623,7 +978,8 @@ public final class OpenBench {
                 "svc p99",
                 "flr p50",
                 "flr p99",
-                "cpu ms");
+                "cpu ms",
+                "stmts");
         Route first = null;
         for (Route r : routes) {
             if (r == alone || !r.read()) {
@@ -633,6 +989,7 @@ public final class OpenBench {
             System.out.flush();
             closed(r.name(), "floor", inFlight, options.warmupSeconds(), r.floor());
             wrk(r, inFlight, options.warmupSeconds());
+            String counted = checkStatements(r);
             List<Result> floors = new ArrayList<>();
             List<Result> alones = new ArrayList<>();
             List<Result> served = new ArrayList<>();
@@ -656,7 +1013,7 @@ public final class OpenBench {
             double svc = median(served, Result::achieved);
             double ceiling = 1 / (1 / floor + 1 / httpAlone);
             System.out.printf(
-                    "%-34s %9.0f %9.0f %9.0f %9.0f %6.2f %7.2f %7.2f %7.2f %7.2f %9.2f%n",
+                    "%-34s %9.0f %9.0f %9.0f %9.0f %6.2f %7.2f %7.2f %7.2f %7.2f %9.2f %7s%n",
                     r.name(),
                     svc,
                     floor,
@@ -667,7 +1024,8 @@ public final class OpenBench {
                     median(served, Result::p99),
                     median(floors, Result::p50),
                     median(floors, Result::p99),
-                    cpu);
+                    cpu,
+                    counted);
             System.out.flush();
         }
         if (first != null && options.loadMinutes() > 0) {
@@ -690,28 +1048,26 @@ public final class OpenBench {
         try {
             StringBuilder lua = new StringBuilder("local requests = {\n");
             for (int i = 0; i < 1000; i++) {
-                HttpRequest request = route.http().apply(i);
+                AsyncHttp.Request request = route.http().apply(i);
                 // Formatted before wrk knows its target, so without the Host header it would add itself.
                 StringBuilder headers = new StringBuilder("[\"Host\"] = ")
-                        .append(quoted(request.uri().getAuthority()))
+                        .append(quoted(URI.create(options.baseUrl()).getAuthority()))
                         .append(", ");
                 request.headers()
-                        .map()
-                        .forEach((name, values) -> headers.append('[')
+                        .forEach((name, value) -> headers.append('[')
                                 .append(quoted(name))
                                 .append("] = ")
-                                .append(quoted(values.get(0)))
+                                .append(quoted(value))
                                 .append(", "));
                 lua.append("  wrk.format(")
                         .append(quoted(request.method()))
                         .append(", ")
-                        .append(quoted(request.uri().getRawPath()
-                                + (request.uri().getRawQuery() == null
-                                        ? ""
-                                        : "?" + request.uri().getRawQuery())))
+                        .append(quoted(request.path()))
                         .append(", {")
                         .append(headers)
-                        .append("}),\n");
+                        .append("}")
+                        .append(request.body() == null ? "" : ", " + quoted(request.body()))
+                        .append("),\n");
             }
             lua.append("}\nlocal i = 0\nrequest = function()\n  i = i % #requests + 1\n  return requests[i]\nend\n")
                     .append("done = function(summary, latency, requests)\n")
@@ -846,7 +1202,8 @@ public final class OpenBench {
         }
     }
 
-    private void report(Route route, int rate, Result floor, Result service, double cpu, long partitions) {
+    private void report(
+            Route route, int rate, Result floor, Result service, double cpu, long partitions, String counted) {
         results.add(floor);
         results.add(service);
         double tput = service.achieved() / floor.achieved();
@@ -854,7 +1211,7 @@ public final class OpenBench {
         boolean goal = route.read() ? tput >= 0.9 && tail <= 1.5 : tput >= 0.8;
         String verdict = route.key().equals(HTTP_ALONE) ? "ref" : goal ? "met" : "NOT";
         System.out.printf(
-                "%-34s %6d %9.0f %7.2f %7.2f %8.1f %7.2f %5s %9.0f %7.2f %7.2f %8.1f %6.2f %6.2f  %-4s %s%n",
+                "%-34s %6d %9.0f %7.2f %7.2f %8.1f %7.2f %5s %7s %9.0f %7.2f %7.2f %8.1f %6.2f %6.2f  %-4s %s%n",
                 route.name(),
                 rate,
                 service.achieved(),
@@ -863,6 +1220,7 @@ public final class OpenBench {
                 service.max(),
                 cpu,
                 partitions < 0 ? "-" : String.valueOf(partitions),
+                counted,
                 floor.achieved(),
                 floor.p50(),
                 floor.p99(),
@@ -876,7 +1234,7 @@ public final class OpenBench {
 
     private static void header() {
         System.out.printf(
-                "%-34s %6s %9s %7s %7s %8s %7s %5s %9s %7s %7s %8s %6s %6s  %-4s %s%n",
+                "%-34s %6s %9s %7s %7s %8s %7s %5s %7s %9s %7s %7s %8s %6s %6s  %-4s %s%n",
                 "route",
                 "rate",
                 "svc req/s",
@@ -885,6 +1243,7 @@ public final class OpenBench {
                 "max ms",
                 "cpu ms",
                 "parts",
+                "stmts",
                 "flr req/s",
                 "p50 ms",
                 "p99 ms",
@@ -948,72 +1307,107 @@ public final class OpenBench {
 
     /** True for an answer without failure and, over HTTP, with a 2xx status; otherwise counts the error by name. */
     private static boolean succeeded(Object value, Throwable failure, Map<String, LongAdder> errors) {
-        String error = failure != null
-                ? failure.getClass().getSimpleName()
-                : value instanceof HttpResponse<?> r && r.statusCode() / 100 != 2
-                        ? String.valueOf(r.statusCode())
-                        : null;
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
+        String error = cause != null
+                ? cause.getClass().getSimpleName()
+                : value instanceof AsyncHttp.Response r && r.status() / 100 != 2 ? String.valueOf(r.status()) : null;
         if (error != null) {
             errors.computeIfAbsent(error, e -> new LongAdder()).increment();
         }
         return error == null;
     }
 
-    private CompletionStage<HttpResponse<Void>> sendHttp(HttpRequest request) {
-        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding());
+    private static AsyncHttp.Request get(String path, String token) {
+        return AsyncHttp.Request.get(path, token);
     }
 
-    private HttpRequest get(String path, String token) {
-        HttpRequest.Builder b =
-                HttpRequest.newBuilder(URI.create(options.baseUrl() + path)).timeout(Duration.ofSeconds(10));
-        if (token != null) {
-            b.header("Authorization", "Bearer " + token);
-        }
-        return b.GET().build();
+    private static AsyncHttp.Request post(String path, String token, String json) {
+        return AsyncHttp.Request.post(path, token, json);
     }
 
-    private HttpRequest post(String path, String token, String json) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(options.baseUrl() + path))
-                .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json");
-        if (token != null) {
-            b.header("Authorization", "Bearer " + token);
-        }
-        return b.POST(HttpRequest.BodyPublishers.ofString(json)).build();
-    }
+    // ---- Seeding ---------------------------------------------------------------------------------------
 
-    // ---- Seeding, through the driver ---------------------------------------------------------------
+    private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([0-9a-f-]{36})\"");
 
-    /** The history conversation, the conversation sends go to, and Alice's inbox: 10 conversations, 5 unread. */
+    /**
+     * Alice's inbox and the conversations sends go to, written through the service's own routes (sign-ups,
+     * POST /conversations, POST /conversations/{id}/messages), so that what the floors read is what the service
+     * wrote. Alice's inbox, all of today: the history conversation (1:1 with Bob; seedRows adds its messages), a
+     * group where Bob and Carol sent her 5 messages she has not read, and {@link #QUIET_CONVERSATIONS} groups
+     * without messages: 10 conversations. Sends: {@link #SEND_CONVERSATIONS} groups of Bob, Carol, Dave and
+     * Erin, Bob sending (three recipients, as the cost line of cql/010 counts); Alice is in none of them.
+     */
     private void seedConversations() {
-        PreparedStatement conv =
-                prepare("INSERT INTO {ks}.conversations (id, members, title, direct, created_by, created_at) "
-                        + "VALUES (?, ?, ?, true, ?, ?)");
-        PreparedStatement summary =
-                prepare("INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id, title, "
-                        + "partner, direct, joined_at) VALUES (?, 0, ?, ?, null, ?, true, ?)");
-        PreparedStatement unread = prepare(
-                "INSERT INTO {ks}.inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?)");
-        Instant now = Instant.now();
-        UUID summaryId = UUID.fromString(SUMMARY_ID);
-        List<UUID> ids = new ArrayList<>(List.of(history, chat));
-        for (int k = 0; k < 8; k++) {
-            ids.add(Uuids.random());
+        long t0 = System.nanoTime();
+        Map<String, String> tokens = new HashMap<>();
+        tokens.put(alice, aliceToken);
+        tokens.put(bob, bobToken);
+        for (String user : List.of(carol, dave, erin)) {
+            tokens.put(user, token(user));
         }
-        for (UUID id : ids) {
-            session.execute(conv.bind(id, Set.of(alice, bob), null, alice, now));
-            session.execute(summary.bind(alice, id, summaryId, bob, now));
-            session.execute(summary.bind(bob, id, summaryId, alice, now));
-        }
-        PreparedStatement lastUnread = prepare("UPDATE {ks}.inbox_by_user SET last_sender = ?, last_unread_id = ? "
-                + "WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?");
-        UUID last = null;
+        tokens.forEach((user, token) -> call(
+                post("/users", token, "{\"username\":\"" + user + "\",\"email\":\"" + user + "@bench.example\"}")));
+        history = id(call(post("/conversations", aliceToken, "{\"members\":[\"" + bob + "\"]}")));
+        UUID unread = id(call(post("/conversations", aliceToken, group("Unread", bob, carol))));
         for (int k = 0; k < 5; k++) {
-            last = Uuids.timeBased();
-            session.execute(unread.bind(alice, ids.get(2), last));
+            call(post(
+                    "/conversations/" + unread + "/messages",
+                    tokens.get(k % 2 == 0 ? bob : carol),
+                    "{\"content\":\"Unread message " + k + "\"}"));
         }
-        // as a send leaves the summary: its last unread message, so GET /inbox counts the markers
-        session.execute(lastUnread.bind(bob, last, alice, ids.get(2), summaryId));
+        List<CompletableFuture<AsyncHttp.Response>> created = new ArrayList<>();
+        for (int k = 0; k < QUIET_CONVERSATIONS; k++) {
+            created.add(http.send(post("/conversations", aliceToken, group("Quiet " + k, bob, carol)), true));
+        }
+        for (int k = 0; k < SEND_CONVERSATIONS; k++) {
+            created.add(http.send(post("/conversations", bobToken, group("Sends " + k, carol, dave, erin)), true));
+        }
+        for (int k = 0; k < created.size(); k++) {
+            AsyncHttp.Response r = created.get(k).orTimeout(30, TimeUnit.SECONDS).join();
+            if (r.status() / 100 != 2) {
+                fail("POST /conversations answered " + r.status() + ": " + r.body());
+            }
+            if (k >= QUIET_CONVERSATIONS) {
+                sendTo.add(id(r));
+            }
+        }
+        // Alice's first read indexes her days (InboxByDay.everySummary, InboxRows.indexDays): made here, so that
+        // every read measured is a later read, the one the floor copies.
+        call(get("/inbox", aliceToken));
+        System.err.printf(
+                "bench-open: seeded 5 users, %d conversations and 5 messages through the service in %.1f s%n",
+                2 + QUIET_CONVERSATIONS + SEND_CONVERSATIONS, (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static String group(String title, String... members) {
+        return "{\"members\":[\"" + String.join("\",\"", members) + "\"],\"title\":\"" + title + "\"}";
+    }
+
+    /** One request of the seeding, its body kept; a status other than 2xx stops the run. */
+    private AsyncHttp.Response call(AsyncHttp.Request request) {
+        try {
+            AsyncHttp.Response r = http.send(request, true).get(15, TimeUnit.SECONDS);
+            if (r.status() / 100 != 2) {
+                fail(request.method() + " " + request.path() + " answered " + r.status() + ": " + r.body());
+            }
+            return r;
+        } catch (ExecutionException | TimeoutException e) {
+            fail(request.method() + " " + request.path() + " failed: " + e);
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static UUID id(AsyncHttp.Response r) {
+        Matcher m = ID.matcher(r.body());
+        if (!m.find()) {
+            fail("no id in " + r.body());
+        }
+        return UUID.fromString(m.group(1));
     }
 
     /**
@@ -1133,7 +1527,7 @@ public final class OpenBench {
 
     private UUID timeuuid(Instant at) {
         // Time part of at, random clock sequence and node (variant bits kept).
-        long lsb = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        long lsb = (java.util.concurrent.ThreadLocalRandom.current().nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
         return new UUID(Uuids.startOf(at.toEpochMilli()).getMostSignificantBits(), lsb);
     }
 
@@ -1142,6 +1536,7 @@ public final class OpenBench {
     private void summary() throws IOException {
         String rss = rss();
         System.out.printf("%nservice memory after the run: %s, %s; load average %s%n", rss, heap(), loadAverage());
+        System.out.println("HTTP client: " + http.describe());
         System.out.println(
                 "goals (issue 15): reads >= 0.9x floor req/s and p99 <= 1.5x floor p99; writes >= 0.8x floor req/s.");
         System.out.println("p50 of the service against rows (flat-with-data-size goal: within 1.2x):");
@@ -1192,14 +1587,14 @@ public final class OpenBench {
     /** The service's heap in use, from its Prometheus metrics (jvm_memory_used_bytes, area heap). */
     private String heap() {
         try {
-            HttpResponse<String> metrics = http.send(get("/q/metrics", null), HttpResponse.BodyHandlers.ofString());
+            AsyncHttp.Response metrics = http.send(get("/q/metrics", null), true).get(10, TimeUnit.SECONDS);
             double bytes = metrics.body()
                     .lines()
                     .filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
                     .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
                     .sum();
-            return metrics.statusCode() == 200 ? String.format("heap used %.0f MB", bytes / 1e6) : "heap unknown";
-        } catch (IOException | RuntimeException e) {
+            return metrics.status() == 200 ? String.format("heap used %.0f MB", bytes / 1e6) : "heap unknown";
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
             return "heap unknown (" + e.getMessage() + ")";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
