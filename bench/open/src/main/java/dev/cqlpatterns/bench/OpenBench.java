@@ -120,7 +120,8 @@ public final class OpenBench {
             int saturate,
             int rounds,
             int loadMinutes,
-            int connections) {
+            int connections,
+            boolean half) {
         static Options parse(String[] args) {
             Map<String, String> o = new TreeMap<>();
             for (int a = 0; a < args.length; a++) {
@@ -128,8 +129,12 @@ public final class OpenBench {
                     System.out.println(
                             "usage: bin/bench-open [--rates 200,600] [--duration 3] [--warmup 1] [--rows 1000,100000]"
                                     + " [--routes http,paste,history,latest,joiners,songs,clicks,inbox,create-paste,send] [--out target/bench-open]"
-                                    + " [--connections 64] [--saturate 16 [--rounds 3] [--load-minutes 10]]");
+                                    + " [--connections 64] [--saturate 16 [--rounds 3] [--load-minutes 10] [--half]]");
                     System.exit(0);
+                }
+                if (args[a].equals("--half")) {
+                    o.put("half", "true");
+                    continue;
                 }
                 if (!args[a].startsWith("--") || a + 1 >= args.length) {
                     fail("bad option " + args[a] + " (try --help)");
@@ -152,7 +157,8 @@ public final class OpenBench {
                     "saturate",
                     "rounds",
                     "load-minutes",
-                    "connections");
+                    "connections",
+                    "half");
             o.keySet().stream().filter(k -> !known.contains(k)).findAny().ifPresent(k -> fail("unknown option --" + k));
             return new Options(
                     o.getOrDefault("base-url", "http://localhost:8080").replaceAll("/+$", ""),
@@ -171,7 +177,8 @@ public final class OpenBench {
                     Integer.parseInt(o.getOrDefault("saturate", "0")),
                     Integer.parseInt(o.getOrDefault("rounds", "3")),
                     Integer.parseInt(o.getOrDefault("load-minutes", "0")),
-                    Integer.parseInt(o.getOrDefault("connections", "64")));
+                    Integer.parseInt(o.getOrDefault("connections", "64")),
+                    o.containsKey("half"));
         }
 
         private static List<Integer> ints(String csv) {
@@ -950,7 +957,9 @@ public final class OpenBench {
      * {@code --duration} seconds against the floor, HTTP alone and the service, in turn, {@code --rounds}
      * times (medians). The ceiling is the floor with the HTTP round trip added, 1 / (1/floor + 1/HTTP), both
      * from the same rounds. With {@code --load-minutes}, the first route is then kept saturated that long
-     * before the RSS is printed.
+     * before the RSS is printed. With {@code --half}, each route is then measured in the open model at half
+     * of the service's saturated rate (median), service and floor in turn, {@code --rounds} times
+     * ({@link #halfRate}): the goal is a service p99 within 2x the floor's.
      */
     private void saturation(List<Route> routes) throws InterruptedException {
         Route alone = routes.stream()
@@ -1027,6 +1036,9 @@ public final class OpenBench {
                     cpu,
                     counted);
             System.out.flush();
+            if (options.half()) {
+                halfRate(r, svc);
+            }
         }
         if (first != null && options.loadMinutes() > 0) {
             Route loaded = first;
@@ -1037,6 +1049,58 @@ public final class OpenBench {
                     loaded.name(), r.achieved(), r.p50(), r.p99(), r.errors().equals("-") ? "" : r.errors());
         }
         System.out.printf("service memory after the run: %s, %s; load average %s%n", rss(), heap(), loadAverage());
+    }
+
+    /**
+     * The p99 at half of saturation: the service and the floor in the open model at half the service's
+     * saturated rate, in turn (which goes first alternates), {@code --rounds} times after one warm-up each.
+     * Prints every round and the medians, with the ratio service p99 / floor p99 (goal: 2 at most).
+     */
+    private void halfRate(Route r, double saturated) throws InterruptedException {
+        int rate = Math.max(1, (int) Math.round(saturated / 2));
+        IntFunction<CompletionStage<?>> service = i -> http.send(r.http().apply(i));
+        phase(r.name(), "floor", rate, 0, options.warmupSeconds(), r.floor());
+        phase(r.name(), "service", rate, 0, options.warmupSeconds(), service);
+        List<Result> floors = new ArrayList<>();
+        List<Result> served = new ArrayList<>();
+        for (int round = 0; round < options.rounds(); round++) {
+            boolean floorFirst = round % 2 == 0;
+            Result f = floorFirst ? phase(r.name(), "floor", rate, 0, options.seconds(), r.floor()) : null;
+            Result s = phase(r.name(), "service", rate, 0, options.seconds(), service);
+            if (!floorFirst) {
+                f = phase(r.name(), "floor", rate, 0, options.seconds(), r.floor());
+            }
+            floors.add(f);
+            served.add(s);
+            System.out.printf(
+                    "  at half (%d/s), round %d: service %.0f/s p50 %.2f p99 %.2f ms | floor %.0f/s p50 %.2f p99 %.2f ms"
+                            + " | p99 x%.2f %s%n",
+                    rate,
+                    round + 1,
+                    s.achieved(),
+                    s.p50(),
+                    s.p99(),
+                    f.achieved(),
+                    f.p50(),
+                    f.p99(),
+                    s.p99() / f.p99(),
+                    errors(s, f));
+            System.out.flush();
+        }
+        double p99 = median(served, Result::p99) / median(floors, Result::p99);
+        System.out.printf(
+                "  at half (%d/s), medians: service %.0f/s p50 %.2f p99 %.2f ms | floor %.0f/s p50 %.2f p99 %.2f ms"
+                        + " | p99 x%.2f (goal <= 2: %s)%n",
+                rate,
+                median(served, Result::achieved),
+                median(served, Result::p50),
+                median(served, Result::p99),
+                median(floors, Result::achieved),
+                median(floors, Result::p50),
+                median(floors, Result::p99),
+                p99,
+                p99 <= 2 ? "met" : "NOT");
+        System.out.flush();
     }
 
     /**
