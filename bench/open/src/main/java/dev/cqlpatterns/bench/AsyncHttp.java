@@ -167,13 +167,13 @@ final class AsyncHttp implements AutoCloseable {
                 .connect(host, port);
         c.channel = connected.channel();
         connected.addListener(f -> {
-                    if (f.isSuccess()) {
-                        idle.add(c);
-                        drain();
-                    } else {
-                        connect(true);
-                    }
-                });
+            if (f.isSuccess()) {
+                idle.add(c);
+                drain();
+            } else {
+                connect(true);
+            }
+        });
     }
 
     /** One keep-alive connection and the request on it, if any; its state is touched on its event loop only. */

@@ -363,14 +363,16 @@ public final class OpenBench {
         }
         int day = days.get(index);
         return floor(dayRows.bind(alice, day)).thenCompose(rows -> {
-            List<UUID> ids = rowsOf(rows).stream().map(r -> r.getUuid("conversation_id")).toList();
+            List<UUID> ids =
+                    rowsOf(rows).stream().map(r -> r.getUuid("conversation_id")).toList();
             if (ids.isEmpty()) {
                 return inboxDays(dayRows, someSummaries, days, index + 1, page);
             }
             return floor(someSummaries.bind(alice, ids)).thenCompose(summaries -> {
                 for (Row s : rowsOf(summaries)) {
                     UUID last = s.getUuid("last_message_id");
-                    Instant at = last == null ? s.getInstant("joined_at") : Instant.ofEpochMilli(Uuids.unixTimestamp(last));
+                    Instant at =
+                            last == null ? s.getInstant("joined_at") : Instant.ofEpochMilli(Uuids.unixTimestamp(last));
                     if (s.getInstant("joined_at") != null && dayKey(at) == day) {
                         page.add(s);
                     }
@@ -509,18 +511,18 @@ public final class OpenBench {
                                         return CompletableFuture.failedFuture(
                                                 new IllegalStateException("claims kept losing"));
                                     }
-                                    if (lost != null && lost.getColumnDefinitions().contains("last_position")) {
+                                    if (lost != null
+                                            && lost.getColumnDefinitions().contains("last_position")) {
                                         return claim(id, claimId, Head.of(lost), sender, conv, attempt + 1);
                                     }
                                     return floor(head.bind(id).setConsistencyLevel(ConsistencyLevel.LOCAL_SERIAL))
-                                            .thenCompose(h -> claim(
-                                                    id, claimId, Head.of(h.one()), sender, conv, attempt + 1));
+                                            .thenCompose(h ->
+                                                    claim(id, claimId, Head.of(h.one()), sender, conv, attempt + 1));
                                 });
                     });
         }
 
-        private CompletionStage<?> write(
-                UUID id, Row conv, Row read, Claimed claimed, String sender, String content) {
+        private CompletionStage<?> write(UUID id, Row conv, Row read, Claimed claimed, String sender, String content) {
             UUID messageId = claimed.messageId();
             Instant at = instant(messageId);
             long micros = Uuids.unixTimestamp(messageId) * 1000;
@@ -531,7 +533,8 @@ public final class OpenBench {
             return floor(insertMessage.bind(id, monthKey(at), messageId, sender, content, recipients, Map.of()))
                     .thenCompose(m -> {
                         List<CompletableFuture<?>> writes = new ArrayList<>();
-                        writes.add(floor(setConversationLast.bind(micros, messageId, id)).toCompletableFuture());
+                        writes.add(floor(setConversationLast.bind(micros, messageId, id))
+                                .toCompletableFuture());
                         // SendMessage.sendersSummary: read_up_to moves with the message when the sender had read
                         // every message from others before it.
                         boolean readUpToIt = read != null
@@ -550,7 +553,11 @@ public final class OpenBench {
                                 id,
                                 SUMMARY_ID);
                         writes.add(delivered(
-                                sender, id, at, micros, readUpToIt ? own : own.unset("read_up_to").unset("others_read")));
+                                sender,
+                                id,
+                                at,
+                                micros,
+                                readUpToIt ? own : own.unset("read_up_to").unset("others_read")));
                         for (String member : recipients) {
                             writes.add(delivered(
                                     member,
@@ -558,8 +565,14 @@ public final class OpenBench {
                                     at,
                                     micros,
                                     setLastUnread.bind(
-                                            micros, messageId, sender, preview, claimed.othersSent(member), member,
-                                            id, SUMMARY_ID)));
+                                            micros,
+                                            messageId,
+                                            sender,
+                                            preview,
+                                            claimed.othersSent(member),
+                                            member,
+                                            id,
+                                            SUMMARY_ID)));
                         }
                         writes.add(floor(insertPrevious.bind(id, previous, messageId, sender, micros))
                                 .toCompletableFuture());
@@ -568,7 +581,8 @@ public final class OpenBench {
         }
 
         /** InboxRows.delivered, on the message's own day (no row to move): the day's row, then the summary. */
-        private CompletableFuture<?> delivered(String member, UUID id, Instant at, long micros, BoundStatement summary) {
+        private CompletableFuture<?> delivered(
+                String member, UUID id, Instant at, long micros, BoundStatement summary) {
             return floor(insertDay.bind(member, dayKey(at), id, at, micros))
                     .thenCompose(d -> floor(BatchStatement.newInstance(DefaultBatchType.UNLOGGED, summary)
                             .setIdempotent(true)))
@@ -606,8 +620,9 @@ public final class OpenBench {
         // GET /pastes (LatestPublicPastes.readPeriods): per day, PartitionGenerations.STATE (the day's generation,
         // PublicPasteList.generation; 0 here: no day has moved), then PublicPasteList.NEWEST_OF_PERIOD, one per listing
         // period whose window reaches the day (all 7 today)
-        PreparedStatement generation = prepare("SELECT current, next, moving_since, live FROM {ks}.partition_generations "
-                + "WHERE set_name = ? AND set_key = ?");
+        PreparedStatement generation =
+                prepare("SELECT current, next, moving_since, live FROM {ks}.partition_generations "
+                        + "WHERE set_name = ? AND set_key = ?");
         PreparedStatement newest = prepare(
                 "SELECT listed_for, created_at, id, title, expires_at "
                         + "FROM {ks}.latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
@@ -624,8 +639,10 @@ public final class OpenBench {
         PreparedStatement inShard = prepare(
                 "SELECT click_id, ip, url FROM {ks}.clickstream WHERE year = ? AND month = ? AND shard = ? LIMIT ?");
         // GET /inbox (InboxByDay.page, then UnreadCounts.of): BucketRegistry.NEWEST_FIRST (buckets, above) over the
-        // caller's days (series 'inbox'); per day listed, newest first, InboxRows.DAY_ROWS, then InboxRows.SOME_SUMMARIES
-        // of its rows; then MessagesByPrevious.AFTER per conversation of the page with more unread than its last message
+        // caller's days (series 'inbox'); per day listed, newest first, InboxRows.DAY_ROWS, then
+        // InboxRows.SOME_SUMMARIES
+        // of its rows; then MessagesByPrevious.AFTER per conversation of the page with more unread than its last
+        // message
         PreparedStatement dayRows =
                 prepare("SELECT conversation_id, last_at FROM {ks}.inbox_by_day WHERE username = ? AND day = ?");
         PreparedStatement someSummaries = prepare("SELECT conversation_id, title, partner, direct, joined_at, "
@@ -633,7 +650,8 @@ public final class OpenBench {
                 + "FROM {ks}.inbox_by_user WHERE username = ? AND kind = 0 AND conversation_id IN ?");
         PreparedStatement after = prepare("SELECT message_id, sender FROM {ks}.messages_by_previous "
                 + "WHERE conversation_id = ? AND previous_message_id = ?");
-        // PasteRow.CREATE, then PublicPasteList.show: the day's generation (PartitionGenerations.STATE), SHOW_FOR_PERIOD
+        // PasteRow.CREATE, then PublicPasteList.show: the day's generation (PartitionGenerations.STATE),
+        // SHOW_FOR_PERIOD
         // in it, and the generation again (PartitionGenerations.change reads until no generation is left to write);
         // the day is already listed by this process (no BucketRegistry.RECORD)
         PreparedStatement createPaste = prepare(
@@ -643,15 +661,17 @@ public final class OpenBench {
                 prepare("INSERT INTO {ks}.latest_public_pastes_by_period (day, listed_for, created_at, "
                         + "id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
         // POST /conversations/{id}/messages (SendMessage): Conversations.SELECT (conversation, above),
-        // MessagePositions.HEAD, InboxRows.READ_STATE; MessagePositions.CLAIM (and CLAIMED when it loses); Messages.INSERT;
+        // MessagePositions.HEAD, InboxRows.READ_STATE; MessagePositions.CLAIM (and CLAIMED when it loses);
+        // Messages.INSERT;
         // Conversations.SET_LAST_MESSAGE, MessagesByPrevious.INSERT, and per member InboxRows.INSERT_DAY, then
         // InboxRows.SET_LAST_MESSAGE (the sender) or SET_LAST_UNREAD (a recipient). See send() for the order.
         Send send = new Send(
                 conversation,
                 prepare("SELECT DISTINCT conversation_id, last_position, last_message_id, sent "
                         + "FROM {ks}.message_positions WHERE conversation_id = ?"),
-                prepare("SELECT read_up_to, others_sent, others_read, last_message_id, joined_at FROM {ks}.inbox_by_user "
-                        + "WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?"),
+                prepare(
+                        "SELECT read_up_to, others_sent, others_read, last_message_id, joined_at FROM {ks}.inbox_by_user "
+                                + "WHERE username = ? AND kind = 0 AND conversation_id = ? AND message_id = ?"),
                 prepare("BEGIN BATCH "
                         + "UPDATE {ks}.message_positions SET last_position = ?, last_message_id = ?, sent[?] = ? "
                         + "WHERE conversation_id = ? IF last_position = ?; "
@@ -749,10 +769,9 @@ public final class OpenBench {
                 i -> get("/groups/" + group + "/members/latest?limit=" + PAGE, aliceToken),
                 i -> floor(groupBuckets.bind(group))
                         .thenCombine(floor(generation.bind("group_members", group)), (g, generationRow) -> g)
-                        .thenCompose(g -> floor(
-                                buckets.bind("group-joins", group, Integer.MAX_VALUE, 0, WALKED_BUCKETS)))
-                        .thenCompose(b ->
-                                floor(joinDay.bind(group, b.one().getInt(0), PAGE + 1)))));
+                        .thenCompose(
+                                g -> floor(buckets.bind("group-joins", group, Integer.MAX_VALUE, 0, WALKED_BUCKETS)))
+                        .thenCompose(b -> floor(joinDay.bind(group, b.one().getInt(0), PAGE + 1)))));
         routes.add(new Route(
                 "songs",
                 "GET /songs?tag=",
@@ -774,8 +793,7 @@ public final class OpenBench {
                         int month = b.one().getInt(0);
                         CompletableFuture<?>[] shards = new CompletableFuture<?>[CLICK_SHARDS];
                         for (int shard = 0; shard < CLICK_SHARDS; shard++) {
-                            shards[shard] = floor(
-                                            inShard.bind(month / 100, month % 100, shard, PAGE + 1))
+                            shards[shard] = floor(inShard.bind(month / 100, month % 100, shard, PAGE + 1))
                                     .toCompletableFuture();
                         }
                         return CompletableFuture.allOf(shards);
@@ -791,7 +809,10 @@ public final class OpenBench {
                 i -> floor(buckets.bind(
                                 "inbox", alice, dayKey(Instant.now().plus(Duration.ofDays(1))), 0, WALKED_BUCKETS))
                         .thenCompose(days -> inboxDays(
-                                dayRows, someSummaries, rowsOf(days).stream().map(r -> r.getInt(0)).toList(), 0,
+                                dayRows,
+                                someSummaries,
+                                rowsOf(days).stream().map(r -> r.getInt(0)).toList(),
+                                0,
                                 new ArrayList<>()))
                         .thenCompose(page -> {
                             // UnreadCounts.of: no read where nothing is unread, or only the last message, someone
@@ -838,9 +859,11 @@ public final class OpenBench {
                                     expiresAt,
                                     version,
                                     id))
-                            .thenCompose(rs -> floor(generation.bind("latest_public_pastes_by_period", String.valueOf(day))))
+                            .thenCompose(
+                                    rs -> floor(generation.bind("latest_public_pastes_by_period", String.valueOf(day))))
                             .thenCompose(g -> floor(show.bind(day, 600, now, id, title, expiresAt, 600, version)))
-                            .thenCompose(w -> floor(generation.bind("latest_public_pastes_by_period", String.valueOf(day))));
+                            .thenCompose(
+                                    w -> floor(generation.bind("latest_public_pastes_by_period", String.valueOf(day))));
                 }));
         routes.add(new Route(
                 "send",
@@ -851,7 +874,8 @@ public final class OpenBench {
                         "/conversations/" + sendTo.get(i % sendTo.size()) + "/messages",
                         bobToken,
                         "{\"content\":\"Open bench " + i + ": are we still on for lunch?\"}"),
-                i -> send.send(sendTo.get(i % sendTo.size()), bob, "Open bench " + i + ": are we still on for lunch?")));
+                i -> send.send(
+                        sendTo.get(i % sendTo.size()), bob, "Open bench " + i + ": are we still on for lunch?")));
         routes.removeIf(r -> !options.routes().contains(r.key()));
         if (options.saturate() > 0) {
             seedRows(options.rows().get(0));
@@ -896,10 +920,11 @@ public final class OpenBench {
         // The most partitions one answer read (its X-Partitions-Read): a read that should touch one
         // partition and touches more shows here, whatever its latency.
         LongAccumulator partitions = new LongAccumulator(Math::max, -1);
-        IntFunction<CompletionStage<?>> service = i -> http.send(route.http().apply(i)).thenApply(r -> {
-            partitions.accumulate(r.header("X-Partitions-Read"));
-            return r;
-        });
+        IntFunction<CompletionStage<?>> service =
+                i -> http.send(route.http().apply(i)).thenApply(r -> {
+                    partitions.accumulate(r.header("X-Partitions-Read"));
+                    return r;
+                });
         phase(route.name(), "floor", rate, rows, options.warmupSeconds(), route.floor());
         phase(route.name(), "service", rate, rows, options.warmupSeconds(), service);
         String counted = checkStatements(route);
@@ -937,8 +962,8 @@ public final class OpenBench {
                 fail(route.name() + " answered " + answer.status() + " to the statement count's request");
             }
             if (service >= 0 && service != floor) {
-                fail(route.name() + ": the service sent " + service + " statements (X-Statements), its floor "
-                        + floor + ": the floor's statements are out of date (OpenBench.run)");
+                fail(route.name() + ": the service sent " + service + " statements (X-Statements), its floor " + floor
+                        + ": the floor's statements are out of date (OpenBench.run)");
             }
             String counted = service < 0 ? "-" : service + "=" + floor;
             statements.put(route.key(), counted);
@@ -1371,9 +1396,8 @@ public final class OpenBench {
 
     /** True for an answer without failure and, over HTTP, with a 2xx status; otherwise counts the error by name. */
     private static boolean succeeded(Object value, Throwable failure, Map<String, LongAdder> errors) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         String error = cause != null
                 ? cause.getClass().getSimpleName()
                 : value instanceof AsyncHttp.Response r && r.status() / 100 != 2 ? String.valueOf(r.status()) : null;
@@ -1429,7 +1453,8 @@ public final class OpenBench {
             created.add(http.send(post("/conversations", bobToken, group("Sends " + k, carol, dave, erin)), true));
         }
         for (int k = 0; k < created.size(); k++) {
-            AsyncHttp.Response r = created.get(k).orTimeout(30, TimeUnit.SECONDS).join();
+            AsyncHttp.Response r =
+                    created.get(k).orTimeout(30, TimeUnit.SECONDS).join();
             if (r.status() / 100 != 2) {
                 fail("POST /conversations answered " + r.status() + ": " + r.body());
             }
@@ -1591,7 +1616,8 @@ public final class OpenBench {
 
     private UUID timeuuid(Instant at) {
         // Time part of at, random clock sequence and node (variant bits kept).
-        long lsb = (java.util.concurrent.ThreadLocalRandom.current().nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        long lsb = (java.util.concurrent.ThreadLocalRandom.current().nextLong() & 0x3FFFFFFFFFFFFFFFL)
+                | 0x8000000000000000L;
         return new UUID(Uuids.startOf(at.toEpochMilli()).getMostSignificantBits(), lsb);
     }
 
@@ -1651,7 +1677,8 @@ public final class OpenBench {
     /** The service's heap in use, from its Prometheus metrics (jvm_memory_used_bytes, area heap). */
     private String heap() {
         try {
-            AsyncHttp.Response metrics = http.send(get("/q/metrics", null), true).get(10, TimeUnit.SECONDS);
+            AsyncHttp.Response metrics =
+                    http.send(get("/q/metrics", null), true).get(10, TimeUnit.SECONDS);
             double bytes = metrics.body()
                     .lines()
                     .filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
