@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * measure: starts the app N times (its own free port each time, the environment of this process plus
- * PORT); from just before the process starts, polls the probe every 5 ms until a 200 (noting the CPU time the process has used by then), then sends
+ * PORT); from just before the process starts, polls the probe every 5 ms until a 200 (noting when
+ * the port first answered and the CPU time the process had used by the 200), then sends
  * 1,000 requests to it (4 in flight), reads VmRSS from /proc/&lt;pid&gt;/status, reads it again after
  * 5 s without requests (what an idle warm instance holds: the JVM gives back the C1 compiler's
  * freed scratch memory only after the burst, see README "Cold start"), stops the process with
