@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.protocol.internal.util.Bytes;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
+import dev.cqlpatterns.platform.schema.MigrationFiles;
 import dev.cqlpatterns.platform.schema.Migrations;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -62,8 +63,8 @@ class BaselineTest {
 
             assertThat(applied)
                     .as("files recorded for the fresh keyspace")
-                    .containsExactlyInAnyOrderElementsOf(Migrations.load().stream()
-                            .map(Migrations.Migration::name)
+                    .containsExactlyInAnyOrderElementsOf(MigrationFiles.load().stream()
+                            .map(MigrationFiles.Migration::name)
                             .toList());
             Map<String, Map<String, String>> want = schema(chain);
             Map<String, Map<String, String>> got = schema(fresh);
@@ -131,7 +132,7 @@ class BaselineTest {
                 -- gets this, then records the files below as applied (platform.schema.Migrations). What each table
                 -- serves, and why it looks as it does, is in its file.
                 """);
-        for (Migrations.Migration m : Migrations.load()) {
+        for (MigrationFiles.Migration m : MigrationFiles.load()) {
             text.append("-- covers: ").append(m.name()).append('\n');
         }
         List<String> statements = new ArrayList<>();

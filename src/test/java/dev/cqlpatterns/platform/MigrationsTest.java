@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.ServerError;
 import com.datastax.oss.quarkus.runtime.api.session.QuarkusCqlSession;
 import dev.cqlpatterns.platform.cassandra.CassandraSettings;
+import dev.cqlpatterns.platform.schema.MigrationFiles;
 import dev.cqlpatterns.platform.schema.Migrations;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -45,7 +46,9 @@ class MigrationsTest {
                     .sorted()
                     .toList();
         }
-        assertThat(Migrations.load().stream().map(Migrations.Migration::name).toList())
+        assertThat(MigrationFiles.load().stream()
+                        .map(MigrationFiles.Migration::name)
+                        .toList())
                 .isEqualTo(files);
     }
 
@@ -54,9 +57,9 @@ class MigrationsTest {
         var recorded = session.execute(SimpleStatement.newInstance(
                         "SELECT version, checksum FROM " + settings.keyspace() + ".schema_migrations"))
                 .all();
-        List<Migrations.Migration> expected = Migrations.load();
+        List<MigrationFiles.Migration> expected = MigrationFiles.load();
         assertThat(recorded).hasSize(expected.size());
-        for (Migrations.Migration m : expected) {
+        for (MigrationFiles.Migration m : expected) {
             assertThat(recorded)
                     .anyMatch(r -> r.getInt("version") == m.version()
                             && r.getString("checksum").equals(m.checksum()));
@@ -73,12 +76,12 @@ class MigrationsTest {
                                 "SELECT count(*) FROM " + settings.keyspace() + ".schema_migrations"))
                         .one()
                         .getLong(0))
-                .isEqualTo(Migrations.load().size());
+                .isEqualTo(MigrationFiles.load().size());
     }
 
     @Test
     void should_accept_a_whole_file_checksum_of_an_earlier_release_once_and_refuse_a_changed_statement() {
-        Migrations.Migration first = Migrations.load().get(0);
+        MigrationFiles.Migration first = MigrationFiles.load().get(0);
         String table = settings.keyspace() + ".schema_migrations";
         try {
             session.execute(SimpleStatement.newInstance(
@@ -104,8 +107,8 @@ class MigrationsTest {
     /**
      * A run that lost its lease (it expired during a long wait and another run took it over) stops
      * instead of changing the schema beside the new holder: concurrent DDL is how Cassandra ends up
-     * with schema disagreement. The run renews the lease after each file and while it waits for
-     * schema agreement, and a renewal that finds another owner fails the run.
+     * with schema disagreement. The run renews the lease after each file and whenever a third of its
+     * TTL has passed, and a renewal that finds another owner fails the run.
      */
     @Test
     void a_run_whose_lease_was_taken_over_should_stop() throws Exception {

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.platform.scheduling;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import io.smallrye.mutiny.Uni;
@@ -11,18 +13,41 @@ import java.util.UUID;
  * A lease held in Cassandra (table leases): a lightweight transaction claims a name for one
  * owner, and a TTL frees it if the owner dies. The in-process scheduler fires on every replica and
  * skipping overlapping ticks guards one process only; this makes a job run once per tick
- * across all replicas. Conditional writes are never retried automatically (not idempotent).
+ * across all replicas; the schema migrator holds one for its whole run. Conditional writes are never
+ * retried automatically (not idempotent).
  */
 public class ClusterLease {
     private static final Query CLAIM =
             Cql.query("INSERT INTO leases (name, owner, acquired_at) VALUES (?, ?, ?) IF NOT EXISTS USING TTL ?");
+    private static final Query RENEW =
+            Cql.query("UPDATE leases USING TTL ? SET owner = ?, acquired_at = ? WHERE name = ? IF owner = ?");
     private static final Query RELEASE = Cql.query("DELETE FROM leases WHERE name = ? IF owner = ?");
 
-    private final Cql cql;
+    /**
+     * How the lease's statements reach Cassandra: through {@link Cql} (the scheduler's, prepared), or
+     * to the one node a schema migration run talks to, in the keyspace it migrates.
+     */
+    @FunctionalInterface
+    public interface Statements {
+        Uni<AsyncResultSet> run(Query statement, Object... values);
+    }
+
+    /** What a renewal found: the lease renewed, gone after its TTL, or held by another owner. */
+    public enum Renewal {
+        RENEWED,
+        EXPIRED,
+        TAKEN
+    }
+
+    private final Statements statements;
     private final String owner;
 
     public ClusterLease(Cql cql, String owner) {
-        this.cql = cql;
+        this(cql::write, owner);
+    }
+
+    public ClusterLease(Statements statements, String owner) {
+        this.statements = statements;
         this.owner = owner;
     }
 
@@ -37,7 +62,25 @@ public class ClusterLease {
     /** True when this owner now holds {@code name}; false when another one does. */
     public Uni<Boolean> tryAcquire(String name, Duration ttl, Instant now) {
         int seconds = (int) Math.max(1, ttl.toSeconds());
-        return cql.write(CLAIM, name, owner, now, seconds).map(rs -> rs.wasApplied());
+        return statements.run(CLAIM, name, owner, now, seconds).map(AsyncResultSet::wasApplied);
+    }
+
+    /**
+     * Holds {@code name} for {@code ttl} more from {@code now}, if this owner still holds it. Not
+     * applied, Cassandra answers with the row it found: none when the lease expired, another owner's
+     * when that one took it over.
+     */
+    public Uni<Renewal> renew(String name, Duration ttl, Instant now) {
+        int seconds = (int) Math.max(1, ttl.toSeconds());
+        return statements.run(RENEW, seconds, owner, now, name, owner).map(rs -> {
+            if (rs.wasApplied()) {
+                return Renewal.RENEWED;
+            }
+            Row found = rs.one();
+            return found != null && found.getColumnDefinitions().contains("owner") && found.getString("owner") != null
+                    ? Renewal.TAKEN
+                    : Renewal.EXPIRED;
+        });
     }
 
     /**
@@ -52,6 +95,6 @@ public class ClusterLease {
     }
 
     public Uni<Boolean> release(String name) {
-        return cql.write(RELEASE, name, owner).map(rs -> rs.wasApplied());
+        return statements.run(RELEASE, name, owner).map(AsyncResultSet::wasApplied);
     }
 }

@@ -30,7 +30,7 @@ final class SchemaAgreement {
         /** Changes the coordinator's schema harmlessly, so that it has a new version; false when it cannot yet. */
         boolean announce(Instant now);
 
-        /** Called each {@code renewEvery} while a node lags (the migration renews its lease). */
+        /** Called on each poll while a node lags (the migration run keeps its lease). */
         void stillWaiting();
     }
 
@@ -41,11 +41,11 @@ final class SchemaAgreement {
             Duration wait,
             Duration nudge,
             Duration pullDelay,
-            Duration renewEvery,
+            Duration reportEvery,
             String coordinator) {
         Instant began = Instant.now();
         Instant deadline = began.plus(wait);
-        Instant renewAt = began.plus(renewEvery);
+        Instant reportAt = began.plus(reportEvery);
         Instant nudgeAt = began.plus(nudge);
         for (String lagging; (lagging = cluster.lagging(cluster.coordinatorVersion())) != null; ) {
             Instant now = Instant.now();
@@ -60,13 +60,13 @@ final class SchemaAgreement {
                         lagging, coordinator, waited.toSeconds(), coordinator);
                 nudgeAt = now.plus(nudge).plus(pullDelay);
             }
-            if (now.isAfter(renewAt)) {
+            if (now.isAfter(reportAt)) {
                 LOG.infof(
                         "Node %s has not reached the schema version of %s after %d s; still waiting",
                         lagging, coordinator, waited.toSeconds());
-                cluster.stillWaiting();
-                renewAt = now.plus(renewEvery);
+                reportAt = now.plus(reportEvery);
             }
+            cluster.stillWaiting();
             pause(100, "schema agreement");
         }
     }

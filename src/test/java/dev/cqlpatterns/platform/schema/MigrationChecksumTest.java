@@ -12,7 +12,7 @@ class MigrationChecksumTest {
             """;
 
     private static String checksum(String file) {
-        return Migrations.statementsChecksum(Migrations.statements(file));
+        return MigrationFiles.statementsChecksum(MigrationFiles.statements(file));
     }
 
     @Test
