@@ -45,7 +45,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * at most 0.5 % of the writes and 1 % of the reads of a link fault may fail on their first attempt
  * (each was retried after Retry-After); none may for a node's death or pause. The service cut off
  * from a node once found that a prepare's second and third attempts were given the first one's
- * failure (Cql.PrepareAttempt says why); prepares are hedged now (Cql, Hedged).
+ * failure (PreparedStatements.PrepareAttempt says why); prepares are hedged (PreparedStatements, Hedged).
  *
  * <p>Bounded for CI (about 7 minutes with the cluster's start): the two partitions, 15 s each.
  * {@code -Dfaults.seconds=90} holds the killed node down and the load running longer,

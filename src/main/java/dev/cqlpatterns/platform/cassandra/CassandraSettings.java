@@ -38,7 +38,7 @@ public interface CassandraSettings {
     @WithDefault("PT0.5S")
     Duration prepareHedgeDelay();
 
-    /** Nodes asked to prepare a statement before its request fails (Cql, Hedged), each with the request timeout. */
+    /** Nodes asked to prepare a statement before its request fails (PreparedStatements, Hedged), each with the request timeout. */
     @WithDefault("3")
     int prepareAttempts();
 

@@ -16,7 +16,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Statements are prepared through requests of their own (Cql.PrepareAttempt), whose settings must not
+ * Statements are prepared through requests of their own (PreparedStatements.PrepareAttempt), whose settings must not
  * become those of the statements bound from them: those keep the driver profile's request timeout
  * (a conditional write given 0.5 s would time out under load). A statement prepared more than once
  * (a hedged prepare) keeps what reprepares it on a node that has not seen it.
@@ -45,11 +45,11 @@ class PreparedStatementsTest {
         // A text no other code prepares, twice, as a hedged prepare does when both attempts answer.
         String text =
                 "SELECT owner FROM " + cql.keyspace().asCql(true) + ".leases WHERE name = '" + UUID.randomUUID() + "'";
-        PreparedStatement kept = session.prepareAsync(new Cql.PrepareAttempt(text))
+        PreparedStatement kept = session.prepareAsync(new PreparedStatements.PrepareAttempt(text))
                 .toCompletableFuture()
                 .get();
         WeakReference<PreparedStatement> dropped =
-                new WeakReference<>(session.prepareAsync(new Cql.PrepareAttempt(text))
+                new WeakReference<>(session.prepareAsync(new PreparedStatements.PrepareAttempt(text))
                         .toCompletableFuture()
                         .get());
         // The driver's timer holds the request a while after its answer: up to 15 s.

@@ -44,7 +44,7 @@ class QualifiedStatementsTest {
                         .map(row -> row.getString("query_string"))
                         .collect(Collectors.toSet());
         assertThat(cql.preparedCql()).isNotEmpty().allSatisfy(text -> {
-            String qualified = Cql.qualified(text, keyspace);
+            String qualified = PreparedStatements.qualified(text, keyspace);
             assertThat(qualified).contains(keyspace.asCql(true) + ".");
             assertThat(serverSide)
                     .as("prepared on the server without a per-request keyspace")
@@ -55,13 +55,14 @@ class QualifiedStatementsTest {
     @Test
     void should_qualify_the_table_of_each_kind_of_statement_once() {
         CqlIdentifier ks = CqlIdentifier.fromInternal("ks");
-        assertThat(Cql.qualified("SELECT a FROM t WHERE k = ?", ks)).isEqualTo("SELECT a FROM ks.t WHERE k = ?");
-        assertThat(Cql.qualified("INSERT INTO t (a) VALUES (?) IF NOT EXISTS", ks))
+        assertThat(PreparedStatements.qualified("SELECT a FROM t WHERE k = ?", ks))
+                .isEqualTo("SELECT a FROM ks.t WHERE k = ?");
+        assertThat(PreparedStatements.qualified("INSERT INTO t (a) VALUES (?) IF NOT EXISTS", ks))
                 .isEqualTo("INSERT INTO ks.t (a) VALUES (?) IF NOT EXISTS");
-        assertThat(Cql.qualified("UPDATE t USING TTL ? SET a = ? WHERE k = ?", ks))
+        assertThat(PreparedStatements.qualified("UPDATE t USING TTL ? SET a = ? WHERE k = ?", ks))
                 .isEqualTo("UPDATE ks.t USING TTL ? SET a = ? WHERE k = ?");
-        assertThat(Cql.qualified("DELETE seen[?] FROM t WHERE k = ?", ks))
+        assertThat(PreparedStatements.qualified("DELETE seen[?] FROM t WHERE k = ?", ks))
                 .isEqualTo("DELETE seen[?] FROM ks.t WHERE k = ?");
-        assertThat(Cql.qualified("select a from other.t", ks)).isEqualTo("select a from other.t");
+        assertThat(PreparedStatements.qualified("select a from other.t", ks)).isEqualTo("select a from other.t");
     }
 }
