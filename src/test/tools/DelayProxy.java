@@ -30,13 +30,15 @@ public final class DelayProxy {
     private static final int CHUNK = 64 * 1024;
     /** Bytes queued per direction before the reader waits: a bound on memory, not on throughput at local speeds. */
     private static final int QUEUED_MAX = 16 * 1024 * 1024;
+
     private static final byte[] EOF = new byte[0];
 
     private static long delayNanos;
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: java DelayProxy.java DELAY_MS LISTEN_ADDR:PORT=TARGET_ADDR:PORT[@SOURCE_ADDR] ...");
+            System.err.println(
+                    "usage: java DelayProxy.java DELAY_MS LISTEN_ADDR:PORT=TARGET_ADDR:PORT[@SOURCE_ADDR] ...");
             System.exit(2);
         }
         delayNanos = Long.parseLong(args[0]) * 1_000_000L;
@@ -59,8 +61,8 @@ public final class DelayProxy {
 
     private static InetSocketAddress address(String hostPort) throws IOException {
         int colon = hostPort.lastIndexOf(':');
-        return new InetSocketAddress(InetAddress.getByName(hostPort.substring(0, colon)),
-                Integer.parseInt(hostPort.substring(colon + 1)));
+        return new InetSocketAddress(
+                InetAddress.getByName(hostPort.substring(0, colon)), Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
     private static void accept(ServerSocket server, InetSocketAddress target, InetAddress source) {
@@ -97,51 +99,55 @@ public final class DelayProxy {
         LinkedBlockingQueue<Object[]> queue = new LinkedBlockingQueue<>();
         Semaphore room = new Semaphore(QUEUED_MAX);
         String name = from.getRemoteSocketAddress() + " -> " + to.getRemoteSocketAddress();
-        Thread reader = new Thread(() -> {
-            byte[] buffer = new byte[CHUNK];
-            try (InputStream in = from.getInputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    if (n == 0) continue;
-                    room.acquireUninterruptibly(n);
-                    byte[] chunk = new byte[n];
-                    System.arraycopy(buffer, 0, chunk, 0, n);
-                    queue.add(new Object[] {System.nanoTime() + delayNanos, chunk});
-                }
-                queue.add(new Object[] {System.nanoTime() + delayNanos, EOF});
-            } catch (IOException e) {
-                // reset or closed: the other side learns it at once, as it would from a lost link's RST
-                closeQuietly(from);
-                closeQuietly(to);
-                queue.add(new Object[] {System.nanoTime(), null});
-            }
-        }, "read " + name);
-        Thread writer = new Thread(() -> {
-            try {
-                OutputStream out = to.getOutputStream();
-                while (true) {
-                    Object[] item = queue.take();
-                    long wait;
-                    while ((wait = (long) item[0] - System.nanoTime()) > 0) LockSupport.parkNanos(wait);
-                    byte[] chunk = (byte[]) item[1];
-                    if (chunk == null) return;
-                    if (chunk == EOF) {
-                        to.shutdownOutput();
-                        if (open.decrementAndGet() == 0) {
-                            closeQuietly(from);
-                            closeQuietly(to);
+        Thread reader = new Thread(
+                () -> {
+                    byte[] buffer = new byte[CHUNK];
+                    try (InputStream in = from.getInputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            if (n == 0) continue;
+                            room.acquireUninterruptibly(n);
+                            byte[] chunk = new byte[n];
+                            System.arraycopy(buffer, 0, chunk, 0, n);
+                            queue.add(new Object[] {System.nanoTime() + delayNanos, chunk});
                         }
-                        return;
+                        queue.add(new Object[] {System.nanoTime() + delayNanos, EOF});
+                    } catch (IOException e) {
+                        // reset or closed: the other side learns it at once, as it would from a lost link's RST
+                        closeQuietly(from);
+                        closeQuietly(to);
+                        queue.add(new Object[] {System.nanoTime(), null});
                     }
-                    out.write(chunk);
-                    room.release(chunk.length);
-                }
-            } catch (IOException | InterruptedException e) {
-                closeQuietly(from);
-                closeQuietly(to);
-                room.release(QUEUED_MAX); // a reader waiting for room gets it, reads the error and ends
-            }
-        }, "write " + name);
+                },
+                "read " + name);
+        Thread writer = new Thread(
+                () -> {
+                    try {
+                        OutputStream out = to.getOutputStream();
+                        while (true) {
+                            Object[] item = queue.take();
+                            long wait;
+                            while ((wait = (long) item[0] - System.nanoTime()) > 0) LockSupport.parkNanos(wait);
+                            byte[] chunk = (byte[]) item[1];
+                            if (chunk == null) return;
+                            if (chunk == EOF) {
+                                to.shutdownOutput();
+                                if (open.decrementAndGet() == 0) {
+                                    closeQuietly(from);
+                                    closeQuietly(to);
+                                }
+                                return;
+                            }
+                            out.write(chunk);
+                            room.release(chunk.length);
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        closeQuietly(from);
+                        closeQuietly(to);
+                        room.release(QUEUED_MAX); // a reader waiting for room gets it, reads the error and ends
+                    }
+                },
+                "write " + name);
         reader.start();
         writer.start();
     }
