@@ -1,9 +1,7 @@
 package dev.cqlpatterns.posts;
 
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
@@ -67,7 +65,7 @@ public class AddComment {
     public record Plan(UUID commentId) {}
 
     @Inject
-    Cql cql;
+    PostAndComments comments;
 
     @Inject
     PostsSettings settings;
@@ -143,18 +141,13 @@ public class AddComment {
 
     /** A retry: writes the comment unless the first attempt did (a SERIAL read sees its conditional write). */
     private Uni<Void> finish(UUID post, UUID comment, String commenter, String body) {
-        return written(post, comment)
+        return comments.hasComment(post, comment)
                 .chain(there -> there ? Uni.createFrom().voidItem() : write(post, comment, commenter, body));
-    }
-
-    private Uni<Boolean> written(UUID post, UUID comment) {
-        return cql.read(PostAndComments.COMMENTER, cql.serially(), post, comment)
-                .map(rs -> rs.one() != null);
     }
 
     private Uni<Void> write(UUID post, UUID comment, String commenter, String body) {
         return cas.<Integer, Void>run(
-                attempt -> count(post, attempt),
+                attempt -> comments.commentCount(post, attempt),
                 count -> {
                     if (count == null) {
                         return Step.done(Uni.createFrom().failure(ProblemException.notFound("No post " + post)));
@@ -166,26 +159,11 @@ public class AddComment {
                     }
                     return Step.write(
                             "post_and_comments",
-                            cql.write(PostAndComments.ADD_COMMENT, commenter, body, count + 1, post, comment, count),
+                            comments.addComment(post, comment, commenter, body, count),
                             // The comment's row (its own timeuuid) is there: our write holds.
-                            () -> written(post, comment),
+                            () -> comments.hasComment(post, comment),
                             () -> Uni.createFrom().voidItem());
                 },
                 () -> ProblemException.conflict("Too many comments at once on this post; retry"));
-    }
-
-    /** The post's comment count (null: no such post): lost to another comment, Cassandra answered it. */
-    private Uni<Integer> count(UUID post, CompareAndSet.Attempt attempt) {
-        if (attempt.lost() != null) {
-            return Uni.createFrom().item(attempt.lost().one().getInt("comment_count"));
-        }
-        return cql.read(
-                        PostAndComments.COMMENT_COUNT,
-                        b -> attempt.retry() ? cql.serially().apply(b) : b,
-                        post)
-                .map(rs -> {
-                    Row row = rs.one();
-                    return row == null ? null : row.getInt("comment_count");
-                });
     }
 }

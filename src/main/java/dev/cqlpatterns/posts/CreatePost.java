@@ -1,6 +1,5 @@
 package dev.cqlpatterns.posts;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
 import dev.cqlpatterns.platform.http.Text;
@@ -54,7 +53,7 @@ public class CreatePost {
     public static final String OPERATION = "POST /posts";
 
     @Inject
-    Cql cql;
+    PostAndComments posts;
 
     @Inject
     Caller caller;
@@ -127,13 +126,7 @@ public class CreatePost {
                         // Wall clock, not the service's Clock: write timestamps order writes.
                         () -> new Plan(
                                 TimeUuids.at(clock.instant()), ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now())),
-                        (plan, retry) -> cql.write(
-                                        PostAndComments.CREATE_POST,
-                                        plan.id(),
-                                        author,
-                                        request.body(),
-                                        plan.writtenAt())
-                                .replaceWithVoid())
+                        (plan, retry) -> posts.createPost(plan.id(), author, request.body(), plan.writtenAt()))
                 .map(done -> done.respond(
                         NewResource.<Created>at("/posts/" + done.plan().id())
                                 .entity(new Created(done.plan().id().toString()))));

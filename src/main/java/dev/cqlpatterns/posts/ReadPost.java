@@ -1,8 +1,5 @@
 package dev.cqlpatterns.posts;
 
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
@@ -41,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class ReadPost {
 
     @Inject
-    Cql cql;
+    PostAndComments posts;
 
     @Inject
     Cursors cursors;
@@ -105,23 +102,14 @@ public class ReadPost {
         UUID post = PostIds.parse(id);
         int size = cursors.limit(limit);
         String scope = "post-comments:" + post;
-        Uni<AsyncResultSet> read = cursors.decode(scope, cursor, Position.class)
-                .map(p -> cql.read(PostAndComments.COMMENTS_BEFORE, post, p.before(), size + 1))
-                .orElseGet(() -> cql.read(PostAndComments.FIRST_COMMENTS, post, size + 1));
-        return read.map(rs -> {
-            List<Row> rows = Cql.rows(rs);
-            if (rows.isEmpty()) {
+        UUID before = cursors.decode(scope, cursor, Position.class)
+                .map(Position::before)
+                .orElse(null);
+        return posts.read(post, before, size + 1).map(read -> {
+            if (read == null) {
                 throw ProblemException.notFound("No post " + id);
             }
-            Row first = rows.get(0);
-            List<Comment> comments = rows.stream()
-                    .filter(row -> !row.isNull("comment_time"))
-                    .map(row -> new Comment(
-                            row.getUuid("comment_time").toString(),
-                            row.getString("commenter"),
-                            row.getString("comment_body"),
-                            TimeUuids.instant(row.getUuid("comment_time"))))
-                    .toList();
+            List<Comment> comments = read.comments();
             String next = null;
             if (comments.size() > size) {
                 comments = comments.subList(0, size);
@@ -131,10 +119,10 @@ public class ReadPost {
             }
             return new Post(
                     post.toString(),
-                    first.getString("author"),
-                    first.getString("post_body"),
+                    read.author(),
+                    read.body(),
                     TimeUuids.instant(post),
-                    first.getInt("comment_count"),
+                    read.commentCount(),
                     Page.of(comments, next));
         });
     }
