@@ -1,18 +1,14 @@
 package dev.cqlpatterns.clickstream;
 
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.clickstream.ClickRows.Found;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
-import dev.cqlpatterns.platform.time.TimeUuids;
-import io.netty.util.NetUtil;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
@@ -23,7 +19,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -70,7 +65,7 @@ public class Clickstream {
             .thenComparingLong(id -> id.getLeastSignificantBits() ^ 0x0080808080808080L);
 
     @Inject
-    Cql cql;
+    ClickRows clicks;
 
     @Inject
     Clock clock;
@@ -115,8 +110,6 @@ public class Clickstream {
                     maxLength = 64,
                     nullable = true)
             String ip) {}
-
-    private record Found(UUID id, Click click) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
@@ -176,33 +169,16 @@ public class Clickstream {
     /** The newest {@code need} clicks of a month (before a click id, if given): all shards, merged. */
     private Uni<List<Found>> readMonth(int monthKey, UUID before, int need) {
         YearMonth month = Granularity.monthOf(monthKey);
-        List<Uni<AsyncResultSet>> shards = new ArrayList<>(settings.shards());
+        List<Uni<List<Found>>> shards = new ArrayList<>(settings.shards());
         for (int shard = 0; shard < settings.shards(); shard++) {
-            shards.add(
-                    before == null
-                            ? cql.read(ClickRows.IN_SHARD, month.getYear(), month.getMonthValue(), shard, need)
-                            : cql.read(
-                                    ClickRows.IN_SHARD_AFTER,
-                                    month.getYear(),
-                                    month.getMonthValue(),
-                                    shard,
-                                    before,
-                                    need));
+            shards.add(clicks.inShard(month, shard, before, need));
         }
         return Uni.combine().all().unis(shards).with(results -> {
             List<Found> merged = new ArrayList<>();
             for (Object result : results) {
-                for (Row row : Cql.rows((AsyncResultSet) result)) {
-                    UUID id = row.getUuid("click_id");
-                    InetAddress ip = row.getInetAddress("ip");
-                    merged.add(new Found(
-                            id,
-                            new Click(
-                                    id.toString(),
-                                    TimeUuids.instant(id),
-                                    row.getString("url"),
-                                    ip == null ? null : NetUtil.toAddressString(ip))));
-                }
+                @SuppressWarnings("unchecked")
+                List<Found> found = (List<Found>) result;
+                merged.addAll(found);
             }
             merged.sort(Comparator.comparing(Found::id, TIMEUUID_ORDER.reversed()));
             return merged.size() > need ? merged.subList(0, need) : merged;

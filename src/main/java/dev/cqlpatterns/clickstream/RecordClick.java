@@ -3,7 +3,6 @@ package dev.cqlpatterns.clickstream;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -77,7 +76,7 @@ public class RecordClick {
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+");
 
     @Inject
-    Cql cql;
+    ClickRows clicks;
 
     @Inject
     Clock clock;
@@ -156,16 +155,8 @@ public class RecordClick {
         int shard = Math.floorMod(nextShard.getAndIncrement(), settings.shards());
         return registry.record(series, TimeSeries.GLOBAL, at)
                 .map(Granularity::monthOf)
-                .chain(month -> cql.write(
-                        ClickRows.WRITE_CLICK,
-                        month.getYear(),
-                        month.getMonthValue(),
-                        shard,
-                        clickId,
-                        ip,
-                        url,
-                        ttlSeconds))
-                .map(rs -> RestResponse.status(RestResponse.Status.CREATED, new Recorded(clickId.toString(), at)));
+                .chain(month -> clicks.writeClick(month, shard, clickId, ip, url, ttlSeconds))
+                .map(written -> RestResponse.status(RestResponse.Status.CREATED, new Recorded(clickId.toString(), at)));
     }
 
     static String url(String raw) {
