@@ -4,7 +4,6 @@ import dev.cqlpatterns.courses.RecordCourseView.CourseView;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.paging.Cursors;
@@ -49,7 +48,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class CourseViews {
 
     @Inject
-    Cql cql;
+    PageViewRows views;
 
     @Inject
     Clock clock;
@@ -141,12 +140,7 @@ public class CourseViews {
                             size,
                             walk.budget(),
                             Function.<UUID>identity(),
-                            (day, last, need) -> (last == null
-                                            ? cql.read(PageViewRows.IN_DAY, id, day, lower, upper, need)
-                                            : cql.read(PageViewRows.IN_DAY_AFTER, id, day, lower, last, need))
-                                    .map(rs -> Cql.rows(rs).stream()
-                                            .map(row -> row.getUuid(0))
-                                            .toList())
+                            (day, last, need) -> views.inDay(id, day, lower, upper, last, need)
                                     .map(found -> BucketWalk.Chunk.of(found, need, Function.<UUID>identity())))
                     .map(page -> page.toPage(
                             CourseView::of, next -> cursors.encode(scope, new Position(next.bucket(), next.after()))));

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -10,7 +9,6 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -30,9 +28,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/courses/{courseId}/modules/{moduleId}")
 @Tag(name = "courses")
 public class DeleteModule {
-
-    @Inject
-    Cql cql;
 
     @Inject
     Caller caller;
@@ -80,9 +75,7 @@ public class DeleteModule {
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
         return known.requireOwner(id, me)
                 .chain(() -> known.changeTime(id))
-                .chain(t -> cql.onePartition(List.of(
-                        cql.bind(KnownCourses.DELETE_MODULE, t, id, module),
-                        cql.bind(KnownCourses.MARK_CHANGED, t, t, id))))
-                .map(rs -> RestResponse.noContent());
+                .chain(t -> known.deleteModule(id, module, t))
+                .map(deleted -> RestResponse.noContent());
     }
 }

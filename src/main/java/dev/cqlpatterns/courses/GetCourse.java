@@ -1,8 +1,6 @@
 package dev.cqlpatterns.courses;
 
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.courses.PutModule.Module;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
@@ -15,7 +13,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -34,13 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class GetCourse {
 
     @Inject
-    Cql cql;
-
-    @Inject
     KnownCourses known;
-
-    @Inject
-    CourseSettings settings;
 
     @Schema(name = "Course")
     public record Course(
@@ -77,25 +68,11 @@ public class GetCourse {
                     @PathParam("courseId")
                     String courseId) {
         String id = CourseIds.courseId(courseId);
-        // Module ids are bounded, so the whole partition fits one page.
-        int pageSize = settings.maxModuleId() + 1;
-        return cql.read(KnownCourses.COURSE, b -> b.setPageSize(pageSize), id).map(rs -> {
-            List<Row> rows = Cql.rows(rs);
-            if (rows.isEmpty()) {
+        return known.course(id).map(course -> {
+            if (course == null) {
                 throw ProblemException.notFound("No course " + id);
             }
-            String name = rows.get(0).getString("name");
-            String owner = rows.get(0).getString("owner");
-            List<Module> modules = new ArrayList<>(rows.size());
-            for (Row row : rows) {
-                if (!row.isNull("module_id")) {
-                    modules.add(new Module(row.getInt("module_id"), row.getString("module_name")));
-                }
-            }
-            if (name != null) {
-                known.remember(id, owner);
-            }
-            return new Course(id, name, owner, modules);
+            return course;
         });
     }
 }

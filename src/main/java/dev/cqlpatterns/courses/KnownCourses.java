@@ -14,6 +14,8 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,25 +47,29 @@ public class KnownCourses {
     private static final Query LAST_CHANGE =
             Cql.idempotent("SELECT changed_at, writetime(name) AS name_written FROM courses WHERE id = ? LIMIT 1");
     /** PutCourse: a course's name (the static column), at the change's time. */
-    static final Query WRITE_NAME =
+    private static final Query WRITE_NAME =
             Cql.idempotent("INSERT INTO courses (id, name, changed_at) VALUES (?, ?, ?) USING TIMESTAMP ?");
     /** PutModule: one module, at the change's time. */
-    static final Query WRITE_MODULE = Cql.idempotent(
+    private static final Query WRITE_MODULE = Cql.idempotent(
             "INSERT INTO courses (id, module_id, module_name, changed_at) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     /** DeleteModule: one module, at the change's time, with {@link #MARK_CHANGED} in one batch. */
-    static final Query DELETE_MODULE =
+    private static final Query DELETE_MODULE =
             Cql.idempotent("DELETE FROM courses USING TIMESTAMP ? WHERE id = ? AND module_id = ?");
     /** DeleteModule: the change's mark, which a delete of a module row cannot write itself. */
-    static final Query MARK_CHANGED =
+    private static final Query MARK_CHANGED =
             Cql.idempotent("UPDATE courses USING TIMESTAMP ? SET changed_at = ? WHERE id = ?");
     /** GetCourse: the course and its modules, one partition. */
-    static final Query COURSE = Cql.idempotent("SELECT name, owner, module_id, module_name FROM courses WHERE id = ?");
+    private static final Query COURSE =
+            Cql.idempotent("SELECT name, owner, module_id, module_name FROM courses WHERE id = ?");
 
     @Inject
     Cql cql;
 
     @Inject
     Clock clock;
+
+    @Inject
+    CourseSettings settings;
 
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final Map<String, String> owners = new ConcurrentHashMap<>();
@@ -151,6 +157,47 @@ public class KnownCourses {
             long changed = row.isNull("changed_at") ? Long.MIN_VALUE : row.getLong("changed_at");
             long named = row.isNull("name_written") ? Long.MIN_VALUE : row.getLong("name_written");
             return Math.max(now, Math.max(changed, named) + 1);
+        });
+    }
+
+    /** A course's name, at the change's time {@code t} (microseconds, {@link #changeTime}). */
+    Uni<Void> writeName(String courseId, String name, long t) {
+        return cql.write(WRITE_NAME, courseId, name, t, t).replaceWithVoid();
+    }
+
+    /** One module's name, at the change's time {@code t}. */
+    Uni<Void> writeModule(String courseId, int module, String name, long t) {
+        return cql.write(WRITE_MODULE, courseId, module, name, t, t).replaceWithVoid();
+    }
+
+    /** One module gone and the course's change marked, at the change's time {@code t}: one batch, one partition. */
+    Uni<Void> deleteModule(String courseId, int module, long t) {
+        return cql.onePartition(
+                        List.of(cql.bind(DELETE_MODULE, t, courseId, module), cql.bind(MARK_CHANGED, t, t, courseId)))
+                .replaceWithVoid();
+    }
+
+    /** The course and its modules in module id order (one partition read); null when there is no such course. */
+    Uni<GetCourse.Course> course(String courseId) {
+        // Module ids are bounded, so the whole partition fits one page.
+        int pageSize = settings.maxModuleId() + 1;
+        return cql.read(COURSE, b -> b.setPageSize(pageSize), courseId).map(rs -> {
+            List<Row> rows = Cql.rows(rs);
+            if (rows.isEmpty()) {
+                return null;
+            }
+            String name = rows.get(0).getString("name");
+            String owner = rows.get(0).getString("owner");
+            List<PutModule.Module> modules = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                if (!row.isNull("module_id")) {
+                    modules.add(new PutModule.Module(row.getInt("module_id"), row.getString("module_name")));
+                }
+            }
+            if (name != null) {
+                remember(courseId, owner);
+            }
+            return new GetCourse.Course(courseId, name, owner, modules);
         });
     }
 

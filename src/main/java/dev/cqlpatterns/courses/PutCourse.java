@@ -1,6 +1,5 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -38,9 +37,6 @@ import org.hibernate.validator.constraints.CodePointLength;
 @Path("/courses/{courseId}")
 @Tag(name = "courses")
 public class PutCourse {
-
-    @Inject
-    Cql cql;
 
     @Inject
     Caller caller;
@@ -103,9 +99,7 @@ public class PutCourse {
         return known.createOrRequireOwner(id, me, body.name())
                 .chain(created -> created
                         ? Uni.createFrom().voidItem()
-                        : known.changeTime(id)
-                                .chain(t -> cql.write(KnownCourses.WRITE_NAME, id, body.name(), t, t))
-                                .replaceWithVoid())
+                        : known.changeTime(id).chain(t -> known.writeName(id, body.name(), t)))
                 .map(written -> new CourseSummary(id, body.name(), me));
     }
 }

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.courses;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -40,9 +39,6 @@ import org.hibernate.validator.constraints.CodePointLength;
 @Path("/courses/{courseId}/modules/{moduleId}")
 @Tag(name = "courses")
 public class PutModule {
-
-    @Inject
-    Cql cql;
 
     @Inject
     Caller caller;
@@ -113,7 +109,7 @@ public class PutModule {
         int module = CourseIds.moduleId(moduleId, settings.maxModuleId());
         return known.requireOwner(id, me)
                 .chain(() -> known.changeTime(id))
-                .chain(t -> cql.write(KnownCourses.WRITE_MODULE, id, module, body.name(), t, t))
-                .map(rs -> new Module(module, body.name()));
+                .chain(t -> known.writeModule(id, module, body.name(), t))
+                .map(written -> new Module(module, body.name()));
     }
 }

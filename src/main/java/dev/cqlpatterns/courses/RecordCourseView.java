@@ -2,7 +2,6 @@ package dev.cqlpatterns.courses;
 
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.time.TimeUuids;
@@ -44,7 +43,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class RecordCourseView {
 
     @Inject
-    Cql cql;
+    PageViewRows views;
 
     @Inject
     Clock clock;
@@ -115,7 +114,7 @@ public class RecordCourseView {
         UUID viewId = TimeUuids.at(at);
         return known.require(id)
                 .chain(() -> registry.record(series, id, at))
-                .chain(day -> cql.write(PageViewRows.WRITE_VIEW, id, day, viewId, ttlSeconds))
-                .map(rs -> RestResponse.status(RestResponse.Status.CREATED, CourseView.of(viewId)));
+                .chain(day -> views.writeView(id, day, viewId, ttlSeconds))
+                .map(written -> RestResponse.status(RestResponse.Status.CREATED, CourseView.of(viewId)));
     }
 }
