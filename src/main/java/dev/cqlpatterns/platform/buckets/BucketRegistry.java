@@ -1,6 +1,7 @@
 package dev.cqlpatterns.platform.buckets;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import io.smallrye.mutiny.Uni;
@@ -9,12 +10,14 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Which buckets of a time series hold data (table time_buckets, see cql/002_time_buckets.cql).
+ * Which buckets of a time series hold data (table time_buckets).
  *
  * <p>Writers call {@link #record} before writing an event into a bucket, so a bucket is listed
  * before any of its rows exist and a reader never misses one. Each process remembers what it has
@@ -46,10 +49,10 @@ public class BucketRegistry {
     private static final Query NEWEST_FIRST = Cql.idempotent(
             "SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ? LIMIT ?");
     /** BucketRoller: the buckets around now, with whether each is open or closed. */
-    static final Query AROUND = Cql.idempotent("SELECT bucket, opened_at, closed FROM time_buckets "
+    private static final Query AROUND = Cql.idempotent("SELECT bucket, opened_at, closed FROM time_buckets "
             + "WHERE series = ? AND entity = ? AND bucket <= ? AND bucket >= ?");
     /** BucketRoller: whether any bucket older than the retention is left. */
-    static final Query ANY_OLDER =
+    private static final Query ANY_OLDER =
             Cql.idempotent("SELECT bucket FROM time_buckets WHERE series = ? AND entity = ? AND bucket < ? LIMIT 1");
 
     @Inject
@@ -121,5 +124,32 @@ public class BucketRegistry {
     /** Forgets every bucket older than {@code oldestKept} (one range tombstone). */
     public Uni<Void> dropOlderThan(TimeSeries series, String entity, int oldestKept) {
         return cql.write(DROP_OLDER, series.name(), entity, oldestKept).replaceWithVoid();
+    }
+
+    /** A listed bucket as the roller sees it: when it was opened (null: never), and whether it is closed. */
+    record State(Instant openedAt, Boolean closed) {
+        static final State UNLISTED = new State(null, null);
+
+        boolean opened() {
+            return openedAt != null;
+        }
+    }
+
+    /** The listed buckets from {@code newest} down to {@code oldest} (both included), by key. One partition read. */
+    Uni<Map<Integer, State>> around(TimeSeries series, String entity, int newest, int oldest) {
+        return cql.read(AROUND, series.name(), entity, newest, oldest).map(rs -> {
+            Map<Integer, State> known = new HashMap<>();
+            for (Row row : Cql.rows(rs)) {
+                known.put(
+                        row.getInt("bucket"),
+                        new State(row.getInstant("opened_at"), row.isNull("closed") ? null : row.getBoolean("closed")));
+            }
+            return known;
+        });
+    }
+
+    /** Whether any bucket older than {@code oldestKept} is listed. One partition read. */
+    Uni<Boolean> anyOlderThan(TimeSeries series, String entity, int oldestKept) {
+        return cql.read(ANY_OLDER, series.name(), entity, oldestKept).map(rs -> rs.one() != null);
     }
 }

@@ -1,7 +1,6 @@
 package dev.cqlpatterns.platform.buckets;
 
-import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.cassandra.Cql;
+import dev.cqlpatterns.platform.buckets.BucketRegistry.State;
 import dev.cqlpatterns.platform.scheduling.ClusterJob;
 import dev.cqlpatterns.platform.scheduling.JobRunner;
 import io.smallrye.mutiny.Multi;
@@ -15,7 +14,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +35,8 @@ import java.util.stream.Collectors;
  * without scanning time_buckets, so the roller leaves them alone: their writers list buckets as
  * they write, and their readers bound what they visit by {@link TimeSeries#oldestKept}.
  *
- * <p>The registry's own API answers bucket keys only; the roller reads time_buckets directly for
- * opened_at and closed, so it writes only what changes.
+ * <p>The registry answers the roller each bucket's opened_at and closed, so the roller writes only
+ * what changes.
  */
 @ApplicationScoped
 public class BucketRoller {
@@ -51,9 +49,6 @@ public class BucketRoller {
     BucketRegistry registry;
 
     @Inject
-    Cql cql;
-
-    @Inject
     JobRunner runner;
 
     @Inject
@@ -61,12 +56,6 @@ public class BucketRoller {
 
     @Inject
     RollerSettings settings;
-
-    private record State(Instant openedAt, Boolean closed) {
-        boolean opened() {
-            return openedAt != null;
-        }
-    }
 
     /** This job: ticked in process (platform.scheduling.InProcessTicks) or by the {@code job} command a CronJob runs. */
     @Produces
@@ -118,36 +107,26 @@ public class BucketRoller {
         int current = g.key(now);
         int next = g.next(current);
         int previous = g.previous(current);
-        return cql.read(BucketRegistry.AROUND, series.name(), TimeSeries.GLOBAL, next, previous)
-                .chain(rs -> {
-                    Map<Integer, State> known = new HashMap<>();
-                    for (Row row : Cql.rows(rs)) {
-                        known.put(
-                                row.getInt("bucket"),
-                                new State(
-                                        row.getInstant("opened_at"),
-                                        row.isNull("closed") ? null : row.getBoolean("closed")));
-                    }
-                    List<Uni<Void>> changes = new ArrayList<>();
-                    if (!known.getOrDefault(current, new State(null, null)).opened()) {
-                        changes.add(registry.open(series, TimeSeries.GLOBAL, current, now));
-                    }
-                    boolean nextIsNear = !now.isBefore(g.start(next).minus(settings.openAhead()));
-                    if (nextIsNear
-                            && !known.getOrDefault(next, new State(null, null)).opened()) {
-                        changes.add(registry.open(series, TimeSeries.GLOBAL, next, now));
-                    }
-                    State before = known.get(previous);
-                    boolean previousIsDone = !now.isBefore(g.end(previous).plus(settings.closeAfter()));
-                    if (before != null && previousIsDone && !Boolean.TRUE.equals(before.closed())) {
-                        changes.add(registry.close(series, TimeSeries.GLOBAL, previous));
-                    }
-                    int count = changes.size();
-                    Uni<Void> applied = changes.isEmpty()
-                            ? Uni.createFrom().voidItem()
-                            : Uni.join().all(changes).andFailFast().replaceWithVoid();
-                    return applied.chain(() -> dropExpired(series, now)).map(dropped -> count + dropped);
-                });
+        return registry.around(series, TimeSeries.GLOBAL, next, previous).chain(known -> {
+            List<Uni<Void>> changes = new ArrayList<>();
+            if (!known.getOrDefault(current, State.UNLISTED).opened()) {
+                changes.add(registry.open(series, TimeSeries.GLOBAL, current, now));
+            }
+            boolean nextIsNear = !now.isBefore(g.start(next).minus(settings.openAhead()));
+            if (nextIsNear && !known.getOrDefault(next, State.UNLISTED).opened()) {
+                changes.add(registry.open(series, TimeSeries.GLOBAL, next, now));
+            }
+            State before = known.get(previous);
+            boolean previousIsDone = !now.isBefore(g.end(previous).plus(settings.closeAfter()));
+            if (before != null && previousIsDone && !Boolean.TRUE.equals(before.closed())) {
+                changes.add(registry.close(series, TimeSeries.GLOBAL, previous));
+            }
+            int count = changes.size();
+            Uni<Void> applied = changes.isEmpty()
+                    ? Uni.createFrom().voidItem()
+                    : Uni.join().all(changes).andFailFast().replaceWithVoid();
+            return applied.chain(() -> dropExpired(series, now)).map(dropped -> count + dropped);
+        });
     }
 
     /** Drops the buckets older than the series' retention, if there are any: 1 when it did, else 0. */
@@ -156,13 +135,11 @@ public class BucketRoller {
             return Uni.createFrom().item(0);
         }
         int oldestKept = series.oldestKept(now);
-        return cql.read(BucketRegistry.ANY_OLDER, series.name(), TimeSeries.GLOBAL, oldestKept)
-                .chain(rs -> {
-                    if (rs.one() == null) {
-                        return Uni.createFrom().item(0);
-                    }
-                    return registry.dropOlderThan(series, TimeSeries.GLOBAL, oldestKept)
-                            .replaceWith(1);
-                });
+        return registry.anyOlderThan(series, TimeSeries.GLOBAL, oldestKept).chain(any -> {
+            if (!any) {
+                return Uni.createFrom().item(0);
+            }
+            return registry.dropOlderThan(series, TimeSeries.GLOBAL, oldestKept).replaceWith(1);
+        });
     }
 }
