@@ -19,6 +19,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * What the group functions share: the groups table (a group and its bucket count), every statement
@@ -39,15 +40,15 @@ public class Groups {
     private static final Query CREATE =
             Cql.conditional("INSERT INTO groups (groupname, buckets, created_at) VALUES (?, ?, ?) IF NOT EXISTS");
     /** JoinGroup and LeaveGroup: the caller's membership of one group, if any. */
-    static final Query MEMBERSHIP = Cql.idempotent("SELECT bucket, joined, writetime(joined) AS claimed "
+    private static final Query MEMBERSHIP = Cql.idempotent("SELECT bucket, joined, writetime(joined) AS claimed "
             + "FROM groups_by_user WHERE username = ? AND groupname = ?");
 
     // Conditional (Cql.conditional), settled by CompareAndSet: the claim holding this join's own
     // timeuuid is this join's, whatever Cassandra answered.
-    static final Query CLAIM_MEMBERSHIP = Cql.conditional(
+    private static final Query CLAIM_MEMBERSHIP = Cql.conditional(
             "INSERT INTO groups_by_user (username, groupname, bucket, joined) VALUES (?, ?, ?, ?) IF NOT EXISTS");
     /** LeaveGroup: the membership, once its member row is gone. */
-    static final Query DELETE_MEMBERSHIP =
+    private static final Query DELETE_MEMBERSHIP =
             Cql.idempotent("DELETE FROM groups_by_user USING TIMESTAMP ? WHERE username = ? AND groupname = ?");
 
     @Inject
@@ -58,6 +59,18 @@ public class Groups {
 
     @Inject
     Clock clock;
+
+    @Inject
+    CompareAndSet cas;
+
+    /**
+     * A user's membership of a group as groups_by_user holds it: its member bucket, join time, and
+     * the write time of its claim (microseconds; null where Cassandra's answer did not carry it).
+     */
+    record MembershipRow(int bucket, UUID joined, Long claimed) {}
+
+    /** The outcome of a claim: applied, or lost to {@code winner} (null when the outcome stayed unknown). */
+    record Claim(boolean applied, MembershipRow winner) {}
 
     /** For the bucket roller, which finds every TimeSeries bean. */
     @Produces
@@ -100,6 +113,44 @@ public class Groups {
                                         : Uni.createFrom().failure(failure);
                             }));
         });
+    }
+
+    /** The user's membership of the group, null when there is none. One partition read. */
+    Uni<MembershipRow> membership(String username, String group) {
+        return cql.read(MEMBERSHIP, username, group).map(rs -> {
+            Row row = rs.one();
+            return row == null
+                    ? null
+                    : new MembershipRow(row.getInt("bucket"), row.getUuid("joined"), row.getLong("claimed"));
+        });
+    }
+
+    /**
+     * Claims the membership (IF NOT EXISTS), keeping the first join: applied when the claim that holds
+     * is this one's ({@code joined}, read at the serial level when Cassandra's answer is not proof).
+     */
+    Uni<Claim> claimMembership(String username, String group, int bucket, UUID joined) {
+        return cas.conditional(
+                        "groups_by_user",
+                        cql.write(CLAIM_MEMBERSHIP, username, group, bucket, joined),
+                        () -> cql.read(MEMBERSHIP, cql.serially(), username, group)
+                                .map(claim -> {
+                                    Row held = claim.one();
+                                    return held != null && joined.equals(held.getUuid("joined"));
+                                }))
+                .map(outcome -> {
+                    if (outcome.applied() || outcome.answer() == null) {
+                        return new Claim(outcome.applied(), null);
+                    }
+                    // A concurrent join of the same user won: its bucket and join time.
+                    Row theirs = outcome.answer().one();
+                    return new Claim(false, new MembershipRow(theirs.getInt("bucket"), theirs.getUuid("joined"), null));
+                });
+    }
+
+    /** Deletes the membership with write timestamp {@code at} (microseconds). */
+    Uni<Void> deleteMembership(String username, String group, long at) {
+        return cql.write(DELETE_MEMBERSHIP, at, username, group).replaceWithVoid();
     }
 
     /** The member bucket of a username: the first 4 bytes of its SHA-256, modulo the bucket count. */

@@ -1,10 +1,7 @@
 package dev.cqlpatterns.groups;
 
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
-import dev.cqlpatterns.platform.cassandra.CompareAndSet;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -59,12 +56,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/groups/{group}/members/{username}")
 @Tag(name = "groups")
 public class JoinGroup {
-
-    @Inject
-    Cql cql;
-
-    @Inject
-    CompareAndSet cas;
 
     @Inject
     Groups groups;
@@ -144,12 +135,10 @@ public class JoinGroup {
         if (m.claimed() != null) {
             return Uni.createFrom().item(m.claimed());
         }
-        return cql.read(Groups.MEMBERSHIP, username, group).map(rs -> {
-            Row row = rs.one();
-            return row != null && m.joined().equals(row.getUuid("joined"))
-                    ? row.getLong("claimed")
-                    : TimeUuids.instant(m.joined()).toEpochMilli() * 1_000;
-        });
+        return groups.membership(username, group)
+                .map(row -> row != null && m.joined().equals(row.joined())
+                        ? row.claimed()
+                        : TimeUuids.instant(m.joined()).toEpochMilli() * 1_000);
     }
 
     /** The existing membership, or a new one claimed now. */
@@ -158,15 +147,10 @@ public class JoinGroup {
     }
 
     private Uni<Membership> membership(String group, String username, Instant now, boolean firstTry) {
-        return cql.read(Groups.MEMBERSHIP, username, group).chain(rs -> {
-            Row existing = rs.one();
+        return groups.membership(username, group).chain(existing -> {
             if (existing != null) {
                 return Uni.createFrom()
-                        .item(new Membership(
-                                existing.getInt("bucket"),
-                                existing.getUuid("joined"),
-                                false,
-                                existing.getLong("claimed")));
+                        .item(new Membership(existing.bucket(), existing.joined(), false, existing.claimed()));
             }
             return memberships.count(username).chain(count -> {
                 if (count >= settings.maxGroupsPerUser()) {
@@ -176,25 +160,19 @@ public class JoinGroup {
                 }
                 return groups.bucketsCreatingGroup(group).chain(buckets -> {
                     Membership mine = new Membership(Groups.bucketOf(username, buckets), TimeUuids.at(now), true, null);
-                    return cas.conditional(
-                                    "groups_by_user",
-                                    cql.write(Groups.CLAIM_MEMBERSHIP, username, group, mine.bucket(), mine.joined()),
-                                    () -> cql.read(Groups.MEMBERSHIP, cql.serially(), username, group)
-                                            .map(claim -> {
-                                                Row held = claim.one();
-                                                return held != null
-                                                        && mine.joined().equals(held.getUuid("joined"));
-                                            }))
-                            .chain(outcome -> {
-                                if (outcome.applied()) {
+                    return groups.claimMembership(username, group, mine.bucket(), mine.joined())
+                            .chain(claim -> {
+                                if (claim.applied()) {
                                     return Uni.createFrom().item(mine);
                                 }
-                                if (outcome.answer() != null) {
+                                if (claim.winner() != null) {
                                     // A concurrent join of the same user won: use its join time.
-                                    Row theirs = outcome.answer().one();
                                     return Uni.createFrom()
                                             .item(new Membership(
-                                                    theirs.getInt("bucket"), theirs.getUuid("joined"), false, null));
+                                                    claim.winner().bucket(),
+                                                    claim.winner().joined(),
+                                                    false,
+                                                    null));
                                 }
                                 // Unknown outcome, and the serial read found another join or none: start
                                 // over once (that read finished any round in flight).

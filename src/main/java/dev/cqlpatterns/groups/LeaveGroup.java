@@ -1,7 +1,5 @@
 package dev.cqlpatterns.groups;
 
-import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -46,7 +44,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class LeaveGroup {
 
     @Inject
-    Cql cql;
+    Groups groups;
 
     @Inject
     Caller caller;
@@ -72,25 +70,19 @@ public class LeaveGroup {
                     @PathParam("username")
                     String username) {
         caller.requireSelf(username);
-        return cql.read(Groups.MEMBERSHIP, username, group).chain(rs -> {
-            Row membership = rs.one();
+        return groups.membership(username, group).chain(membership -> {
             if (membership == null) {
                 return Uni.createFrom()
                         .failure(ProblemException.notFound(username + " is not a member of group " + group));
             }
-            long claimed = membership.getLong("claimed");
+            long claimed = membership.claimed();
             return Uni.join()
                     .all(
-                            lists.remove(
-                                    group,
-                                    membership.getInt("bucket"),
-                                    username,
-                                    membership.getUuid("joined"),
-                                    claimed),
+                            lists.remove(group, membership.bucket(), username, membership.joined(), claimed),
                             memberships.left(username, group, claimed))
                     .andFailFast()
                     // Just after the claim: newer than it, older than any later claim (Paxos ballots grow).
-                    .chain(() -> cql.write(Groups.DELETE_MEMBERSHIP, claimed + 1, username, group))
+                    .chain(() -> groups.deleteMembership(username, group, claimed + 1))
                     .map(done -> RestResponse.<Void>noContent());
         });
     }
