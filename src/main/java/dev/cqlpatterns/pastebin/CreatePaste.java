@@ -1,8 +1,6 @@
 package dev.cqlpatterns.pastebin;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.cqlpatterns.platform.cassandra.CompareAndSet;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
@@ -22,7 +20,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,10 +55,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class CreatePaste {
 
     @Inject
-    Cql cql;
-
-    @Inject
-    CompareAndSet cas;
+    PasteRows pastes;
 
     @Inject
     Clock clock;
@@ -218,29 +212,11 @@ public class CreatePaste {
                 plan.createdAt(),
                 plan.expiresAt(),
                 plan.version());
-        return cql.bind(
-                        PasteRow.CREATE,
-                        paste.ttl(now),
-                        paste.title(),
-                        paste.body(),
-                        paste.isPrivate(),
-                        ByteBuffer.wrap(paste.secretHash()),
-                        paste.createdAt(),
-                        paste.modifiedAt(),
-                        paste.expiresAt(),
-                        paste.version(),
-                        paste.id())
-                // A "not applied" answer or an unknown outcome (coordinators that timed out) is
-                // settled by a serial read: the row at this plan's version is this create's own,
-                // written by an earlier run of the plan (a retry, the driver's second coordinator).
-                // Another version means 122 random bits collided, not expected in the lifetime of
-                // the universe.
-                .chain(create -> cas.conditional(
-                        PasteRow.TABLE,
-                        cql.execute(create),
-                        () -> PasteRow.atVersion(cql, paste.id(), paste.version())))
-                .invoke(outcome -> {
-                    if (!outcome.applied() && !retry) {
+        // Not applied although settled by a serial read: another paste holds this id, which means 122
+        // random bits collided, not expected in the lifetime of the universe.
+        return pastes.create(paste, now)
+                .invoke(applied -> {
+                    if (!applied && !retry) {
                         throw new IllegalStateException("paste id taken");
                     }
                 })

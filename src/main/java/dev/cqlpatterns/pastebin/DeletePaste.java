@@ -2,7 +2,6 @@ package dev.cqlpatterns.pastebin;
 
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -12,7 +11,6 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -37,10 +35,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class DeletePaste {
 
     @Inject
-    Cql cql;
-
-    @Inject
-    Clock clock;
+    PasteRows pastes;
 
     @Inject
     PublicPasteList list;
@@ -74,7 +69,7 @@ public class DeletePaste {
         PasteSecrets.requireShape(secret);
         AtomicLong floor = new AtomicLong();
         return cas.<PasteRow.Seen, Void>run(
-                        attempt -> PasteRow.Seen.read(cql, clock, id, attempt.retry()),
+                        attempt -> pastes.seen(id, attempt.retry()),
                         seen -> {
                             PasteRow before = seen.paste().requireSecret(secret);
                             long version = before.nextVersion(floor.get());
@@ -82,11 +77,10 @@ public class DeletePaste {
                             Uni<Void> unlist =
                                     before.isPrivate() ? Uni.createFrom().voidItem() : list.hide(before, version - 1);
                             return Step.write(
-                                    PasteRow.TABLE,
-                                    unlist.chain(() -> cql.bind(PasteRow.DELETE_IF_VERSION, id, before.version()))
-                                            .chain(statement -> cql.execute(statement)),
+                                    PasteRows.TABLE,
+                                    unlist.chain(() -> pastes.deleteIfVersion(id, before.version())),
                                     // Gone (ours or another delete: the same outcome), or still there.
-                                    () -> PasteRow.readLive(cql, id, seen.now(), true)
+                                    () -> pastes.readLive(id, seen.now(), true)
                                             .replaceWith(false)
                                             .onFailure(ProblemException.class)
                                             .recoverWithItem(true),

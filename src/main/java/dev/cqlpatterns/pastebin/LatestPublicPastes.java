@@ -1,11 +1,9 @@
 package dev.cqlpatterns.pastebin;
 
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.cqlpatterns.pastebin.PublicPasteList.ListRow;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.paging.Cursors;
@@ -53,17 +51,13 @@ public class LatestPublicPastes {
      * Newest first, as the table's clustering orders rows: created_at, then id as Cassandra compares a
      * uuid (version, then both halves unsigned; paste ids are random, version 4).
      */
-    private static final Comparator<Row> NEWEST_FIRST = Comparator.<Row, Instant>comparing(
-                    r -> r.getInstant("created_at"))
+    private static final Comparator<ListRow> NEWEST_FIRST = Comparator.comparing(ListRow::createdAt)
             .thenComparing(
-                    r -> r.getUuid("id"),
+                    ListRow::id,
                     Comparator.comparingInt(UUID::version)
                             .thenComparing(UUID::getMostSignificantBits, Long::compareUnsigned)
                             .thenComparing(UUID::getLeastSignificantBits, Long::compareUnsigned))
             .reversed();
-
-    @Inject
-    Cql cql;
 
     @Inject
     Clock clock;
@@ -170,15 +164,14 @@ public class LatestPublicPastes {
         return list.generation(day)
                 .chain(g -> Uni.join()
                         .all(periods.stream()
-                                .map(period -> readPeriod(
-                                                day, g, period, PublicPasteList.listedSince(period, now), after, n)
-                                        .map(Cql::rows))
+                                .map(period -> list.readPeriod(
+                                        day, g, period, PublicPasteList.listedSince(period, now), after, n))
                                 .toList())
                         .andFailFast())
                 .map(results -> {
-                    List<Row> rows = new ArrayList<>();
+                    List<ListRow> rows = new ArrayList<>();
                     boolean allShort = true;
-                    for (List<Row> result : results) {
+                    for (List<ListRow> result : results) {
                         rows.addAll(result);
                         allShort &= result.size() < n;
                     }
@@ -187,23 +180,9 @@ public class LatestPublicPastes {
                     return chunk(
                             rows.size() > n ? rows.subList(0, n) : rows,
                             exhausted,
-                            row -> row.getInt("listed_for")
-                                    == list.listedFor(row.getInstant("created_at"), row.getInstant("expires_at")),
+                            row -> row.listedFor() == list.listedFor(row.createdAt(), row.expiresAt()),
                             now);
                 });
-    }
-
-    /** One listing period's slice of a day, in the day's generation {@code g}: rows newer than {@code since}. */
-    private Uni<AsyncResultSet> readPeriod(int day, int g, int period, Instant since, Key after, int n) {
-        if (after == null) {
-            return g == 0
-                    ? cql.read(PublicPasteList.NEWEST_OF_PERIOD, day, period, since, n)
-                    : cql.read(PublicPasteList.NEWEST_OF_PERIOD_MOVED, day, g, period, since, n);
-        }
-        return g == 0
-                ? cql.read(PublicPasteList.OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)
-                : cql.read(
-                        PublicPasteList.OLDER_OF_PERIOD_MOVED, day, g, period, since, after.createdAt(), after.id(), n);
     }
 
     /**
@@ -211,17 +190,14 @@ public class LatestPublicPastes {
      * expired at {@code now}.
      */
     private static BucketWalk.Chunk<Listed, Key> chunk(
-            List<Row> rows, boolean exhausted, Predicate<Row> shown, Instant now) {
+            List<ListRow> rows, boolean exhausted, Predicate<ListRow> shown, Instant now) {
         List<Listed> live = new ArrayList<>();
-        for (Row row : rows) {
-            Instant expiresAt = row.getInstant("expires_at");
-            if (!PasteRow.expired(expiresAt, now) && shown.test(row)) {
-                live.add(
-                        new Listed(row.getUuid("id"), row.getString("title"), row.getInstant("created_at"), expiresAt));
+        for (ListRow row : rows) {
+            if (!PasteRow.expired(row.expiresAt(), now) && shown.test(row)) {
+                live.add(new Listed(row.id(), row.title(), row.createdAt(), row.expiresAt()));
             }
         }
-        Row last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
-        return new BucketWalk.Chunk<>(
-                live, last == null ? null : new Key(last.getInstant("created_at"), last.getUuid("id")), exhausted);
+        ListRow last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+        return new BucketWalk.Chunk<>(live, last == null ? null : new Key(last.createdAt(), last.id()), exhausted);
     }
 }

@@ -1,5 +1,7 @@
 package dev.cqlpatterns.pastebin;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -25,6 +27,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.UUID;
 
 /**
  * The public list and every statement on its tables; its writes are shared by the functions that
@@ -67,17 +70,19 @@ public class PublicPasteList {
                     + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ?");
     private static final Query DROP_MOVED =
             Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?");
-    static final Query NEWEST_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+    private static final Query NEWEST_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
             + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
-    static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+    private static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
             + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? "
             + "AND (created_at, id) < (?, ?) LIMIT ?");
-    static final Query NEWEST_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
-            + "AND created_at > ? LIMIT ?");
-    static final Query OLDER_OF_PERIOD_MOVED = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
-            + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
+    private static final Query NEWEST_OF_PERIOD_MOVED =
+            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
+                    + "AND created_at > ? LIMIT ?");
+    private static final Query OLDER_OF_PERIOD_MOVED =
+            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
+                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
+                    + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
     /**
      * A period's read stops this much short of the listing's end, so a service clock this far behind
      * the nodes' still never reads a row they have expired.
@@ -305,6 +310,36 @@ public class PublicPasteList {
                         g -> g == 0
                                 ? cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor, paste.createdAt(), paste.id())
                                 : cql.write(HIDE_MOVED, timestamp, day, g, listedFor, paste.createdAt(), paste.id()));
+    }
+
+    /** A row of a day's list as read: the period it is listed for, and what the list shows of the paste. */
+    record ListRow(int listedFor, Instant createdAt, UUID id, String title, Instant expiresAt) {
+        private static ListRow of(Row row) {
+            return new ListRow(
+                    row.getInt("listed_for"),
+                    row.getInstant("created_at"),
+                    row.getUuid("id"),
+                    row.getString("title"),
+                    row.getInstant("expires_at"));
+        }
+    }
+
+    /**
+     * One listing period's slice of a day, in the day's generation {@code g}: at most {@code n} rows
+     * newer than {@code since}, newest first, after {@code after} (null: from the newest).
+     */
+    Uni<List<ListRow>> readPeriod(int day, int g, int period, Instant since, LatestPublicPastes.Key after, int n) {
+        Uni<AsyncResultSet> read;
+        if (after == null) {
+            read = g == 0
+                    ? cql.read(NEWEST_OF_PERIOD, day, period, since, n)
+                    : cql.read(NEWEST_OF_PERIOD_MOVED, day, g, period, since, n);
+        } else {
+            read = g == 0
+                    ? cql.read(OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)
+                    : cql.read(OLDER_OF_PERIOD_MOVED, day, g, period, since, after.createdAt(), after.id(), n);
+        }
+        return read.map(rs -> Cql.rows(rs).stream().map(ListRow::of).toList());
     }
 
     /** The generation of a day's partition of latest_public_pastes_by_period that reads read now. */

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.pastebin;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
@@ -27,7 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class ReadPaste {
 
     @Inject
-    Cql cql;
+    PasteRows pastes;
 
     @Inject
     Clock clock;
@@ -42,6 +41,6 @@ public class ReadPaste {
             @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e")
                     @PathParam("id")
                     UUID id) {
-        return PasteRow.readLive(cql, id, clock.instant(), false).map(PasteRow::view);
+        return pastes.readLive(id, clock.instant(), false).map(PasteRow::view);
     }
 }

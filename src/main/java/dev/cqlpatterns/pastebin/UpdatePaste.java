@@ -1,10 +1,8 @@
 package dev.cqlpatterns.pastebin;
 
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.CompareAndSet.Step;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
@@ -20,8 +18,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.nio.ByteBuffer;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -62,10 +58,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class UpdatePaste {
 
     @Inject
-    Cql cql;
-
-    @Inject
-    Clock clock;
+    PasteRows pastes;
 
     @Inject
     PasteRules rules;
@@ -185,7 +178,7 @@ public class UpdatePaste {
         // Each attempt's version is above the one the previous attempt proposed.
         AtomicLong floor = new AtomicLong();
         return cas.<PasteRow.Seen, Paste>run(
-                attempt -> PasteRow.Seen.read(cql, clock, id, attempt.retry()),
+                attempt -> pastes.seen(id, attempt.retry()),
                 seen -> {
                     PasteRow before = seen.paste().requireSecret(secret);
                     PasteRow after = change.applyTo(before, seen.now(), before.nextVersion(floor.get()));
@@ -194,29 +187,11 @@ public class UpdatePaste {
                             ? list.hide(before, after.version() - 1)
                             : Uni.createFrom().voidItem();
                     return Step.write(
-                            PasteRow.TABLE,
-                            narrow.chain(() -> replace(before, after, seen.now())),
-                            () -> after.holds(cql, seen.now()),
+                            PasteRows.TABLE,
+                            narrow.chain(() -> pastes.replace(before, after, seen.now())),
+                            () -> pastes.holds(after, seen.now()),
                             () -> list.show(after, seen.now()).replaceWith(after.view()));
                 },
                 () -> ProblemException.conflict("The paste is being changed by others at this moment; retry"));
-    }
-
-    /** The compare-and-set: applied when {@code before} was still the current version. */
-    private Uni<AsyncResultSet> replace(PasteRow before, PasteRow after, Instant now) {
-        return cql.bind(
-                        PasteRow.REPLACE,
-                        after.ttl(now),
-                        after.title(),
-                        after.body(),
-                        after.isPrivate(),
-                        ByteBuffer.wrap(after.secretHash()),
-                        after.createdAt(),
-                        after.modifiedAt(),
-                        after.expiresAt(),
-                        after.version(),
-                        after.id(),
-                        before.version())
-                .chain(statement -> cql.execute(statement));
     }
 }
