@@ -105,7 +105,7 @@ public class PasteRows {
                 .map(CompareAndSet.Outcome::applied);
     }
 
-    /** The compare-and-set of a change: Cassandra's answer, applied when {@code before} was still the current version. */
+    /** The compare-and-set of a change: Cassandra's answer, applied when {@code before} was still current. */
     Uni<AsyncResultSet> replace(PasteRow before, PasteRow after, Instant now) {
         return bind(REPLACE, after, now, before.version()).chain(statement -> cql.execute(statement));
     }
@@ -115,7 +115,7 @@ public class PasteRows {
         return cql.bind(DELETE_IF_VERSION, id, version).chain(statement -> cql.execute(statement));
     }
 
-    /** Whether the paste {@code id} is at {@code version}, read through Paxos: a create's own write, learnt after the fact. */
+    /** Whether the paste {@code id} is at {@code version}, read through Paxos: a create's own write, learnt later. */
     private Uni<Boolean> atVersion(UUID id, long version) {
         return cql.read(READ, cql.serially(), id).map(rs -> {
             Row row = rs.one();
