@@ -131,10 +131,8 @@ public class Clickstream {
                             schema = @Schema(type = SchemaType.STRING, pattern = MONTH_PATTERN, maxLength = 7))
                     @QueryParam("to")
                     String to,
-            @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50")
-                    @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         int maxSpan = settings.maxSpanMonths();
         YearMonth toMonth = month("to", to, YearMonth.from(clock.instant().atZone(ZoneOffset.UTC)));

@@ -11,7 +11,7 @@ public interface ClickstreamSettings {
 
     /**
      * Partitions per month; a write picks one round-robin, a read reads them all. May only grow:
-     * readers read shards 0..shards-1 (see cql/022_clickstream.cql).
+     * readers read shards 0..shards-1 (see the clickstream table in docs/tables.md).
      */
     @WithDefault("4")
     @Min(1)

@@ -43,7 +43,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * POST /clicks: records one click of the clickstream into its month, in one of the month's shards
- * chosen round-robin, so a busy month is spread over several partitions (cql/022_clickstream.cql).
+ * chosen round-robin, so a busy month is spread over several partitions (the clickstream table).
  * The month is listed in the bucket registry first, so readers find it.
  *
  * <p>The IP is the one given, or the client's address. Only literal IPv4 (dotted quad) and IPv6

@@ -8,7 +8,7 @@ import java.time.Duration;
 @ConfigMapping(prefix = "cql-patterns.courses")
 public interface CourseSettings {
 
-    /** The largest module id; it bounds a course's partition (see cql/020_courses.cql). */
+    /** The largest module id; it bounds a course's partition (see the courses table in docs/tables.md). */
     @WithDefault("1000")
     @Min(1)
     int maxModuleId();

@@ -11,7 +11,7 @@ import java.time.Period;
 import java.util.Optional;
 
 /**
- * The day buckets of each course's page views (cql/021_course_page_views.cql). DAY, not MONTH:
+ * The day buckets of each course's page views (course_page_views). DAY, not MONTH:
  * the bucket is what bounds a popular course's partition, and a month of a busy course's views is
  * too big for one. Buckets are kept as long as the views' TTL, rounded up to whole days.
  */

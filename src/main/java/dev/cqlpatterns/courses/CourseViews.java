@@ -104,10 +104,8 @@ public class CourseViews {
                             schema = @Schema(type = SchemaType.STRING, format = "date-time"))
                     @QueryParam("to")
                     String to,
-            @Parameter(description = "Page size, 1 to the maximum (default 50, max 500)", example = "50")
-                    @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor) {
         String id = CourseIds.courseId(courseId);
         int size = cursors.limit(limit);
         Instant now = clock.instant();

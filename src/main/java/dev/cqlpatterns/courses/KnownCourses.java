@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The courses table and every statement on it; whether a course exists (its partition has the
- * static name) and who owns it (the static owner, see cql/023_course_owner.cql). Modules and page
+ * static name) and who owns it (the static owner). Modules and page
  * views are only written for existing courses; a course and its modules are only changed by its
  * owner.
  *
@@ -43,7 +43,7 @@ public class KnownCourses {
             Cql.query("UPDATE courses SET name = ?, owner = ? WHERE id = ? IF owner = null");
     /** The first change of a course from before owners claims it. */
     private static final Query CLAIM = Cql.query("UPDATE courses SET owner = ? WHERE id = ? IF owner = null");
-    /** The write time of the course's newest change (cql/053), and of its name (the create's ballot). */
+    /** The write time of the course's newest change (changed_at), and of its name (the create's ballot). */
     private static final Query LAST_CHANGE =
             Cql.idempotent("SELECT changed_at, writetime(name) AS name_written FROM courses WHERE id = ? LIMIT 1");
     /** PutCourse: a course's name (the static column), at the change's time. */
@@ -144,7 +144,7 @@ public class KnownCourses {
 
     /**
      * The write timestamp (microseconds) of a change to a course made now: after its newest change
-     * and its name's write, whatever this replica's clock says (cql/053), so an owner's changes land
+     * and its name's write, whatever this replica's clock says (changed_at), so an owner's changes land
      * in the order made.
      */
     Uni<Long> changeTime(String courseId) {

@@ -27,7 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /groups/{group}/members: members in username order, with their join time (no private fields). A
- * group's members are spread over hash buckets (see cql/041_groups.cql), so a page reads the next
+ * group's members are spread over hash buckets (see group_members in docs/tables.md), so a page reads the next
  * limit+1 members after the cursor from every bucket of the group's generation ({@link MemberLists})
  * at once and merges them: 2 + buckets partitions per page. The cursor is the last username shown.
  */
@@ -63,9 +63,8 @@ public class GroupMembers {
                     @PathParam("group")
                     @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
                     String group,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         String scope = "group-members:" + group;
         // Usernames are never empty, so '' is before the first one.

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The groups a user is in: group_memberships_by_user, a set in generations (cql/056_membership_sets.cql),
+ * The groups a user is in: group_memberships_by_user, a set in generations,
  * so that counting it scans a bounded number of tombstones whatever the user left. The membership's
  * claim stays in groups_by_user (Groups); the set follows it, written with the claim's write time.
  */

@@ -32,7 +32,7 @@ public class Groups {
     public static final String NAME = "^[a-z0-9_.-]{1,64}$";
     public static final String NAME_MESSAGE = "must be 1 to 64 characters of a-z, 0-9, _ . -";
 
-    /** The days each group had joins on, newest first (see cql/041_groups.cql). */
+    /** The days each group had joins on, newest first (group_join_dates). */
     static final TimeSeries JOINS = TimeSeries.perEntity("group-joins", Granularity.DAY, Optional.empty());
 
     private static final Query BUCKETS = Cql.idempotent("SELECT buckets FROM groups WHERE groupname = ?");

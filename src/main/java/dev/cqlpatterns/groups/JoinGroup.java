@@ -34,8 +34,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * The membership is claimed in groups_by_user with INSERT ... IF NOT EXISTS, so joining twice keeps
  * the first join time; then the member row (in its hash bucket), the joiner row (in its join
  * day) and the user's GroupMembershipSet row are written. They hold the username and join time only: the user's email and age are
- * private and no group answer shows them, so they are not copied (see
- * cql/044_group_members_without_private_fields.cql). Joining again rewrites those two rows from the
+ * private and no group answer shows them, so they are not copied. Joining again rewrites those two rows from the
  * claim, which also repairs a join interrupted half-way.
  *
  * <p>Ordered idempotent writes, no logged batch (a logged batch's log goes to two other

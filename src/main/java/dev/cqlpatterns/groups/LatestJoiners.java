@@ -73,9 +73,8 @@ public class LatestJoiners {
                     @PathParam("group")
                     @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
                     String group,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "10") @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         String scope = "group-latest:" + group;
         BucketWalk.Mark<UUID> from = cursors.decode(scope, cursor, Position.class)

@@ -26,7 +26,7 @@ import java.util.stream.IntStream;
  * A group's two lists of its members, by username (group_members, in hash buckets) and by join time
  * (group_join_dates, by join day): the one owner of both tables and of their generations (generation
  * 0 is the two tables themselves, the others group_members_generations and
- * group_join_dates_generations; cql/041_groups.cql and cql/049_partition_generations.cql). One
+ * group_join_dates_generations; docs/tables.md). One
  * generation per group covers both lists: a leave is one removal, and a move copies the live members
  * of every bucket into both lists of the next generation.
  */
@@ -163,10 +163,8 @@ public class MemberLists implements GenerationalSet<String> {
     /**
      * The timestamp of a leave's deletes: just after the claim, which a join's list rows carry, so the
      * deletes are newer than the join and older than any later join (a later claim's ballot is
-     * greater), whatever the replicas' clocks. List rows written later than the claim (by the release
-     * before this rule, on the joining replica's clock) are deleted just after the later of the two.
-     * (A second after the member row, as before, lost a re-join within that second from the lists
-     * while both releases served: RevisionsSideBySideIT.)
+     * greater), whatever the replicas' clocks. List rows written later than the claim (on a joining
+     * replica's clock) are deleted just after the later of the two.
      */
     static long removedAt(long claimed, Long memberWritten, Long joinerWritten) {
         long newest = claimed;

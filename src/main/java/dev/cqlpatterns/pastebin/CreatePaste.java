@@ -39,7 +39,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * POST /pastes: stores a new paste under a random id and hands out its secret, once.
  *
  * <p>The paste row is written with a lightweight transaction (every write of pastes_by_id is
- * one, see cql/030_pastebin.cql) and a TTL from its expiry; a public paste is then listed in
+ * one, see pastes_by_id in docs/tables.md) and a TTL from its expiry; a public paste is then listed in
  * latest_public_pastes_by_period at the same version. Partitions read: 1, the condition of the write.
  *
  * <p>Safe to retry with an Idempotency-Key (platform.idempotency): the id, secret, times and version

@@ -29,12 +29,11 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * GET /pastes: the latest public pastes, newest first, from latest_public_pastes_by_period
- * (cql/031_latest_public_pastes_by_period.cql), one partition per day. The days that hold
+ * (latest_public_pastes_by_period), one partition per day. The days that hold
  * rows come from the bucket registry (one partition), so days without public pastes are never read.
  * The walk is platform.buckets.BucketWalk: a page reads 1 + its day reads, at most cql-patterns.paging.max-buckets (31). Pastes whose expiry
  * has passed on the service's clock are skipped even if their row is still there (the TTL runs on
@@ -125,10 +124,7 @@ public class LatestPublicPastes {
                     + "it expires: it is listed for the longest listing period it lives (by default 1 min, 10 min, 1 h, "
                     + "6 h, 1 d, 7 d or 30 d), and one living less than a minute may not be listed at all. "
                     + "Paged: pass 'next' back as 'cursor'.")
-    public Uni<Page<Listed>> latest(
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "20") @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The 'next' value of the previous page") @QueryParam("cursor") String cursor) {
+    public Uni<Page<Listed>> latest(@QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
         int size = cursors.limit(limit);
         Optional<Position> from = cursors.decode(SCOPE, cursor, Position.class);
         Instant now = clock.instant();

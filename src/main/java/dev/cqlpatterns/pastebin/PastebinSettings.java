@@ -32,7 +32,7 @@ public interface PastebinSettings {
 
     /**
      * How long GET /pastes lists a public paste, with the list's retention as the longest: the
-     * longest of these the paste lives at least (cql/031_latest_public_pastes_by_period.cql says why).
+     * longest of these the paste lives at least (docs/tables.md, latest_public_pastes_by_period, says why).
      */
     @WithDefault("PT1M,PT10M,PT1H,PT6H,P1D,P7D")
     List<Duration> listingPeriods();

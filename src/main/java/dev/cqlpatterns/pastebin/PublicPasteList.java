@@ -32,7 +32,7 @@ import java.util.UUID;
 /**
  * The public list and every statement on its tables; its writes are shared by the functions that
  * change a paste, its reads are GET /pastes (LatestPublicPastes): latest_public_pastes_by_period
- * (cql/031_latest_public_pastes_by_period.cql) in generations (cql/050). Every write carries USING
+ * in generations (latest_public_pastes_by_period_generations). Every write carries USING
  * TIMESTAMP of the paste version it stands for, so writes of concurrent changes land in version
  * order whatever order they arrive in.
  *
@@ -105,7 +105,7 @@ public class PublicPasteList {
     Clock clock;
 
     /**
-     * The day partitions of latest_public_pastes_by_period in generations (cql/050): hides are the
+     * The day partitions of latest_public_pastes_by_period in generations: hides are the
      * removals counted; generation 0 is latest_public_pastes_by_period itself.
      */
     private final GenerationalSet<Integer> byPeriod = new GenerationalSet<>() {

@@ -95,10 +95,8 @@ public class ReadPost {
                             schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN))
                     @PathParam("id")
                     String id,
-            @Parameter(description = "Comments per page, 1 to 500 (default 50)", example = "20") @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The comments' next value of the previous page") @QueryParam("cursor")
-                    String cursor) {
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor) {
         UUID post = PostIds.parse(id);
         int size = cursors.limit(limit);
         String scope = "post-comments:" + post;

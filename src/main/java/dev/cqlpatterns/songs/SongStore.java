@@ -25,7 +25,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * The one way a song's tags change, keeping songs_by_tag in step with songs.tags (see
- * cql/042_songs.cql), by the song's owner only (cql/045_song_owner.cql):
+ * the songs table), by the song's owner only (its owner column):
  * <ol>
  * <li>serial read of the song (tags, last_removed, version, owner); a song owned by someone else
  * is refused here (403), before anything is written;</li>

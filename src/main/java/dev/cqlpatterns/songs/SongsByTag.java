@@ -72,9 +72,8 @@ public class SongsByTag {
                                             pattern = Text.SINGLE_LINE_NOT_BLANK))
                     @QueryParam("tag")
                     String tag,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor) {
         String normalized = SongRules.tag("tag", tag);
         int size = cursors.limit(limit);
         String scope = "songs-by-tag:" + normalized;

@@ -13,7 +13,7 @@ import jakarta.inject.Inject;
 
 /**
  * The songs carrying each tag: songs_by_tag, in generations (generation 0 is songs_by_tag itself,
- * the others songs_by_tag_generations; cql/042_songs.cql and cql/049_partition_generations.cql).
+ * the others songs_by_tag_generations; docs/tables.md).
  * The one owner of both tables: SongStore changes them, SongsByTag reads them.
  */
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)

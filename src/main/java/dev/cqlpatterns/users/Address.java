@@ -12,7 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.hibernate.validator.constraints.CodePointLength;
 
 /**
- * One postal address: the {@code address} user-defined type of cql/040_users.cql (the mapper
+ * One postal address: the {@code address} user-defined type of users_by_username (the mapper
  * turns it into a UDT value), and the JSON of an address in requests and answers.
  */
 @Entity

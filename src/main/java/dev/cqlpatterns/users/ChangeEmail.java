@@ -60,9 +60,9 @@ import org.hibernate.validator.constraints.CodePointLength;
  * release can match, before or after the release: before, the release does not apply; after, the
  * move finds the address free (or taken by the other caller: 409).
  *
- * <p>Left as it was: a move that fails before step 2 releases its claim whatever its version, so two
+ * <p>Known limit: a move that fails before step 2 releases its claim whatever its version, so two
  * concurrent moves of one user to one address, one of them failing, may leave the other without a
- * claim (as before this change).
+ * claim.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @Path("/users/{username}/email")

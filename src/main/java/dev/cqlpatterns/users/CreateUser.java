@@ -44,7 +44,7 @@ import org.jboss.resteasy.reactive.RestResponse;
  * <p>A sign-up is safe to repeat: both claims go through {@link dev.cqlpatterns.platform.cassandra.CompareAndSet},
  * so a claim whose outcome is unknown (a CAS timeout) or answered "not applied" is learnt by a
  * serial read instead of answering 503 or 409. Each request claims with its own signup_id (a
- * timeuuid, cql/048_signup_id.cql): the request whose signup_id the row holds answers 201, however
+ * timeuuid, users_by_username.signup_id): the request whose signup_id the row holds answers 201, however
  * it learnt the outcome. A username already held by an earlier sign-up with the same email and age
  * (a retry after a lost answer, or a double submit) is taken as done: 200 with the user as it is.
  * A different sign-up of a held name gets 409.

@@ -6,7 +6,7 @@ import com.datastax.oss.driver.api.mapper.annotations.PartitionKey;
 import java.util.Map;
 
 /**
- * A row of users_by_email (cql/040_users.cql): the claim of an email by a user, and a copy of that
+ * A row of users_by_email: the claim of an email by a user, and a copy of that
  * user as of {@code version} of its users_by_username row.
  */
 @Entity

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A row of users_by_username (cql/040_users.cql): the user as stored, with its version, and the
- * email a move took them off whose release is not known to be done (cql/046_previous_email.cql), and
- * the timeuuid of the sign-up request that claimed the username (cql/048_signup_id.cql).
+ * A row of users_by_username: the user as stored, with its version, and the
+ * email a move took them off whose release is not known to be done (previous_email), and
+ * the timeuuid of the sign-up request that claimed the username (signup_id).
  */
 @Entity
 @CqlName("users_by_username")

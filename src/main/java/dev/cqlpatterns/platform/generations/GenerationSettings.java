@@ -4,7 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/** When a set's partition moves to its next generation (cql/049_partition_generations.cql). */
+/** When a set's partition moves to its next generation (partition_generations). */
 @ConfigMapping(prefix = "cql-patterns.generations")
 public interface GenerationSettings {
 

@@ -28,8 +28,9 @@ import org.jboss.logging.Logger;
 /**
  * Keeps a set's partition below a constant number of tombstones by moving it to a new generation
  * once it has collected enough removals for its size ({@link GenerationSettings}): the protocol of
- * cql/049_partition_generations.cql, for every {@link GenerationalSet}. Readers ask {@link #current}; every change goes through
- * {@link #change}, which may start a move in the background.
+ * the tables partition_generations and partition_removals (docs/tables.md), for every
+ * {@link GenerationalSet}. Readers ask {@link #current}; every change goes through {@link #change},
+ * which may start a move in the background.
  */
 @ApplicationScoped
 public class PartitionGenerations {

@@ -32,7 +32,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * The Idempotency-Key of every create (cql/003_idempotency_keys.cql): one mechanism for the whole API.
+ * The Idempotency-Key of every create (table idempotency_keys): one mechanism for the whole API.
  *
  * <p>A create plans first (the new resource's id, its write timestamps, anything its answer needs),
  * claims the key with that plan (LWT, with a TTL), then runs its writes, every one idempotent, and

@@ -6,7 +6,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
  * Who may change a writable resource (a course, a song): its owner, the caller who created it.
  * A resource written before owners were recorded has none; the first authenticated caller who
  * changes it claims it, with a conditional write, so of two claimers one wins and the other is
- * then refused like anyone else (see cql/023_course_owner.cql and cql/045_song_owner.cql).
+ * then refused like anyone else (the owner columns of courses and songs).
  */
 public final class Ownership {
 

@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * check would still pass without clock skew: until the earliest of its {@code exp}, {@code iat}
  * plus mp.jwt.verify.token.age, and {@code reuse} after it was verified. A token that fails is
  * never kept, so it is checked again every time. The map is bounded (max-entries; Caffeine picks
- * what leaves), and a token not in it is verified as before. The price: a
+ * what leaves), and a token not in it is verified in full. The price: a
  * token whose signing key is withdrawn keeps passing for up to {@code reuse} where it was checked
  * (JWT_REUSE, README).
  */
