@@ -1,9 +1,8 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.identity.SignedUpUsers;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,12 +20,8 @@ import java.util.UUID;
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class MemberQuotas {
-    // users_by_username belongs to the people group, deployed apart: read the table, not its classes.
-    private static final Query USER_EXISTS =
-            Cql.idempotent("SELECT username FROM users_by_username WHERE username = ?");
-
     @Inject
-    Cql cql;
+    SignedUpUsers users;
 
     @Inject
     MessengerSettings settings;
@@ -64,9 +59,9 @@ public class MemberQuotas {
     }
 
     private Uni<Void> requireUser(String username, String field) {
-        return cql.read(USER_EXISTS, username)
-                .invoke(rs -> {
-                    if (rs.one() == null) {
+        return users.exists(username)
+                .invoke(exists -> {
+                    if (!exists) {
                         String message = "no signed-up user is named " + username;
                         throw field == null
                                 ? ProblemException.notFound("No user " + username + ": " + message)

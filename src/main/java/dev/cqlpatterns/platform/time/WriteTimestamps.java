@@ -7,6 +7,8 @@ import io.quarkus.arc.ArcContainer;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
 
 /**
  * The driver's write timestamps (application.conf names this class), from the service's
@@ -21,6 +23,8 @@ import java.time.Instant;
  */
 @RegisterForReflection
 public class WriteTimestamps implements TimestampGenerator {
+    private static final long UUID_EPOCH_MICROS = 12_219_292_800_000_000L;
+
     private final Clock clock;
     private final IncreasingTime micros = new IncreasingTime(1_000_000);
 
@@ -38,6 +42,16 @@ public class WriteTimestamps implements TimestampGenerator {
         return container == null
                 ? Clock.systemUTC()
                 : container.instance(Clock.class).get();
+    }
+
+    /** {@code at} as a write timestamp (USING TIMESTAMP): microseconds since the epoch. */
+    public static long micros(Instant at) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, at);
+    }
+
+    /** A timeuuid's own time in microseconds (its 100 ns ticks / 10): the write timestamp of what it names. */
+    public static long micros(UUID timeuuid) {
+        return timeuuid.timestamp() / 10 - UUID_EPOCH_MICROS;
     }
 
     @Override
