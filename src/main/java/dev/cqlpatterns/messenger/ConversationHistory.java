@@ -1,7 +1,6 @@
 package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.platform.buckets.BucketWalk;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -48,9 +47,6 @@ public class ConversationHistory {
     Caller caller;
 
     @Inject
-    Cql cql;
-
-    @Inject
     Cursors cursors;
 
     @Inject
@@ -58,6 +54,9 @@ public class ConversationHistory {
 
     @Inject
     Conversations conversations;
+
+    @Inject
+    Messages messages;
 
     /** Where the next page starts: in month {@code bucket}, after message {@code after} (null: its newest). */
     @RegisterForReflection // read back from cursors by Jackson, also in a native image
@@ -115,12 +114,7 @@ public class ConversationHistory {
                         size,
                         walk.budget(),
                         ConversationHistory::key,
-                        (month, after, n) -> (after == null
-                                        ? cql.read(Messages.NEWEST, id, month, upper, lower, n)
-                                        : cql.read(Messages.OLDER_THAN, id, month, after, lower, n))
-                                .map(rs -> Cql.rows(rs).stream()
-                                        .map(Messages::view)
-                                        .toList())
+                        (month, after, n) -> messages.page(id, month, after, upper, lower, n)
                                 .map(found -> BucketWalk.Chunk.of(found, n, ConversationHistory::key))))
                 .map(page -> page.toPage(
                         Function.identity(), next -> cursors.encode(scope, new Position(next.bucket(), next.after()))));

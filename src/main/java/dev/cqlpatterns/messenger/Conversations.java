@@ -1,6 +1,7 @@
 package dev.cqlpatterns.messenger;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.cassandra.Query;
@@ -8,6 +9,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.time.WriteTimestamps;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,24 +39,27 @@ public class Conversations {
             + "last_message_id, members_changed FROM conversations WHERE id = ?");
     // Conditional (Cql.conditional), settled by CompareAndSet: the row holding this request's creator
     // and creation time is this create's, whatever Cassandra answered.
-    static final Query INSERT_DIRECT = Cql.conditional(
+    private static final Query INSERT_DIRECT = Cql.conditional(
             "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, true, ?, ?) "
                     + "IF NOT EXISTS");
-    static final Query INSERT_GROUP = Cql.idempotent(
+    private static final Query INSERT_GROUP = Cql.idempotent(
             "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, false, ?, ?) "
                     + "USING TIMESTAMP ?");
     /** JoinConversation and LeaveConversation, at the change's {@link Conversation#changeTime} (cql/052). */
-    static final Query ADD_MEMBER = Cql.idempotent(
+    private static final Query ADD_MEMBER = Cql.idempotent(
             "UPDATE conversations USING TIMESTAMP ? SET members = members + ?, members_changed = ? WHERE id = ?");
 
-    static final Query REMOVE_MEMBER = Cql.idempotent(
+    private static final Query REMOVE_MEMBER = Cql.idempotent(
             "UPDATE conversations USING TIMESTAMP ? SET members = members - ?, members_changed = ? WHERE id = ?");
     /** The newest message of the conversation, so the next send knows which activity rows it replaces (cql/014). */
-    static final Query SET_LAST_MESSAGE =
+    private static final Query SET_LAST_MESSAGE =
             Cql.idempotent("UPDATE conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?");
 
     @Inject
     Cql cql;
+
+    @Inject
+    CompareAndSet cas;
 
     /**
      * A row of conversations. lastMessageId: the newest message sent, after which the next message's
@@ -113,6 +118,16 @@ public class Conversations {
                     row.getInstant("created_at"),
                     lastMessageId,
                     membersChanged);
+        }
+
+        /**
+         * Whether this is the row a create by {@code createdBy} proposed at {@code at}: its creator and
+         * creation time (the plan's, kept with an Idempotency-Key, so a retry of the same request finds
+         * its own create). A replica plans each millisecond once; two replicas planning creates of one
+         * pair by one caller in the same millisecond would both take the row as theirs.
+         */
+        boolean isCreate(String createdBy, Instant at) {
+            return this.createdBy.equals(createdBy) && createdAt.equals(at);
         }
 
         boolean hasMember(String username) {
@@ -185,6 +200,51 @@ public class Conversations {
     /** The conversation when {@code username} is a member; 404 otherwise, whether it exists or not. */
     Uni<Conversation> requireMember(UUID id, String username) {
         return find(id).map(found -> found.filter(c -> c.hasMember(username)).orElseThrow(() -> notFound(id)));
+    }
+
+    /**
+     * Creates the 1:1 conversation {@code c} unless its pair has one (IF NOT EXISTS). Applied when the
+     * row holding {@code c}'s creator and creation time is there, however Cassandra answered; not
+     * applied, Cassandra's answer holds the row that won, when it sent one.
+     */
+    Uni<CompareAndSet.Outcome> insertDirect(Conversation c) {
+        return cas.conditional(
+                "conversations",
+                cql.write(INSERT_DIRECT, c.id(), c.members(), c.title(), c.createdBy(), c.createdAt()),
+                () -> findLatest(c.id())
+                        .map(held -> held.filter(row -> row.isCreate(c.createdBy(), c.createdAt()))
+                                .isPresent()));
+    }
+
+    /** Writes the group conversation {@code c}, with its creation time as write timestamp: a retry writes the same. */
+    Uni<Void> insertGroup(Conversation c) {
+        return cql.write(
+                        INSERT_GROUP,
+                        c.id(),
+                        c.members(),
+                        c.title(),
+                        c.createdBy(),
+                        c.createdAt(),
+                        WriteTimestamps.micros(c.createdAt()))
+                .replaceWithVoid();
+    }
+
+    /** {@code username} joins the conversation at {@code at}, the change's time ({@link Conversation#changeTime}). */
+    Uni<Void> addMember(UUID id, String username, Instant at) {
+        return cql.write(ADD_MEMBER, WriteTimestamps.micros(at), Set.of(username), at, id)
+                .replaceWithVoid();
+    }
+
+    /** {@code username} leaves the conversation at {@code at}, the change's time ({@link Conversation#changeTime}). */
+    Uni<Void> removeMember(UUID id, String username, Instant at) {
+        return cql.write(REMOVE_MEMBER, WriteTimestamps.micros(at), Set.of(username), at, id)
+                .replaceWithVoid();
+    }
+
+    /** Names {@code messageId} as the conversation's newest message, at the message's own time. */
+    Uni<Void> setLastMessage(UUID id, UUID messageId) {
+        return cql.write(SET_LAST_MESSAGE, WriteTimestamps.micros(messageId), messageId, id)
+                .replaceWithVoid();
     }
 
     static ProblemException notFound(UUID id) {

@@ -1,8 +1,6 @@
 package dev.cqlpatterns.messenger;
 
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
-import dev.cqlpatterns.platform.cassandra.CompareAndSet;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
@@ -75,16 +73,10 @@ public class CreateConversation {
     Caller caller;
 
     @Inject
-    Cql cql;
-
-    @Inject
     Clock clock;
 
     @Inject
     Conversations conversations;
-
-    @Inject
-    CompareAndSet cas;
 
     @Inject
     InboxRows inbox;
@@ -241,7 +233,7 @@ public class CreateConversation {
                         Conversations.Conversation c = found.orElseThrow(() -> ProblemException.notFound(
                                 "No conversation " + done.plan().id()));
                         return done.respond(
-                                createdBy(c, me, done.plan().createdAt())
+                                c.isCreate(me, done.plan().createdAt())
                                         ? created(c.id(), c.view())
                                         : RestResponse.ResponseBuilder.ok(c.view()));
                     });
@@ -250,7 +242,7 @@ public class CreateConversation {
 
     private Plan plan(Set<String> members) {
         // A millisecond no other plan of this replica has: with the caller, what tells this create's
-        // row from a concurrent one's (createdBy).
+        // row from a concurrent one's (Conversation.isCreate).
         Instant now = Instant.ofEpochMilli(planned.next(clock.millis()));
         List<String> pair = List.copyOf(members);
         UUID id = members.size() == 2 ? Conversations.directId(pair.get(0), pair.get(1)) : UUID.randomUUID();
@@ -268,15 +260,10 @@ public class CreateConversation {
         return conversations.find(id).chain(existing -> {
             if (existing.isPresent()) {
                 // Ours only when an earlier attempt of this request (its Idempotency-Key) created it.
-                return settle(existing.get(), retry && createdBy(existing.get(), me, now));
+                return settle(existing.get(), retry && existing.get().isCreate(me, now));
             }
-            return admitted.chain(() -> cas.conditional(
-                            "conversations",
-                            cql.write(Conversations.INSERT_DIRECT, id, members, title, me, now),
-                            () -> conversations
-                                    .findLatest(id)
-                                    .map(held -> held.filter(c -> createdBy(c, me, now))
-                                            .isPresent())))
+            return admitted.chain(() -> conversations.insertDirect(
+                            new Conversations.Conversation(id, members, title, true, me, now)))
                     .chain(outcome -> {
                         if (outcome.applied()) {
                             return settle(new Conversations.Conversation(id, members, title, true, me, now), true);
@@ -302,16 +289,6 @@ public class CreateConversation {
     }
 
     /**
-     * Whether {@code c} is the row this request proposed: its creator and creation time (the plan's,
-     * kept with an Idempotency-Key, so a retry of the same request finds its own create). A replica
-     * plans each millisecond once; two replicas planning creates of one pair by one caller in the
-     * same millisecond would both take the row as theirs (201 twice for one conversation).
-     */
-    private static boolean createdBy(Conversations.Conversation c, String me, Instant at) {
-        return c.createdBy().equals(me) && c.createdAt().equals(at);
-    }
-
-    /**
      * Writes both summary rows of a 1:1 and both memberships (the partner added by the creator), with the
      * conversation's creation time as joined_at and as write timestamp: the same bytes each time,
      * so a repeated create also repairs a first one that died between its conditional insert and
@@ -323,16 +300,7 @@ public class CreateConversation {
 
     private Uni<Void> group(String me, Set<String> members, String title, Plan plan, Uni<Void> admitted) {
         Conversations.Conversation c = group(me, members, title, plan);
-        return admitted.chain(() -> memberRows(c))
-                .chain(() -> cql.write(
-                        Conversations.INSERT_GROUP,
-                        c.id(),
-                        members,
-                        title,
-                        me,
-                        c.createdAt(),
-                        InboxRows.micros(c.createdAt())))
-                .replaceWithVoid();
+        return admitted.chain(() -> memberRows(c)).chain(() -> conversations.insertGroup(c));
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -56,9 +55,6 @@ public class JoinConversation {
 
     @Inject
     Caller caller;
-
-    @Inject
-    Cql cql;
 
     @Inject
     Clock clock;
@@ -140,7 +136,7 @@ public class JoinConversation {
                             me,
                             admitted.getItem2(),
                             List.of(inbox.clearUnread(username, id, at))))
-                    .chain(() -> cql.write(Conversations.ADD_MEMBER, InboxRows.micros(at), Set.of(username), at, id))
+                    .chain(() -> conversations.addMember(id, username, at))
                     .map(done -> joined.view());
         });
     }

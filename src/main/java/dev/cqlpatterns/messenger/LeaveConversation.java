@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -16,7 +15,6 @@ import jakarta.ws.rs.PathParam;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Set;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -54,9 +52,6 @@ public class LeaveConversation {
 
     @Inject
     Caller caller;
-
-    @Inject
-    Cql cql;
 
     @Inject
     Clock clock;
@@ -102,7 +97,7 @@ public class LeaveConversation {
             }
             Instant at = c.changeTime(now);
             return inbox.forget(username, id, at)
-                    .chain(() -> cql.write(Conversations.REMOVE_MEMBER, InboxRows.micros(at), Set.of(username), at, id))
+                    .chain(() -> conversations.removeMember(id, username, at))
                     .map(done -> RestResponse.<Void>noContent());
         });
     }

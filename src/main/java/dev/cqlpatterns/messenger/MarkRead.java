@@ -1,9 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -19,7 +15,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -53,9 +48,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "messenger")
 @Authenticated
 public class MarkRead {
-    /** Writes per unlogged batch: one partition, one mutation, a few KB. */
-    private static final int WRITES_PER_BATCH = 50;
-
     @Inject
     Caller caller;
 
@@ -130,7 +122,7 @@ public class MarkRead {
         return messages.newestFromOthers(id, from, upTo, me, settings.markReadMaxMessages())
                 .chain(byMonth -> {
                     List<Uni<Integer>> months = byMonth.entrySet().stream()
-                            .map(e -> markSeen(id, e.getKey(), e.getValue(), me, now))
+                            .map(e -> messages.markSeen(id, e.getKey(), e.getValue(), me, now))
                             .toList();
                     return months.isEmpty()
                             ? Uni.createFrom().item(0)
@@ -146,23 +138,5 @@ public class MarkRead {
                 .call(marked -> cql.write(
                         InboxRows.SET_READ_UP_TO, timestamp, upTo, before.othersSent(), me, id, InboxRows.SUMMARY))
                 .map(marked -> new Receipt(id.toString(), now, marked));
-    }
-
-    /** Sets the caller's seen_at entry of those messages of one month: one cell each, idempotent. */
-    private Uni<Integer> markSeen(UUID conversationId, int month, List<UUID> messageIds, String me, Instant now) {
-        List<Uni<BoundStatement>> writes = messageIds.stream()
-                .map(messageId -> cql.bind(Messages.SEEN_AT, me, now, conversationId, month, messageId))
-                .toList();
-        return Uni.join().all(writes).andFailFast().chain(statements -> {
-            List<Uni<AsyncResultSet>> batches = new ArrayList<>();
-            for (int from = 0; from < statements.size(); from += WRITES_PER_BATCH) {
-                List<BoundStatement> chunk =
-                        statements.subList(from, Math.min(statements.size(), from + WRITES_PER_BATCH));
-                batches.add(cql.execute(
-                        BatchStatement.newInstance(DefaultBatchType.UNLOGGED, chunk.toArray(new BoundStatement[0]))
-                                .setIdempotent(true)));
-            }
-            return Uni.join().all(batches).andFailFast().map(done -> statements.size());
-        });
     }
 }

@@ -1,6 +1,11 @@
 package dev.cqlpatterns.messenger;
 
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.accounting.QueryStats;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
@@ -17,6 +22,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -39,6 +45,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public class Messages {
     /** Rows one read of the unread messages asks for: the caller's own messages are skipped. */
     private static final int UNREAD_PAGE = 50;
+    /** Writes per unlogged batch of seen_at cells: one partition, one mutation, a few KB. */
+    private static final int WRITES_PER_BATCH = 50;
 
     /** Months of each conversation that hold messages (entity = the conversation id). */
     static final TimeSeries SERIES = TimeSeries.perEntity("messages", Granularity.MONTH, Optional.empty());
@@ -48,32 +56,32 @@ public class Messages {
             "conversation_id, message_id, sender, content, recipients, attachments, seen_by, seen_at";
 
     /** A page of one month's messages, newest first, from an upper bound down to a lower one (both kept). */
-    static final Query NEWEST = Cql.idempotent(
+    private static final Query NEWEST = Cql.idempotent(
             "SELECT " + COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
                     + "AND message_id <= ? AND message_id >= ? LIMIT ?");
     /** The next page: one month's messages older than the cursor's, down to the lower bound. */
-    static final Query OLDER_THAN = Cql.idempotent(
+    private static final Query OLDER_THAN = Cql.idempotent(
             "SELECT " + COLUMNS + " FROM messages_by_conversation WHERE conversation_id = ? AND bucket = ? "
                     + "AND message_id < ? AND message_id >= ? LIMIT ?");
-    /** MarkRead: when one reader saw one message (a cell of the seen_at map). */
-    static final Query SEEN_AT = Cql.idempotent(
+    /** When one reader saw one message (a cell of the seen_at map). */
+    private static final Query SEEN_AT = Cql.idempotent(
             "UPDATE messages_by_conversation SET seen_at[?] = ? WHERE conversation_id = ? AND bucket = ? "
                     + "AND message_id = ?");
     // The index queries name no partition: the partitions they read are known only from the rows they
-    // answer (see MessagesBySender.page), so they are declared 0 here and counted there. An upper bound before the
+    // answer, so they are declared 0 here and counted by sentBy from the rows. An upper bound before the
     // query (every token range, or every partition of the sender) would be a guess, not a count.
-    static final Query SENT_TO = Cql.idempotent("SELECT " + COLUMNS
+    private static final Query SENT_TO = Cql.idempotent("SELECT " + COLUMNS
                     + ", bucket FROM messages_by_conversation WHERE sender = ? AND recipients CONTAINS ?")
             .reads(0);
-    static final Query SENT_BY = Cql.idempotent(
+    private static final Query SENT_BY = Cql.idempotent(
                     "SELECT " + COLUMNS + ", bucket FROM messages_by_conversation WHERE sender = ?")
             .reads(0);
     /** A month's messages after a read position up to the last one, newest first (only who sent each). */
     private static final Query BETWEEN_NEWEST_FIRST =
             Cql.idempotent("SELECT message_id, sender FROM messages_by_conversation WHERE conversation_id = ? "
                     + "AND bucket = ? AND message_id > ? AND message_id <= ? LIMIT ?");
-    /** SendMessage: the message under its own timeuuid, so a retried send writes the same row. */
-    static final Query INSERT = Cql.idempotent(
+    /** The message under its own timeuuid, so a retried send writes the same row. */
+    private static final Query INSERT = Cql.idempotent(
             "INSERT INTO messages_by_conversation (conversation_id, bucket, message_id, sender, content, recipients, "
                     + "attachments) VALUES (?, ?, ?, ?, ?, ?, ?)");
 
@@ -87,6 +95,79 @@ public class Messages {
     @Singleton
     TimeSeries messages() {
         return SERIES;
+    }
+
+    /**
+     * Writes a message in its month (listed in time_buckets first), under its own timeuuid: a retried
+     * send writes the same row.
+     */
+    Uni<Void> insert(
+            UUID conversationId,
+            UUID messageId,
+            String sender,
+            String content,
+            Set<String> recipients,
+            Map<String, String> attachments) {
+        return buckets.record(SERIES, conversationId.toString(), TimeUuids.instant(messageId))
+                .chain(bucket ->
+                        cql.write(INSERT, conversationId, bucket, messageId, sender, content, recipients, attachments))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Up to {@code limit} messages of one month, newest first, down to {@code lower} (kept): from
+     * {@code upper} (kept) when {@code after} is null, else those older than {@code after}.
+     */
+    Uni<List<Message>> page(UUID conversationId, int month, UUID after, UUID upper, UUID lower, int limit) {
+        Uni<AsyncResultSet> read = after == null
+                ? cql.read(NEWEST, conversationId, month, upper, lower, limit)
+                : cql.read(OLDER_THAN, conversationId, month, after, lower, limit);
+        return read.map(rs -> Cql.rows(rs).stream().map(Messages::view).toList());
+    }
+
+    /**
+     * Sets {@code reader}'s seen_at entry of those messages of one month, at {@code at}: one cell each,
+     * idempotent, in unlogged batches of the month's one partition. Answers how many.
+     */
+    Uni<Integer> markSeen(UUID conversationId, int month, List<UUID> messageIds, String reader, Instant at) {
+        List<Uni<BoundStatement>> writes = messageIds.stream()
+                .map(messageId -> cql.bind(SEEN_AT, reader, at, conversationId, month, messageId))
+                .toList();
+        return Uni.join().all(writes).andFailFast().chain(statements -> {
+            List<Uni<AsyncResultSet>> batches = new ArrayList<>();
+            for (int from = 0; from < statements.size(); from += WRITES_PER_BATCH) {
+                List<BoundStatement> chunk =
+                        statements.subList(from, Math.min(statements.size(), from + WRITES_PER_BATCH));
+                batches.add(cql.execute(
+                        BatchStatement.newInstance(DefaultBatchType.UNLOGGED, chunk.toArray(new BoundStatement[0]))
+                                .setIdempotent(true)));
+            }
+            return Uni.join().all(batches).andFailFast().map(done -> statements.size());
+        });
+    }
+
+    /** One page of a sender's messages found by the index, and where the next page starts (null: none). */
+    record SentPage(List<Message> messages, ByteBuffer next) {}
+
+    /**
+     * A page of {@code size} of the messages {@code sender} sent to {@code reader}, or of all they sent
+     * when the reader is the sender, from the paging state {@code start} (null: the first page).
+     */
+    Uni<SentPage> sentBy(String sender, String reader, int size, ByteBuffer start) {
+        Query query = sender.equals(reader) ? SENT_BY : SENT_TO;
+        Object[] values = sender.equals(reader) ? new Object[] {sender} : new Object[] {sender, reader};
+        return cql.read(query, b -> b.setPageSize(size).setPagingState(start), values)
+                .map(rs -> {
+                    List<Row> rows = Cql.rows(rs);
+                    // The partitions this index query read are known only now: those its rows came from.
+                    QueryStats.addPartitions((int) rows.stream()
+                            .map(row -> row.getUuid("conversation_id") + ":" + row.getInt("bucket"))
+                            .distinct()
+                            .count());
+                    return new SentPage(
+                            rows.stream().map(Messages::view).toList(),
+                            rs.getExecutionInfo().getPagingState());
+                });
     }
 
     /**

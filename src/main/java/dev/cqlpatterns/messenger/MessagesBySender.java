@@ -1,10 +1,6 @@
 package dev.cqlpatterns.messenger;
 
-import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.accounting.QueryStats;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.PagingStates;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -58,7 +54,7 @@ public class MessagesBySender {
     Caller caller;
 
     @Inject
-    Cql cql;
+    Messages messages;
 
     @Inject
     Cursors cursors;
@@ -101,46 +97,27 @@ public class MessagesBySender {
         ByteBuffer start = cursors.decode(scope, cursor, Position.class)
                 .map(p -> decode(p.pagingState()))
                 .orElse(null);
-        Query query = sender.equals(me) ? Messages.SENT_BY : Messages.SENT_TO;
-        Object[] values = sender.equals(me) ? new Object[] {sender} : new Object[] {sender, me};
         return memberships
                 .conversations(me)
-                .chain(memberOf -> page(query, values, size, start).chain(page -> {
-                    List<Messages.Message> items = page.rows().stream()
-                            .filter(row -> memberOf.contains(row.getUuid("conversation_id")))
-                            .map(Messages::view)
+                .chain(memberOf -> messages.sentBy(sender, me, size, start).chain(page -> {
+                    List<Messages.Message> items = page.messages().stream()
+                            .filter(m -> memberOf.contains(UUID.fromString(m.conversationId())))
                             .toList();
                     if (page.next() == null) {
                         return Uni.createFrom().item(Page.of(items, null));
                     }
                     // Cassandra hands a paging state to every full page; look one row ahead so that the
                     // last page says so.
-                    return page(query, values, 1, page.next())
+                    return messages.sentBy(sender, me, 1, page.next())
                             .map(probe -> Page.of(
                                     items,
-                                    probe.rows().isEmpty()
+                                    probe.messages().isEmpty()
                                             ? null
                                             : cursors.encode(
                                                     scope,
                                                     new Position(Base64.getEncoder()
                                                             .encodeToString(toBytes(own(page.next())))))));
                 }));
-    }
-
-    /** One page of the index query and where the next one starts (null: none). */
-    private record Slice(List<Row> rows, ByteBuffer next) {}
-
-    private Uni<Slice> page(Query query, Object[] values, int size, ByteBuffer start) {
-        return cql.read(query, b -> b.setPageSize(size).setPagingState(start), values)
-                .map(rs -> {
-                    List<Row> rows = Cql.rows(rs);
-                    // The partitions this index query read are known only now: those its rows came from.
-                    QueryStats.addPartitions((int) rows.stream()
-                            .map(row -> row.getUuid("conversation_id") + ":" + row.getInt("bucket"))
-                            .distinct()
-                            .count());
-                    return new Slice(rows, rs.getExecutionInfo().getPagingState());
-                });
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.cqlpatterns.messenger;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -87,7 +86,7 @@ public class SendMessage {
     Clock clock;
 
     @Inject
-    BucketRegistry buckets;
+    Messages messages;
 
     @Inject
     Conversations conversations;
@@ -290,9 +289,7 @@ public class SendMessage {
         UUID messageId = plan.messageId();
         Set<String> recipients = new TreeSet<>(plan.recipients());
         UUID previous = claimed != null ? claimed.previousMessageId() : c.lastMessageId();
-        return buckets.record(Messages.SERIES, conversationId.toString(), TimeUuids.instant(messageId))
-                .chain(bucket -> cql.write(
-                        Messages.INSERT, conversationId, bucket, messageId, sender, content, recipients, attachments))
+        return messages.insert(conversationId, messageId, sender, content, recipients, attachments)
                 .chain(() -> Uni.join()
                         .all(
                                 deliver(
@@ -335,8 +332,7 @@ public class SendMessage {
                 previous != null && TimeUuids.instant(previous).isBefore(at) ? TimeUuids.instant(previous) : null;
         String preview = preview(content);
         List<Uni<Void>> writes = new ArrayList<>();
-        writes.add(cql.write(Conversations.SET_LAST_MESSAGE, timestamp, messageId, conversationId)
-                .replaceWithVoid());
+        writes.add(conversations.setLastMessage(conversationId, messageId));
         writes.add(inbox.delivered(
                 sender,
                 conversationId,
