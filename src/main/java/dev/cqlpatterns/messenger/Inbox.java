@@ -9,20 +9,15 @@ import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.Page;
 import io.quarkus.arc.properties.IfBuildProperty;
-import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -116,29 +111,6 @@ public class Inbox {
                     examples = "2025-06-01T10:14:02.500Z")
             Instant firstUnreadAt) {}
 
-    /** The last entry of the previous page, in the order of the list. */
-    @RegisterForReflection // read back from cursors by Jackson, also in a native image
-    public record Position(
-            @NotNull Instant lastAt,
-
-            @NotNull @Pattern(regexp = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-            String conversationId) {
-
-        /**
-         * True when an entry at {@code at} with {@code id} comes after this position: older, or as old
-         * with a smaller id (the order of the list).
-         */
-        boolean isBefore(Instant at, String id) {
-            int byTime = at.compareTo(lastAt);
-            return byTime < 0 || byTime == 0 && id.compareTo(conversationId) < 0;
-        }
-    }
-
-    /** The order of the list: last activity, newest first, then conversation id (as text), greatest first. */
-    private static final Comparator<Summary> MOST_RECENT_FIRST = Comparator.comparing(Summary::lastAt)
-            .thenComparing(s -> s.id().toString())
-            .reversed();
-
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(
@@ -167,35 +139,6 @@ public class Inbox {
                                     .toList(),
                             page.next() == null ? null : cursors.encode(scope, page.next())));
         });
-    }
-
-    /** A page of summaries: up to one more than asked (a next page exists), and where the next page starts. */
-    record Paged(List<Summary> found, Position next) {}
-
-    /** A summary row of a conversation the caller is in, before its unread count is known. */
-    record Summary(UUID id, Row row, Instant lastAt) {
-        /** Messages from others not read, by the summary's two numbers (cql/054); 0 when none. */
-        long unread() {
-            return Math.max(0, row.getLong("others_sent") - row.getLong("others_read"));
-        }
-
-        /** The end of the caller's last mark-read, or before every message when none. */
-        UUID readUpTo() {
-            UUID readUpTo = row.getUuid("read_up_to");
-            return readUpTo == null ? InboxRows.NEVER_READ : readUpTo;
-        }
-    }
-
-    /** The summaries of conversations the caller is in, most recent activity first. */
-    static List<Summary> summaries(List<Row> rows) {
-        List<Summary> summaries = new ArrayList<>();
-        for (Row s : rows) {
-            if (InboxRows.isMember(s)) {
-                summaries.add(new Summary(s.getUuid("conversation_id"), s, InboxRows.lastAt(s)));
-            }
-        }
-        summaries.sort(MOST_RECENT_FIRST);
-        return summaries;
     }
 
     private static InboxEntry entry(Summary summary, UnreadCounts.Unread unread) {

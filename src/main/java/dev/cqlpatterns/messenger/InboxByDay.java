@@ -43,8 +43,8 @@ class InboxByDay {
     /** Summaries read beyond those the page still needs, for rows that turn out not to be listed. */
     private static final int SLACK = 16;
     /** Newest and then greatest id first: the order of the list, and of the cursor's position. */
-    private static final Comparator<Inbox.Position> POSITIONS = Comparator.comparing(Inbox.Position::lastAt)
-            .thenComparing(Inbox.Position::conversationId)
+    private static final Comparator<Position> POSITIONS = Comparator.comparing(Position::lastAt)
+            .thenComparing(Position::conversationId)
             .reversed();
 
     private static final Comparator<Listed> ORDER = Comparator.comparing(Listed::key, POSITIONS);
@@ -71,15 +71,14 @@ class InboxByDay {
     Clock clock;
 
     /** A row of a day that is listed: its summary, and its place in the order (the row's own time). */
-    private record Listed(Inbox.Summary summary, Inbox.Position key) {}
+    private record Listed(Summary summary, Position key) {}
 
-    Uni<Inbox.Paged> page(String me, int size, Inbox.Position after) {
+    Uni<SummaryPage> page(String me, int size, Position after) {
         Instant now = clock.instant();
         // No send writes into a day that ended before this.
         Instant settledBefore = idempotency.settledBefore(now);
         Set<Integer> empty = ConcurrentHashMap.newKeySet();
-        BucketWalk.Mark<Inbox.Position> from =
-                after == null ? null : new BucketWalk.Mark<>(DAY.key(after.lastAt()), after);
+        BucketWalk.Mark<Position> from = after == null ? null : new BucketWalk.Mark<>(DAY.key(after.lastAt()), after);
         // Tomorrow's day too: a clock of another replica may run ahead.
         int newest = DAY.key(now.plus(Duration.ofDays(1)));
         // Whether the user's days are indexed comes with any summary read (a static column); read alone
@@ -100,14 +99,14 @@ class InboxByDay {
                             if (!isIndexed) {
                                 return everySummary(me, size, after, now);
                             }
-                            BucketWalk.Mark<Inbox.Position> next = page.next();
-                            Inbox.Position cursor = next == null
+                            BucketWalk.Mark<Position> next = page.next();
+                            Position cursor = next == null
                                     ? null
                                     : next.after() != null
                                             ? next.after()
-                                            : new Inbox.Position(
+                                            : new Position(
                                                     DAY.end(next.bucket()).minusMillis(1), TOP_ID);
-                            Inbox.Paged paged = new Inbox.Paged(
+                            SummaryPage paged = new SummaryPage(
                                     page.items().stream().map(Listed::summary).toList(), cursor);
                             return forget(me, empty).replaceWith(paged);
                         }));
@@ -126,10 +125,10 @@ class InboxByDay {
      * a time. A day read whole from its top with nothing listed and no write to come is noted in
      * {@code empty}, to be dropped from the user's days.
      */
-    private Uni<BucketWalk.Chunk<Listed, Inbox.Position>> day(
+    private Uni<BucketWalk.Chunk<Listed, Position>> day(
             String me,
             int day,
-            Inbox.Position after,
+            Position after,
             int n,
             Instant settledBefore,
             Set<Integer> empty,
@@ -137,9 +136,9 @@ class InboxByDay {
         int pageSize = settings.maxInboxConversations() + 100;
         return cql.read(InboxRows.DAY_ROWS, b -> b.setPageSize(pageSize), me, day)
                 .chain(rs -> {
-                    List<Inbox.Position> rows = new ArrayList<>();
+                    List<Position> rows = new ArrayList<>();
                     for (Row row : Cql.rows(rs)) {
-                        Inbox.Position key = new Inbox.Position(
+                        Position key = new Position(
                                 row.getInstant("last_at"),
                                 row.getUuid("conversation_id").toString());
                         if (after == null || after.isBefore(key.lastAt(), key.conversationId())) {
@@ -160,20 +159,20 @@ class InboxByDay {
     }
 
     /** Checks {@code rows} from {@code from} on against their summaries until {@code n} are listed or none is left. */
-    private Uni<BucketWalk.Chunk<Listed, Inbox.Position>> check(
+    private Uni<BucketWalk.Chunk<Listed, Position>> check(
             String me,
             int day,
-            List<Inbox.Position> rows,
+            List<Position> rows,
             int from,
             int n,
             List<Listed> listed,
             AtomicReference<Boolean> indexed) {
         if (listed.size() >= n || from >= rows.size()) {
             boolean exhausted = from >= rows.size();
-            Inbox.Position last = from == 0 ? null : rows.get(from - 1);
+            Position last = from == 0 ? null : rows.get(from - 1);
             return Uni.createFrom().item(new BucketWalk.Chunk<>(List.copyOf(listed), last, exhausted));
         }
-        List<Inbox.Position> chunk = rows.subList(from, Math.min(rows.size(), from + n - listed.size() + SLACK));
+        List<Position> chunk = rows.subList(from, Math.min(rows.size(), from + n - listed.size() + SLACK));
         List<UUID> ids =
                 chunk.stream().map(p -> UUID.fromString(p.conversationId())).toList();
         return inboxRows.summaries(me, ids).chain(summaries -> {
@@ -183,12 +182,12 @@ class InboxByDay {
                 indexed.set(Boolean.TRUE.equals(summaries.get(0).get("days_indexed", Boolean.class)));
             }
             int next = from;
-            for (Inbox.Position key : chunk) {
+            for (Position key : chunk) {
                 next++;
                 Row summary = byId.get(UUID.fromString(key.conversationId()));
                 if (summary != null && InboxRows.isMember(summary) && DAY.key(InboxRows.lastAt(summary)) == day) {
                     UUID id = UUID.fromString(key.conversationId());
-                    listed.add(new Listed(new Inbox.Summary(id, summary, InboxRows.lastAt(summary)), key));
+                    listed.add(new Listed(new Summary(id, summary, InboxRows.lastAt(summary)), key));
                     if (listed.size() >= n) {
                         break;
                     }
@@ -218,15 +217,14 @@ class InboxByDay {
      * The first read of a user whose summaries may predate the index: every summary, sorted here,
      * answers the page; the rows of their days are written first (InboxRows.indexDays).
      */
-    private Uni<Inbox.Paged> everySummary(String me, int size, Inbox.Position after, Instant now) {
+    private Uni<SummaryPage> everySummary(String me, int size, Position after, Instant now) {
         return inboxRows.everySummary(me).chain(rows -> {
             Map<UUID, Instant> lastActivity = new LinkedHashMap<>();
             List<Listed> all = new ArrayList<>();
-            for (Inbox.Summary s : Inbox.summaries(rows)) {
+            for (Summary s : Summary.ofMembers(rows)) {
                 lastActivity.put(s.id(), s.lastAt());
                 // In the order of the index: the row's time is the millisecond of the last activity.
-                all.add(new Listed(
-                        s, new Inbox.Position(s.lastAt().truncatedTo(ChronoUnit.MILLIS), s.id().toString())));
+                all.add(new Listed(s, new Position(s.lastAt().truncatedTo(ChronoUnit.MILLIS), s.id().toString())));
             }
             all.sort(ORDER);
             List<Listed> found = all.stream()
@@ -234,11 +232,11 @@ class InboxByDay {
                             || after.isBefore(l.key().lastAt(), l.key().conversationId()))
                     .limit(size + 1L)
                     .toList();
-            Inbox.Position next = found.size() > size ? found.get(size - 1).key() : null;
+            Position next = found.size() > size ? found.get(size - 1).key() : null;
             return inboxRows
                     .indexDays(me, lastActivity, now)
                     .replaceWith(
-                            new Inbox.Paged(found.stream().map(Listed::summary).toList(), next));
+                            new SummaryPage(found.stream().map(Listed::summary).toList(), next));
         });
     }
 }

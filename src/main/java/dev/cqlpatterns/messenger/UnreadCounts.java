@@ -38,10 +38,10 @@ class UnreadCounts {
     InboxRows inboxRows;
 
     /** The unread counts of a page's conversations, by conversation id (none: nothing unread). */
-    Uni<Map<UUID, Unread>> of(String me, List<Inbox.Summary> page) {
+    Uni<Map<UUID, Unread>> of(String me, List<Summary> page) {
         long capped = settings.unreadCountCap() + 1L;
         List<Uni<Map<UUID, Unread>>> reads = new ArrayList<>();
-        for (Inbox.Summary s : page) {
+        for (Summary s : page) {
             long unread = s.unread();
             if (unread == 1 && !me.equals(s.row().getString("last_sender"))) {
                 // One unread, and the last message is someone else's: that one (others_sent is written with it).
@@ -65,7 +65,7 @@ class UnreadCounts {
      * racing their mark-read); when none is recorded, or more of their own come, the oldest unread
      * marker's (cql/013).
      */
-    private Uni<Instant> firstFromOthers(String me, Inbox.Summary s, UUID after, int ownToPass) {
+    private Uni<Instant> firstFromOthers(String me, Summary s, UUID after, int ownToPass) {
         return next.after(s.id(), after).chain(found -> {
             if (found.isPresent() && !me.equals(found.get().sender())) {
                 return Uni.createFrom().item(TimeUuids.instant(found.get().messageId()));

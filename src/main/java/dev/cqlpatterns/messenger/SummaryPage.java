@@ -1,0 +1,6 @@
+package dev.cqlpatterns.messenger;
+
+import java.util.List;
+
+/** A page of summaries: up to one more than asked (a next page exists), and where the next page starts. */
+record SummaryPage(List<Summary> found, Position next) {}
