@@ -304,16 +304,15 @@ public class CreateConversation {
     }
 
     /**
-     * Every member's summary with its rows in the order of last activity (InboxRows.joined) and their membership,
+     * Every member's summary with its rows in the order of last activity (InboxRows.created) and their membership,
      * added by the creator unless they are the creator, at the creation time: idempotent writes, in parallel.
      */
     private Uni<Void> memberRows(Conversations.Conversation c) {
         Instant at = c.createdAt();
         List<Uni<Void>> writes = new ArrayList<>();
         for (String member : c.members()) {
-            // A new conversation: no message before its members.
             String addedBy = member.equals(c.createdBy()) ? null : c.createdBy();
-            writes.add(inbox.joined(member, c, at, addedBy, MessagePositions.Head.NONE, List.of()));
+            writes.add(inbox.created(member, c, addedBy));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }

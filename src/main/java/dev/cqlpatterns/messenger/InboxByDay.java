@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.idempotency.IdempotencySettings;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -36,7 +35,7 @@ import java.util.concurrent.atomic.AtomicReference;
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 class InboxByDay {
-    private static final Granularity DAY = InboxRows.DAYS.granularity();
+    private static final Granularity DAY = InboxDayRows.DAYS.granularity();
 
     /** The greatest conversation id as text: with a day's last millisecond, a position above every row of the day. */
     private static final String TOP_ID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
@@ -50,10 +49,10 @@ class InboxByDay {
     private static final Comparator<Listed> ORDER = Comparator.comparing(Listed::key, POSITIONS);
 
     @Inject
-    Cql cql;
+    InboxRows inboxRows;
 
     @Inject
-    InboxRows inboxRows;
+    InboxDayRows dayRows;
 
     @Inject
     BucketWalk walk;
@@ -85,7 +84,7 @@ class InboxByDay {
         // only when the walk read none.
         AtomicReference<Boolean> indexed = new AtomicReference<>();
         return walk.page(
-                        InboxRows.DAYS,
+                        InboxDayRows.DAYS,
                         me,
                         newest,
                         0,
@@ -94,7 +93,9 @@ class InboxByDay {
                         walk.budget(),
                         Listed::key,
                         (day, afterKey, n) -> day(me, day, afterKey, n, settledBefore, empty, indexed))
-                .chain(page -> (indexed.get() != null ? Uni.createFrom().item(indexed.get()) : indexed(me))
+                .chain(page -> (indexed.get() != null
+                                ? Uni.createFrom().item(indexed.get())
+                                : inboxRows.daysIndexed(me))
                         .chain(isIndexed -> {
                             if (!isIndexed) {
                                 return everySummary(me, size, after, now);
@@ -112,13 +113,6 @@ class InboxByDay {
                         }));
     }
 
-    private Uni<Boolean> indexed(String me) {
-        return cql.read(InboxRows.READ_DAYS_INDEXED, me).map(rs -> {
-            Row row = rs.one();
-            return row != null && Boolean.TRUE.equals(row.get("days_indexed", Boolean.class));
-        });
-    }
-
     /**
      * Reads a day whole and lists, after {@code after}, up to {@code n} of its rows whose summary's last
      * activity falls on that day, reading the summaries of the rows it still needs (and a few more) at
@@ -133,29 +127,23 @@ class InboxByDay {
             Instant settledBefore,
             Set<Integer> empty,
             AtomicReference<Boolean> indexed) {
-        int pageSize = settings.maxInboxConversations() + 100;
-        return cql.read(InboxRows.DAY_ROWS, b -> b.setPageSize(pageSize), me, day)
-                .chain(rs -> {
-                    List<Position> rows = new ArrayList<>();
-                    for (Row row : Cql.rows(rs)) {
-                        Position key = new Position(
-                                row.getInstant("last_at"),
-                                row.getUuid("conversation_id").toString());
-                        if (after == null || after.isBefore(key.lastAt(), key.conversationId())) {
-                            rows.add(key);
-                        }
-                    }
-                    rows.sort(POSITIONS);
-                    return check(me, day, rows, 0, n, new ArrayList<>(), indexed)
-                            .invoke(chunk -> {
-                                if (after == null
-                                        && chunk.exhausted()
-                                        && chunk.items().isEmpty()
-                                        && DAY.end(day).isBefore(settledBefore)) {
-                                    empty.add(day);
-                                }
-                            });
-                });
+        return dayRows.day(me, day).chain(all -> {
+            List<Position> rows = new ArrayList<>();
+            for (Position key : all) {
+                if (after == null || after.isBefore(key.lastAt(), key.conversationId())) {
+                    rows.add(key);
+                }
+            }
+            rows.sort(POSITIONS);
+            return check(me, day, rows, 0, n, new ArrayList<>(), indexed).invoke(chunk -> {
+                if (after == null
+                        && chunk.exhausted()
+                        && chunk.items().isEmpty()
+                        && DAY.end(day).isBefore(settledBefore)) {
+                    empty.add(day);
+                }
+            });
+        });
     }
 
     /** Checks {@code rows} from {@code from} on against their summaries until {@code n} are listed or none is left. */
@@ -203,7 +191,7 @@ class InboxByDay {
             return Uni.createFrom().voidItem();
         }
         List<Uni<Void>> drops = days.stream()
-                .map(day -> buckets.forget(InboxRows.DAYS, me, day))
+                .map(day -> buckets.forget(InboxDayRows.DAYS, me, day))
                 .toList();
         return Uni.join()
                 .all(drops)
@@ -215,7 +203,7 @@ class InboxByDay {
 
     /**
      * The first read of a user whose summaries may predate the index: every summary, sorted here,
-     * answers the page; the rows of their days are written first (InboxRows.indexDays).
+     * answers the page; the rows of their days are written first, then days_indexed.
      */
     private Uni<SummaryPage> everySummary(String me, int size, Position after, Instant now) {
         return inboxRows.everySummary(me).chain(rows -> {
@@ -233,8 +221,8 @@ class InboxByDay {
                     .limit(size + 1L)
                     .toList();
             Position next = found.size() > size ? found.get(size - 1).key() : null;
-            return inboxRows
-                    .indexDays(me, lastActivity, now)
+            return dayRows.index(me, lastActivity)
+                    .chain(() -> inboxRows.markDaysIndexed(me, now))
                     .replaceWith(
                             new SummaryPage(found.stream().map(Listed::summary).toList(), next));
         });

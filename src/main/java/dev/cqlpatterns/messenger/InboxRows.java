@@ -1,11 +1,10 @@
 package dev.cqlpatterns.messenger;
 
+import static dev.cqlpatterns.platform.time.WriteTimestamps.micros;
+
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.buckets.BucketRegistry;
-import dev.cqlpatterns.platform.buckets.Granularity;
-import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -15,12 +14,8 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -28,19 +23,18 @@ import java.util.UUID;
  * summary row of a conversation (kind 0), which holds the unread count (cql/054), and the unread
  * markers releases before 0.13.0 wrote (kind 1), where the inbox finds the first unread message that
  * messages_by_previous (cql/061) does not name;
- * its place in the order of last activity, in inbox_by_day with the days listed in time_buckets
- * (cql/015), with the user's MembershipSet beside. Every write carries an explicit write timestamp in
- * microseconds of the service clock or of a message's time.
+ * and, for a join, a message and a leave, the ordered writes that keep the conversation's row in
+ * inbox_by_day ({@link InboxDayRows}) and the user's MembershipSet in step with the summary. Every
+ * write carries an explicit write timestamp in microseconds of the service clock or of a message's
+ * time.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class InboxRows {
     /** message_id of a summary row: clustering columns cannot be null, so a fixed zero timeuuid. */
-    static final UUID SUMMARY = new UUID(0x0000000000001000L, 0x8000000000000000L);
+    public static final UUID SUMMARY = new UUID(0x0000000000001000L, 0x8000000000000000L);
     /** read_up_to of a conversation never marked read: below every timeuuid the service makes. */
-    static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
-
-    private static final long UUID_EPOCH_MICROS = 12_219_292_800_000_000L;
+    public static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
 
     // inbox_by_user: a summary row per conversation (kind 0) and the unread markers left (kind 1, cql/013),
     // in one partition per user. The kind is the first clustering column, so each kind is
@@ -58,21 +52,21 @@ public class InboxRows {
     private static final Query READ_STATE = Cql.idempotent("SELECT read_up_to, others_sent, others_read, "
             + "last_message_id, joined_at FROM inbox_by_user WHERE " + SUMMARY_ROWS
             + " AND conversation_id = ? AND message_id = ?");
-    /** MarkRead: how far the user has read a conversation, and how many of the messages from others that is. */
-    static final Query SET_READ_UP_TO =
+    /** How far the user has read a conversation, and how many of the messages from others that is. */
+    private static final Query SET_READ_UP_TO =
             Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ?, others_read = ? " + "WHERE "
                     + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
     /**
-     * SendMessage: the newest message, on the sender's summary, with the messages from others up to it
+     * The newest message, on the sender's summary, with the messages from others up to it
      * (cql/054), and read_up_to with others_read where the sender had read everything before it
      * (cql/061; unset where not).
      */
-    static final Query SET_LAST_MESSAGE = Cql.idempotent(
+    private static final Query SET_LAST_MESSAGE = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "others_sent = ?, read_up_to = ?, others_read = ? WHERE " + SUMMARY_ROWS
                     + " AND conversation_id = ? AND message_id = ?");
-    /** SendMessage: the newest message, on the summary of a member it is unread for (cql/054). */
-    static final Query SET_LAST_UNREAD = Cql.idempotent(
+    /** The newest message, on the summary of a member it is unread for (cql/054). */
+    private static final Query SET_LAST_UNREAD = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "others_sent = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
     /** With the static days_indexed (cql/015), which comes with every row. */
@@ -93,33 +87,21 @@ public class InboxRows {
             Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
                     + " AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC "
                     + "LIMIT 1");
-    /** MarkRead: clears the markers up to the newest read, in one range deletion. */
-    static final Query CLEAR_UNREAD = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS
-            + " AND conversation_id = ? AND message_id <= ?");
+    /** Clears the markers up to the newest read, in one range deletion. */
+    private static final Query CLEAR_UNREAD = Cql.idempotent("DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE "
+            + UNREAD_ROWS + " AND conversation_id = ? AND message_id <= ?");
 
     private static final Query DAYS_INDEXED =
             Cql.idempotent("UPDATE inbox_by_user USING TIMESTAMP ? SET days_indexed = true WHERE username = ?");
-    /** InboxByDay: the static row only (SELECT DISTINCT reads no clustering row, so no summary and no tombstone). */
-    static final Query READ_DAYS_INDEXED =
+    /** The static row only (SELECT DISTINCT reads no clustering row, so no summary and no tombstone). */
+    private static final Query READ_DAYS_INDEXED =
             Cql.idempotent("SELECT DISTINCT username, days_indexed FROM inbox_by_user WHERE username = ?");
-
-    // inbox_by_day (cql/015): the user's conversations by the day of their last activity.
-    /** The days of a user's activity: one bucket per UTC day, kept as long as the conversations. */
-    static final TimeSeries DAYS = TimeSeries.perEntity("inbox", Granularity.DAY, Optional.empty());
-
-    private static final Query INSERT_DAY = Cql.idempotent(
-            "INSERT INTO inbox_by_day (username, day, conversation_id, last_at) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_DAY = Cql.idempotent(
-            "DELETE FROM inbox_by_day USING TIMESTAMP ? WHERE username = ? AND day = ? AND conversation_id = ?");
-    /** InboxByDay: one day's rows. */
-    static final Query DAY_ROWS =
-            Cql.idempotent("SELECT conversation_id, last_at FROM inbox_by_day WHERE username = ? AND day = ?");
 
     @Inject
     Cql cql;
 
     @Inject
-    BucketRegistry buckets;
+    InboxDayRows days;
 
     @Inject
     MessengerSettings settings;
@@ -128,21 +110,46 @@ public class InboxRows {
     MembershipSet memberships;
 
     /**
+     * The rows that make a conversation {@code c} appear in {@code username}'s inbox at its creation
+     * ({@link #joined}), from its start: no message before its members.
+     */
+    public Uni<Void> created(String username, Conversations.Conversation c, String addedBy) {
+        return joined(username, c, c.createdAt(), addedBy, MessagePositions.Head.NONE, false);
+    }
+
+    /**
+     * The rows that make a group {@code c} appear in the inbox of {@code username}, who joins it at
+     * {@code joinedAt} ({@link #joined}). Unread markers a send racing an earlier leave may have left
+     * behind are dropped in the summary's batch.
+     */
+    public Uni<Void> joined(
+            String username,
+            Conversations.Conversation c,
+            Instant joinedAt,
+            String addedBy,
+            MessagePositions.Head from) {
+        return joined(username, c, joinedAt, addedBy, from, true);
+    }
+
+    /**
      * The rows that make a conversation appear in {@code username}'s inbox at the join: the row of
-     * the join's day (cql/015) first, then the summary with {@code alsoInBatch}, statements of the
-     * same partition, in one unlogged batch. The summary starts
+     * the join's day (cql/015) first, then the summary, after the clearing of every unread marker
+     * when {@code clearUnread}, in one unlogged batch of the user's partition. The summary starts
      * at {@code from}: the conversation's last message when the member joined, as if read (cql/054).
      * Beside them, with the summary's write timestamp, the membership in the user's
      * {@link MembershipSet}, with {@code addedBy} when someone else put the user in.
      */
-    Uni<Void> joined(
+    private Uni<Void> joined(
             String username,
             Conversations.Conversation c,
             Instant joinedAt,
             String addedBy,
             MessagePositions.Head from,
-            List<Uni<BoundStatement>> alsoInBatch) {
-        List<Uni<BoundStatement>> batch = new ArrayList<>(alsoInBatch);
+            boolean clearUnread) {
+        List<Uni<BoundStatement>> batch = new ArrayList<>();
+        if (clearUnread) {
+            batch.add(clearUnread(username, c.id(), joinedAt));
+        }
         // A 1:1 has no title, a group no partner: left unset, since a null would write a cell tombstone
         // that every read of the summary scans.
         String partner = c.partnerOf(username);
@@ -163,78 +170,88 @@ public class InboxRows {
                     bound = from.lastMessageId() == null ? bound.unset("read_up_to") : bound;
                     return partner == null ? bound.unset("partner") : bound;
                 }));
-        Uni<Void> inbox = dayRow(username, c.id(), joinedAt, micros(joinedAt))
-                .chain(() -> together(batch))
+        Uni<Void> inbox = days.listed(username, c.id(), joinedAt, micros(joinedAt))
+                .chain(() -> cql.onePartition(batch))
                 .replaceWithVoid();
         Uni<Void> member = memberships.joined(username, c.id(), addedBy, joinedAt, micros(joinedAt));
         return Uni.join().all(inbox, member).andFailFast().replaceWithVoid();
     }
 
     /**
-     * A member's writes of a message at {@code at} (written with {@code timestamp}, the message's
-     * time), in cql/015's order: the row of the message's day; then {@code summary}, statements of
-     * the member's partition, in one unlogged batch; then, when the conversation's {@code previous}
-     * message fell on an earlier day, the delete of that day's row. {@code previous} is null when there is nothing to replace.
+     * The message of {@code d} on its sender's summary, as last message with the messages from others
+     * up to it ({@code othersSent}; null: the message has no position, and the count stays as it is);
+     * and, when {@code readUpToIt}, the sender's read_up_to moved to it with others_read: the message
+     * after any read_up_to is then someone else's, the first unread one (messages_by_previous, cql/061).
      */
-    Uni<Void> delivered(
-            String username,
-            UUID conversationId,
-            Instant at,
-            long timestamp,
-            Instant previous,
-            List<Uni<BoundStatement>> summary) {
-        return dayRow(username, conversationId, at, timestamp)
-                .chain(() -> together(summary))
-                .chain(() -> previous == null
+    public Uni<Void> sent(Delivery d, Long othersSent, boolean readUpToIt) {
+        long count = othersSent == null ? 0 : othersSent;
+        Uni<BoundStatement> summary = cql.bind(
+                        SET_LAST_MESSAGE,
+                        d.timestamp(),
+                        d.messageId(),
+                        d.sender(),
+                        d.preview(),
+                        count,
+                        d.messageId(),
+                        count,
+                        d.sender(),
+                        d.conversationId(),
+                        SUMMARY)
+                .map(s -> readUpToIt ? s : s.unset("read_up_to").unset("others_read"));
+        return delivered(d.sender(), d, counted(summary, othersSent));
+    }
+
+    /**
+     * The message of {@code d} on the summary of {@code member}, for whom it is unread: as last message,
+     * with the messages from others up to it ({@code othersSent}; null: left as it is).
+     */
+    public Uni<Void> received(String member, Delivery d, Long othersSent) {
+        Uni<BoundStatement> summary = cql.bind(
+                SET_LAST_UNREAD,
+                d.timestamp(),
+                d.messageId(),
+                d.sender(),
+                d.preview(),
+                othersSent == null ? 0 : othersSent,
+                member,
+                d.conversationId(),
+                SUMMARY);
+        return delivered(member, d, counted(summary, othersSent));
+    }
+
+    /** No others_sent cell for a message without a position: leaves the member's count as it is. */
+    private static Uni<BoundStatement> counted(Uni<BoundStatement> statement, Long othersSent) {
+        return othersSent == null ? statement.map(s -> s.unset("others_sent")) : statement;
+    }
+
+    /**
+     * A member's writes of a message (written with the message's time as timestamp), in cql/015's
+     * order: the row of the message's day; then {@code summary}, a statement of the member's partition,
+     * in one unlogged batch; then, when the conversation's previous message ({@link Delivery#replaced})
+     * fell on an earlier day, the delete of that day's row.
+     */
+    private Uni<Void> delivered(String username, Delivery d, Uni<BoundStatement> summary) {
+        return days.listed(username, d.conversationId(), d.at(), d.timestamp())
+                .chain(() -> cql.onePartition(List.of(summary)))
+                .chain(() -> d.replaced() == null
                         ? Uni.createFrom().voidItem()
-                        : movedOn(username, conversationId, previous, at));
-    }
-
-    /** Lists the day of {@code at} among the user's days, then writes the conversation's row of that day. */
-    private Uni<Void> dayRow(String username, UUID conversationId, Instant at, long timestamp) {
-        Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
-        return buckets.record(DAYS, username, ms)
-                .chain(day -> cql.write(INSERT_DAY, username, day, conversationId, ms, timestamp))
-                .replaceWithVoid();
+                        : days.movedOn(username, d.conversationId(), d.replaced(), d.at()));
     }
 
     /**
-     * Deletes the row of the day of {@code from} when {@code to} falls on a later day, with that day's
-     * last microsecond as timestamp: it shadows every write of the row, so no late or replayed write
-     * brings it back (cql/015).
+     * The user's days are in inbox_by_day from now on (the static days_indexed), for a user whose
+     * summaries predate it once their rows are written.
      */
-    private Uni<Void> movedOn(String username, UUID conversationId, Instant from, Instant to) {
-        int day = DAYS.granularity().key(from);
-        if (day >= DAYS.granularity().key(to)) {
-            return Uni.createFrom().voidItem();
-        }
-        long lastMicro = micros(DAYS.granularity().end(day)) - 1;
-        return cql.write(DELETE_DAY, lastMicro, username, day, conversationId).replaceWithVoid();
+    Uni<Void> markDaysIndexed(String username, Instant now) {
+        return cql.write(DAYS_INDEXED, micros(now), username).replaceWithVoid();
     }
 
-    /**
-     * The first read with the days index of a user whose summaries may predate it (cql/015): the row
-     * of each summary's day, one unlogged batch per day with the day listed first, then days_indexed.
-     */
-    Uni<Void> indexDays(String username, Map<UUID, Instant> lastActivity, Instant now) {
-        Map<Integer, List<Uni<BoundStatement>>> byDay = new TreeMap<>();
-        Map<Integer, Instant> dayStart = new TreeMap<>();
-        lastActivity.forEach((id, at) -> {
-            Instant ms = at.truncatedTo(ChronoUnit.MILLIS);
-            int day = DAYS.granularity().key(ms);
-            dayStart.putIfAbsent(day, ms);
-            byDay.computeIfAbsent(day, d -> new ArrayList<>())
-                    .add(cql.bind(INSERT_DAY, username, day, id, ms, micros(ms)));
+    /** Whether the user's days are in inbox_by_day (days_indexed). */
+    Uni<Boolean> daysIndexed(String username) {
+        return cql.read(READ_DAYS_INDEXED, username).map(rs -> {
+            Row row = rs.one();
+            return row != null && Boolean.TRUE.equals(row.get("days_indexed", Boolean.class));
         });
-        List<Uni<Void>> days = byDay.entrySet().stream()
-                .map(e -> buckets.record(DAYS, username, dayStart.get(e.getKey()))
-                        .chain(() -> together(e.getValue()))
-                        .replaceWithVoid())
-                .toList();
-        Uni<Void> rows = days.isEmpty()
-                ? Uni.createFrom().voidItem()
-                : Uni.join().all(days).andFailFast().replaceWithVoid();
-        return rows.chain(() -> cql.write(DAYS_INDEXED, micros(now), username)).replaceWithVoid();
     }
 
     /** Every summary of a user's inbox, in one page: the partition is bounded by the user's conversations. */
@@ -268,30 +285,7 @@ public class InboxRows {
         return cql.call(0, rs::fetchNextPage).chain(next -> all(next, rows));
     }
 
-    /**
-     * How far the user has read a conversation: where the last mark-read (or the join) ended, null
-     * when neither says (then from the join, {@code joinedAt}); the messages from others so far and
-     * how many of them were read (cql/054); and the last message. All null when not a member.
-     */
-    record ReadState(
-            UUID readUpTo, long othersSent, long othersRead, boolean counted, UUID lastMessageId, Instant joinedAt) {
-        static final ReadState NONE = new ReadState(null, 0, 0, false, null, null);
-
-        /**
-         * Whether a member has read every message from others before the one they send now, of which
-         * there are {@code othersSentBefore} (its position's count for them, cql/054).
-         */
-        boolean readEverythingBefore(long othersSentBefore) {
-            return joinedAt != null && counted && othersRead == othersSentBefore;
-        }
-
-        /** The read position as a timeuuid: the last message read, or the start of the join's millisecond. */
-        UUID from() {
-            return readUpTo != null ? readUpTo : joinedAt != null ? TimeUuids.startOf(joinedAt) : NEVER_READ;
-        }
-    }
-
-    Uni<ReadState> readState(String username, UUID conversationId) {
+    public Uni<ReadState> readState(String username, UUID conversationId) {
         return cql.read(READ_STATE, username, conversationId, SUMMARY).map(rs -> {
             Row row = rs.one();
             if (row == null) {
@@ -307,14 +301,6 @@ public class InboxRows {
         });
     }
 
-    /**
-     * Writes of one user's inbox_by_user partition as one unlogged batch: one mutation, applied whole
-     * on each replica. Every statement must be idempotent.
-     */
-    Uni<AsyncResultSet> together(List<Uni<BoundStatement>> writes) {
-        return cql.onePartition(writes);
-    }
-
     /** The last activity a summary row stands for: its last message's time, or, before any, the join. */
     static Instant lastAt(Row summary) {
         UUID lastId = summary.getUuid("last_message_id");
@@ -328,22 +314,20 @@ public class InboxRows {
      * the row of the last activity's day (cql/015; a re-join writes it again later). Idempotent writes,
      * no logged batch.
      */
-    Uni<Void> forget(String username, UUID conversationId, Instant at) {
+    public Uni<Void> forget(String username, UUID conversationId, Instant at) {
         return cql.read(LAST_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
             Row summary = rs.one();
             // No summary: nothing listed; the tombstones of rows that never were cost nothing more.
             Instant last = summary == null || lastAt(summary) == null ? at : lastAt(summary);
             return Uni.join()
                     .all(
-                            together(List.of(
+                            cql.onePartition(List.of(
                                             cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
                                             clearUnread(username, conversationId, at)))
                                     .replaceWithVoid(),
                             memberships.left(username, conversationId, micros(at)))
                     .andFailFast()
-                    .chain(() -> cql.write(
-                            DELETE_DAY, micros(at), username, DAYS.granularity().key(last), conversationId))
-                    .replaceWithVoid();
+                    .chain(() -> days.delete(username, conversationId, last, at));
         });
     }
 
@@ -351,7 +335,7 @@ public class InboxRows {
      * Drops every unread marker of a conversation (a send racing a leave can leave some behind).
      * The summary stays: a join writes it with the same timestamp, where a tombstone would win.
      */
-    Uni<BoundStatement> clearUnread(String username, UUID conversationId, Instant at) {
+    private Uni<BoundStatement> clearUnread(String username, UUID conversationId, Instant at) {
         return cql.bind(DELETE_ALL_UNREAD, micros(at), username, conversationId);
     }
 
@@ -363,12 +347,16 @@ public class InboxRows {
         return summary.getInstant("joined_at") != null;
     }
 
-    static long micros(Instant at) {
-        return ChronoUnit.MICROS.between(Instant.EPOCH, at);
-    }
-
-    /** A timeuuid's own time in microseconds (its 100 ns ticks / 10): the write timestamp of a message. */
-    static long micros(UUID timeuuid) {
-        return timeuuid.timestamp() / 10 - UUID_EPOCH_MICROS;
+    /**
+     * The user has read the conversation up to {@code upTo}, its last message, and {@code othersRead}
+     * messages from others with it: their unread markers up to it are deleted with one range
+     * tombstone, then read_up_to and others_read are set. Both carry the message's time as write
+     * timestamp: the newest message read wins, whichever replica's clock is ahead.
+     */
+    public Uni<Void> markRead(String username, UUID conversationId, UUID upTo, long othersRead) {
+        long timestamp = micros(upTo);
+        return cql.write(CLEAR_UNREAD, timestamp, username, conversationId, upTo)
+                .chain(() -> cql.write(SET_READ_UP_TO, timestamp, upTo, othersRead, username, conversationId, SUMMARY))
+                .replaceWithVoid();
     }
 }

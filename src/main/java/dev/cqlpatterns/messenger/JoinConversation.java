@@ -17,7 +17,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -129,13 +128,7 @@ public class JoinConversation {
                     .asTuple()
                     // The member starts after the last message. Markers a send racing an earlier
                     // leave may have left behind go in the summary's batch (one partition).
-                    .chain(admitted -> inbox.joined(
-                            username,
-                            joined,
-                            at,
-                            me,
-                            admitted.getItem2(),
-                            List.of(inbox.clearUnread(username, id, at))))
+                    .chain(admitted -> inbox.joined(username, joined, at, me, admitted.getItem2()))
                     .chain(() -> conversations.addMember(id, username, at))
                     .map(done -> joined.view());
         });

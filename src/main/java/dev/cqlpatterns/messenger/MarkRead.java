@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -50,9 +49,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class MarkRead {
     @Inject
     Caller caller;
-
-    @Inject
-    Cql cql;
 
     @Inject
     Clock clock;
@@ -112,13 +108,12 @@ public class MarkRead {
                 .chain(found -> read(id, me, now, found.getItem2()));
     }
 
-    private Uni<Receipt> read(UUID id, String me, Instant now, InboxRows.ReadState before) {
+    private Uni<Receipt> read(UUID id, String me, Instant now, ReadState before) {
         UUID upTo = before.lastMessageId();
         UUID from = before.from();
         if (upTo == null || upTo.timestamp() <= from.timestamp() && before.othersRead() == before.othersSent()) {
             return Uni.createFrom().item(new Receipt(id.toString(), now, 0));
         }
-        long timestamp = InboxRows.micros(upTo);
         return messages.newestFromOthers(id, from, upTo, me, settings.markReadMaxMessages())
                 .chain(byMonth -> {
                     List<Uni<Integer>> months = byMonth.entrySet().stream()
@@ -134,9 +129,7 @@ public class MarkRead {
                 })
                 // seen_at goes before the markers and the read position: should this call die before, the next
                 // one reads the same messages and writes the same cells.
-                .call(marked -> cql.write(InboxRows.CLEAR_UNREAD, timestamp, me, id, upTo))
-                .call(marked -> cql.write(
-                        InboxRows.SET_READ_UP_TO, timestamp, upTo, before.othersSent(), me, id, InboxRows.SUMMARY))
+                .call(marked -> inboxRows.markRead(me, id, upTo, before.othersSent()))
                 .map(marked -> new Receipt(id.toString(), now, marked));
     }
 }

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.time.WriteTimestamps;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -43,7 +44,7 @@ class MessagesByPrevious {
                         previous,
                         claimed.messageId(),
                         sender,
-                        InboxRows.micros(claimed.messageId()))
+                        WriteTimestamps.micros(claimed.messageId()))
                 .replaceWithVoid();
     }
 

@@ -1,6 +1,5 @@
 package dev.cqlpatterns.messenger;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -209,7 +208,7 @@ public class SendMessage {
                 .asTuple()
                 .chain(found -> {
                     Conversations.Conversation c = found.getItem1();
-                    InboxRows.ReadState read = found.getItem3();
+                    ReadState read = found.getItem3();
                     return positions
                             .claim(
                                     id,
@@ -281,7 +280,7 @@ public class SendMessage {
             Conversations.Conversation c,
             Plan plan,
             MessagePositions.Claimed claimed,
-            InboxRows.ReadState read,
+            ReadState read,
             String sender,
             String content,
             Map<String, String> attachments) {
@@ -313,96 +312,38 @@ public class SendMessage {
      * others up to it (others_sent), which count it unread for each recipient. Written with the
      * message's time as timestamp, so running them again changes nothing that a newer message, a
      * mark-read or a leave has written since. Around them each member's place in the order of last
-     * activity moves (InboxRows.delivered: cql/015); the
-     * conversation row then names this message as the one to replace next time.
+     * activity moves (inbox_by_day); the conversation row then names this message as the one to
+     * replace next time. The sender's read_up_to moves to the message when they had read every message
+     * from others before it ({@code read}, read beside the claim), also after two sends of theirs that
+     * raced.
      */
     private Uni<Void> deliver(
             UUID conversationId,
             UUID messageId,
             UUID previous,
             MessagePositions.Claimed claimed,
-            InboxRows.ReadState read,
+            ReadState read,
             String sender,
             String content,
             Set<String> recipients) {
-        long timestamp = InboxRows.micros(messageId);
         Instant at = TimeUuids.instant(messageId);
         // A replay finds this message (or a newer one) as the previous one: nothing to replace then.
         Instant replaced =
                 previous != null && TimeUuids.instant(previous).isBefore(at) ? TimeUuids.instant(previous) : null;
-        String preview = preview(content);
+        Delivery delivery = new Delivery(conversationId, messageId, sender, preview(content), replaced);
         List<Uni<Void>> writes = new ArrayList<>();
         writes.add(conversations.setLastMessage(conversationId, messageId));
-        writes.add(inbox.delivered(
-                sender,
-                conversationId,
-                at,
-                timestamp,
-                replaced,
-                List.of(sendersSummary(messageId, claimed, read, sender, preview, conversationId))));
+        boolean readUpToIt = claimed != null && read.readEverythingBefore(claimed.othersSent(sender));
+        writes.add(inbox.sent(delivery, othersSent(claimed, sender), readUpToIt));
         for (String member : recipients) {
-            writes.add(inbox.delivered(
-                    member,
-                    conversationId,
-                    at,
-                    timestamp,
-                    replaced,
-                    List.of(othersSent(
-                            cql.bind(
-                                    InboxRows.SET_LAST_UNREAD,
-                                    timestamp,
-                                    messageId,
-                                    sender,
-                                    preview,
-                                    othersSent(claimed, member),
-                                    member,
-                                    conversationId,
-                                    InboxRows.SUMMARY),
-                            claimed))));
+            writes.add(inbox.received(member, delivery, othersSent(claimed, member)));
         }
         return Uni.join().all(writes).andFailFast().replaceWithVoid();
     }
 
-    /**
-     * The sender's summary: the message as last message with the messages from others up to it; and,
-     * when the sender had read every message from others before it ({@code read}, read beside the claim:
-     * others_read is the messages from others up to it), their read_up_to moves to it, with others_read:
-     * the message after any read_up_to is then someone else's, the first unread one
-     * (messages_by_previous, cql/061), also after two sends of theirs that raced.
-     */
-    private Uni<BoundStatement> sendersSummary(
-            UUID messageId,
-            MessagePositions.Claimed claimed,
-            InboxRows.ReadState read,
-            String sender,
-            String preview,
-            UUID conversationId) {
-        boolean readUpToIt = claimed != null && read.readEverythingBefore(claimed.othersSent(sender));
-        return othersSent(
-                cql.bind(
-                                InboxRows.SET_LAST_MESSAGE,
-                                InboxRows.micros(messageId),
-                                messageId,
-                                sender,
-                                preview,
-                                othersSent(claimed, sender),
-                                messageId,
-                                othersSent(claimed, sender),
-                                sender,
-                                conversationId,
-                                InboxRows.SUMMARY)
-                        .map(s -> readUpToIt ? s : s.unset("read_up_to").unset("others_read")),
-                claimed);
-    }
-
-    /** Messages from others than {@code member} up to this one; 0 (left unset) for a message without a position. */
-    private static long othersSent(MessagePositions.Claimed claimed, String member) {
-        return claimed == null ? 0 : claimed.othersSent(member);
-    }
-
-    /** No others_sent cell for a message without a position: leaves the member's count as it is. */
-    private static Uni<BoundStatement> othersSent(Uni<BoundStatement> statement, MessagePositions.Claimed claimed) {
-        return claimed == null ? statement.map(s -> s.unset("others_sent")) : statement;
+    /** Messages from others than {@code member} up to this one; null for a message without a position. */
+    private static Long othersSent(MessagePositions.Claimed claimed, String member) {
+        return claimed == null ? null : claimed.othersSent(member);
     }
 
     private String validContent(String content) {

@@ -7,6 +7,7 @@ import static dev.cqlpatterns.messenger.Chat.timeOf;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.platform.time.WriteTimestamps;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.MovableClock;
 import dev.cqlpatterns.testsupport.MovableClockProfile;
@@ -120,7 +121,7 @@ class UnreadCountsTest {
         stored.execute(
                 "UPDATE inbox_by_user USING TIMESTAMP ? SET read_up_to = ? WHERE username = ? AND kind = 0 "
                         + "AND conversation_id = ? AND message_id = ?",
-                InboxRows.micros(UUID.fromString(mineToo)) + 1,
+                WriteTimestamps.micros(UUID.fromString(mineToo)) + 1,
                 UUID.fromString(mine),
                 bob,
                 UUID.fromString(id),
@@ -164,7 +165,7 @@ class UnreadCountsTest {
                 bob,
                 UUID.fromString(id),
                 UUID.fromString(first),
-                InboxRows.micros(UUID.fromString(first)));
+                WriteTimestamps.micros(UUID.fromString(first)));
 
         Chat.assertUnread(bob, id, 2, first);
     }
