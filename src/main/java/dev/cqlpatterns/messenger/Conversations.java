@@ -66,7 +66,7 @@ public class Conversations {
      * time falls (cql/054 orders them exactly); null before any message. membersChanged
      * (cql/052): the time of the newest join or leave; null before any, or where not read.
      */
-    record Conversation(
+    public record Conversation(
             UUID id,
             Set<String> members,
             String title,
@@ -135,7 +135,7 @@ public class Conversations {
         }
 
         /** The other member of a 1:1 conversation, as seen by {@code username}. */
-        String partnerOf(String username) {
+        public String partnerOf(String username) {
             return direct
                     ? members.stream()
                             .filter(m -> !m.equals(username))

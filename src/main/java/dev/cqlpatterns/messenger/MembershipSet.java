@@ -55,14 +55,14 @@ public class MembershipSet implements MemberSet<String, MembershipSet.Membership
     }
 
     /** {@code username} is in the conversation since {@code joinedAt}, put there by {@code addedBy} (null: themself). */
-    Uni<Void> joined(String username, UUID conversationId, String addedBy, Instant joinedAt, long timestamp) {
+    public Uni<Void> joined(String username, UUID conversationId, String addedBy, Instant joinedAt, long timestamp) {
         Membership m = new Membership(addedBy, joinedAt);
         return generations.change(
                 this, username, false, g -> put(username, g, conversationId.toString(), m, timestamp));
     }
 
     /** {@code username} is no longer in the conversation as of {@code timestamp}. */
-    Uni<Void> left(String username, UUID conversationId, long timestamp) {
+    public Uni<Void> left(String username, UUID conversationId, long timestamp) {
         return generations.change(this, username, true, g -> remove(username, g, conversationId.toString(), timestamp));
     }
 

@@ -63,11 +63,11 @@ public class MessagePositions {
     IdempotencySettings idempotency;
 
     /** The last claim of a conversation: position 0 and no message before any. */
-    record Head(long position, UUID lastMessageId, Map<String, Long> sent) {
-        static final Head NONE = new Head(0, null, Map.of());
+    public record Head(long position, UUID lastMessageId, Map<String, Long> sent) {
+        public static final Head NONE = new Head(0, null, Map.of());
 
         /** Messages from others than {@code member} so far: where a member who joins now starts reading. */
-        long othersSent(String member) {
+        public long othersSent(String member) {
             return position - sent.getOrDefault(member, 0L);
         }
 
@@ -84,9 +84,9 @@ public class MessagePositions {
      * A message's claimed place: its position, its id (time), the message before it (null for the
      * first), and how many messages each member had sent once it was sent.
      */
-    record Claimed(long position, UUID messageId, UUID previousMessageId, Map<String, Long> sentAfter) {
+    public record Claimed(long position, UUID messageId, UUID previousMessageId, Map<String, Long> sentAfter) {
         /** Messages from others than {@code member} up to and including this one: its unread count's upper end. */
-        long othersSent(String member) {
+        public long othersSent(String member) {
             return position - sentAfter.getOrDefault(member, 0L);
         }
 

@@ -1,5 +1,9 @@
 package dev.cqlpatterns.messenger;
 
+import dev.cqlpatterns.messenger.inbox.Delivery;
+import dev.cqlpatterns.messenger.inbox.InboxRows;
+import dev.cqlpatterns.messenger.inbox.MessagesByPrevious;
+import dev.cqlpatterns.messenger.inbox.ReadState;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;

@@ -7,6 +7,7 @@ import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.messenger.inbox.InboxRows;
 import dev.cqlpatterns.testsupport.ConditionalWriteFaults;
 import dev.cqlpatterns.testsupport.StoredRows;
 import io.quarkus.test.junit.QuarkusTest;

@@ -7,6 +7,7 @@ import static dev.cqlpatterns.messenger.Chat.timeOf;
 import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cqlpatterns.messenger.inbox.InboxRows;
 import dev.cqlpatterns.platform.time.WriteTimestamps;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.MovableClock;

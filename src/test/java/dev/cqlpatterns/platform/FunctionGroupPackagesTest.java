@@ -14,7 +14,7 @@ class FunctionGroupPackagesTest {
     void should_name_its_function_group_in_every_feature_package() throws IOException {
         for (FunctionGroup group : FunctionGroup.values()) {
             for (String pkg : group.packages()) {
-                Path info = Path.of("src/main/java/dev/cqlpatterns", pkg, "package-info.java");
+                Path info = Path.of("src/main/java/dev/cqlpatterns", pkg.replace('.', '/'), "package-info.java");
                 assertThat(info).as("%s of group %s", pkg, group.id()).exists();
                 assertThat(Files.readString(info).replaceAll("\\s+\\*\\s+", " "))
                         .as(info.toString())

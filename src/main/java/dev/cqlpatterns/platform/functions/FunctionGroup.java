@@ -15,7 +15,7 @@ import java.util.List;
  */
 public enum FunctionGroup {
     RING("ring", List.of("ring"), List.of("/ring")),
-    MESSENGER("messenger", List.of("messenger"), List.of("/conversations", "/inbox", "/messages")),
+    MESSENGER("messenger", List.of("messenger", "messenger.inbox"), List.of("/conversations", "/inbox", "/messages")),
     COURSES("courses", List.of("courses", "clickstream"), List.of("/courses", "/clicks")),
     PASTEBIN("pastebin", List.of("pastebin"), List.of("/pastes")),
     PEOPLE("people", List.of("users", "groups"), List.of("/users", "/groups")),
@@ -55,7 +55,7 @@ public enum FunctionGroup {
         return "cql-patterns.functions." + id;
     }
 
-    /** Feature packages under {@code dev.cqlpatterns} that belong to this group. */
+    /** Feature packages under {@code dev.cqlpatterns} that belong to this group, each named whole (a.b). */
     public List<String> packages() {
         return packages;
     }

@@ -1,4 +1,4 @@
-package dev.cqlpatterns.messenger;
+package dev.cqlpatterns.messenger.inbox;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.time.Instant;

@@ -1,5 +1,6 @@
-package dev.cqlpatterns.messenger;
+package dev.cqlpatterns.messenger.inbox;
 
+import dev.cqlpatterns.messenger.MessengerSettings;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.arc.properties.IfBuildProperty;

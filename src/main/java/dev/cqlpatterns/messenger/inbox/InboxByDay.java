@@ -1,6 +1,7 @@
-package dev.cqlpatterns.messenger;
+package dev.cqlpatterns.messenger.inbox;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.messenger.MessengerSettings;
 import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.BucketWalk;
 import dev.cqlpatterns.platform.buckets.Granularity;

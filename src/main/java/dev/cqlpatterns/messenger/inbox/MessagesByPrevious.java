@@ -1,6 +1,7 @@
-package dev.cqlpatterns.messenger;
+package dev.cqlpatterns.messenger.inbox;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.messenger.MessagePositions;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -19,7 +20,7 @@ import java.util.UUID;
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
-class MessagesByPrevious {
+public class MessagesByPrevious {
     private static final Query INSERT = Cql.idempotent("INSERT INTO messages_by_previous (conversation_id, "
             + "previous_message_id, message_id, sender) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
     private static final Query AFTER = Cql.idempotent(
@@ -36,7 +37,7 @@ class MessagesByPrevious {
      * after {@link InboxRows#NEVER_READ}), with the message's time as write timestamp: a replay
      * writes the same cells.
      */
-    Uni<Void> written(UUID conversationId, MessagePositions.Claimed claimed, String sender) {
+    public Uni<Void> written(UUID conversationId, MessagePositions.Claimed claimed, String sender) {
         UUID previous = claimed.previousMessageId() == null ? InboxRows.NEVER_READ : claimed.previousMessageId();
         return cql.write(
                         INSERT,

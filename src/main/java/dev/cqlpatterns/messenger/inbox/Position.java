@@ -1,4 +1,4 @@
-package dev.cqlpatterns.messenger;
+package dev.cqlpatterns.messenger.inbox;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.validation.constraints.NotNull;

@@ -1,4 +1,4 @@
-package dev.cqlpatterns.messenger;
+package dev.cqlpatterns.messenger.inbox;
 
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.platform.time.WriteTimestamps;

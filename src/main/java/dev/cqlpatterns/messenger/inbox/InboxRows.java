@@ -1,10 +1,14 @@
-package dev.cqlpatterns.messenger;
+package dev.cqlpatterns.messenger.inbox;
 
 import static dev.cqlpatterns.platform.time.WriteTimestamps.micros;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.messenger.Conversations;
+import dev.cqlpatterns.messenger.MembershipSet;
+import dev.cqlpatterns.messenger.MessagePositions;
+import dev.cqlpatterns.messenger.MessengerSettings;
 import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
