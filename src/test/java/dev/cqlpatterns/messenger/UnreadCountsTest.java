@@ -8,6 +8,7 @@ import static dev.cqlpatterns.messenger.Chat.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cqlpatterns.messenger.inbox.InboxRows;
+import dev.cqlpatterns.messenger.inbox.ReadState;
 import dev.cqlpatterns.platform.time.WriteTimestamps;
 import dev.cqlpatterns.testsupport.Concurrently;
 import dev.cqlpatterns.testsupport.MovableClock;
@@ -159,7 +160,7 @@ class UnreadCountsTest {
         stored.execute(
                 "DELETE FROM messages_by_previous WHERE conversation_id = ? AND previous_message_id = ?",
                 UUID.fromString(id),
-                InboxRows.NEVER_READ);
+                ReadState.NEVER_READ);
         stored.execute(
                 "INSERT INTO inbox_by_user (username, kind, conversation_id, message_id) VALUES (?, 1, ?, ?) "
                         + "USING TIMESTAMP ?",

@@ -37,8 +37,6 @@ import java.util.UUID;
 public class InboxRows {
     /** message_id of a summary row: clustering columns cannot be null, so a fixed zero timeuuid. */
     public static final UUID SUMMARY = new UUID(0x0000000000001000L, 0x8000000000000000L);
-    /** read_up_to of a conversation never marked read: below every timeuuid the service makes. */
-    public static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
 
     // inbox_by_user: a summary row per conversation (kind 0) and the unread markers left (kind 1, cql/013),
     // in one partition per user. The kind is the first clustering column, so each kind is

@@ -34,11 +34,11 @@ public class MessagesByPrevious {
 
     /**
      * Records a claimed message as the one after its previous message (the first with a position
-     * after {@link InboxRows#NEVER_READ}), with the message's time as write timestamp: a replay
+     * after {@link ReadState#NEVER_READ}), with the message's time as write timestamp: a replay
      * writes the same cells.
      */
     public Uni<Void> written(UUID conversationId, MessagePositions.Claimed claimed, String sender) {
-        UUID previous = claimed.previousMessageId() == null ? InboxRows.NEVER_READ : claimed.previousMessageId();
+        UUID previous = claimed.previousMessageId() == null ? ReadState.NEVER_READ : claimed.previousMessageId();
         return cql.write(
                         INSERT,
                         conversationId,
@@ -49,7 +49,7 @@ public class MessagesByPrevious {
                 .replaceWithVoid();
     }
 
-    /** The message after {@code previous} ({@link InboxRows#NEVER_READ}: the first), if one was recorded. */
+    /** The message after {@code previous} ({@link ReadState#NEVER_READ}: the first), if one was recorded. */
     Uni<Optional<Next>> after(UUID conversationId, UUID previous) {
         return cql.read(AFTER, conversationId, previous).map(rs -> {
             Row row = rs.one();

@@ -11,6 +11,9 @@ import java.util.UUID;
  */
 public record ReadState(
         UUID readUpTo, long othersSent, long othersRead, boolean counted, UUID lastMessageId, Instant joinedAt) {
+    /** read_up_to of a conversation never marked read: below every timeuuid the service makes. */
+    public static final UUID NEVER_READ = TimeUuids.startOf(TimeUuids.EARLIEST);
+
     static final ReadState NONE = new ReadState(null, 0, 0, false, null, null);
 
     /**
@@ -23,6 +26,6 @@ public record ReadState(
 
     /** The read position as a timeuuid: the last message read, or the start of the join's millisecond. */
     public UUID from() {
-        return readUpTo != null ? readUpTo : joinedAt != null ? TimeUuids.startOf(joinedAt) : InboxRows.NEVER_READ;
+        return readUpTo != null ? readUpTo : joinedAt != null ? TimeUuids.startOf(joinedAt) : NEVER_READ;
     }
 }

@@ -22,7 +22,7 @@ record Summary(UUID id, Row row, Instant lastAt) {
     /** The end of the caller's last mark-read, or before every message when none. */
     UUID readUpTo() {
         UUID readUpTo = row.getUuid("read_up_to");
-        return readUpTo == null ? InboxRows.NEVER_READ : readUpTo;
+        return readUpTo == null ? ReadState.NEVER_READ : readUpTo;
     }
 
     /** The summaries of conversations the caller is in, most recent activity first. */
