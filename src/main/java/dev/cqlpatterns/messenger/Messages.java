@@ -263,7 +263,7 @@ public class Messages {
 
             @Schema(
                     description = "name -> http(s) URL",
-                    additionalProperties = SendMessage.AttachmentUrl.class,
+                    additionalProperties = AttachmentUrl.class,
                     examples = "{\"map.png\": \"https://example.com/map.png\"}")
             Map<String, String> attachments,
 

@@ -1,14 +1,9 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.messenger.inbox.Delivery;
 import dev.cqlpatterns.messenger.inbox.InboxRows;
-import dev.cqlpatterns.messenger.inbox.MessagesByPrevious;
 import dev.cqlpatterns.messenger.inbox.ReadState;
-import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.Text;
-import dev.cqlpatterns.platform.http.WebUrls;
 import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
@@ -30,11 +25,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -58,7 +51,8 @@ import org.jboss.resteasy.reactive.RestResponse;
  * number of messages from others so far (others_sent), from which the inbox counts what is unread
  * without reading a row per message (cql/054).
  *
- * <p>Writes, in this order, each idempotent so the whole send can be replayed: the message row in
+ * <p>Writes ({@link MessageDelivery}), in this order, each idempotent so the whole send can be replayed:
+ * the message row in
  * its month bucket (listed in time_buckets first); then, together, the message under the one before
  * it (messages_by_previous, where the inbox finds a member's first unread message from their
  * read_up_to, cql/061) and every member's inbox summary: the last message and others_sent, and the
@@ -83,31 +77,25 @@ public class SendMessage {
     Caller caller;
 
     @Inject
-    Cql cql;
-
-    @Inject
     Clock clock;
-
-    @Inject
-    Messages messages;
-
-    @Inject
-    Conversations conversations;
-
-    @Inject
-    MessengerSettings settings;
-
-    @Inject
-    IdempotencyKeys idempotency;
 
     @Inject
     InboxRows inbox;
 
     @Inject
-    MessagePositions positions;
+    MessageRules rules;
 
     @Inject
-    MessagesByPrevious next;
+    MessageDelivery delivery;
+
+    @Inject
+    Conversations conversations;
+
+    @Inject
+    IdempotencyKeys idempotency;
+
+    @Inject
+    MessagePositions positions;
 
     /** What a send writes, fixed before its first write (kept with its Idempotency-Key). */
     @RegisterForReflection
@@ -137,18 +125,6 @@ public class SendMessage {
                     additionalProperties = AttachmentUrl.class,
                     examples = "{\"map.png\": \"https://example.com/map.png\"}")
             Map<String, String> attachments) {}
-
-    /** The contract's schema of one attachment's URL (the service checks it with WebUrls). */
-    @Schema(
-            name = "AttachmentUrl",
-            type = SchemaType.STRING,
-            maxLength = 2000,
-            pattern = WebUrls.PATTERN,
-            description = "Absolute http(s) URL with a host",
-            examples = "https://example.com/map.png")
-    static final class AttachmentUrl {
-        private AttachmentUrl() {}
-    }
 
     @Schema(name = "SentMessage")
     public record Sent(
@@ -204,8 +180,8 @@ public class SendMessage {
             @Valid @NotNull Request request) {
         String sender = caller.username();
         Instant at = clock.instant();
-        String content = validContent(request.content());
-        Map<String, String> attachments = validAttachments(request.attachments());
+        String content = rules.content(request.content());
+        Map<String, String> attachments = rules.attachments(request.attachments());
         return Uni.combine()
                 .all()
                 .unis(conversations.requireMember(id, sender), positions.head(id), inbox.readState(sender, id))
@@ -229,9 +205,10 @@ public class SendMessage {
                                     () -> new Plan(claimed.messageId(), recipients(c, sender)),
                                     // A key first claimed by a release that does not claim positions has its own
                                     // message: no position to write for it.
-                                    (plan, retry) -> write(
+                                    (plan, retry) -> delivery.write(
                                             c,
-                                            plan,
+                                            plan.messageId(),
+                                            plan.recipients(),
                                             plan.messageId().equals(claimed.messageId()) ? claimed : null,
                                             read,
                                             sender,
@@ -274,128 +251,5 @@ public class SendMessage {
                 TimeUuids.instant(plan.messageId()),
                 sender,
                 plan.recipients());
-    }
-
-    /**
-     * The writes of a send; run again for the same plan, they write the same cells. {@code claimed}:
-     * the message's position, null when it has none (see {@link #send}).
-     */
-    private Uni<Void> write(
-            Conversations.Conversation c,
-            Plan plan,
-            MessagePositions.Claimed claimed,
-            ReadState read,
-            String sender,
-            String content,
-            Map<String, String> attachments) {
-        UUID conversationId = c.id();
-        UUID messageId = plan.messageId();
-        Set<String> recipients = new TreeSet<>(plan.recipients());
-        UUID previous = claimed != null ? claimed.previousMessageId() : c.lastMessageId();
-        return messages.insert(conversationId, messageId, sender, content, recipients, attachments)
-                .chain(() -> Uni.join()
-                        .all(
-                                deliver(
-                                        conversationId,
-                                        messageId,
-                                        previous,
-                                        claimed,
-                                        read,
-                                        sender,
-                                        content,
-                                        recipients),
-                                claimed == null
-                                        ? Uni.createFrom().voidItem()
-                                        : next.written(conversationId, claimed, sender))
-                        .andFailFast()
-                        .replaceWithVoid());
-    }
-
-    /**
-     * The inbox writes of a message: on every member's summary the last message and the messages from
-     * others up to it (others_sent), which count it unread for each recipient. Written with the
-     * message's time as timestamp, so running them again changes nothing that a newer message, a
-     * mark-read or a leave has written since. Around them each member's place in the order of last
-     * activity moves (inbox_by_day); the conversation row then names this message as the one to
-     * replace next time. The sender's read_up_to moves to the message when they had read every message
-     * from others before it ({@code read}, read beside the claim), also after two sends of theirs that
-     * raced.
-     */
-    private Uni<Void> deliver(
-            UUID conversationId,
-            UUID messageId,
-            UUID previous,
-            MessagePositions.Claimed claimed,
-            ReadState read,
-            String sender,
-            String content,
-            Set<String> recipients) {
-        Instant at = TimeUuids.instant(messageId);
-        // A replay finds this message (or a newer one) as the previous one: nothing to replace then.
-        Instant replaced =
-                previous != null && TimeUuids.instant(previous).isBefore(at) ? TimeUuids.instant(previous) : null;
-        Delivery delivery = new Delivery(conversationId, messageId, sender, preview(content), replaced);
-        List<Uni<Void>> writes = new ArrayList<>();
-        writes.add(conversations.setLastMessage(conversationId, messageId));
-        boolean readUpToIt = claimed != null && read.readEverythingBefore(claimed.othersSent(sender));
-        writes.add(inbox.sent(delivery, othersSent(claimed, sender), readUpToIt));
-        for (String member : recipients) {
-            writes.add(inbox.received(member, delivery, othersSent(claimed, member)));
-        }
-        return Uni.join().all(writes).andFailFast().replaceWithVoid();
-    }
-
-    /** Messages from others than {@code member} up to this one; null for a message without a position. */
-    private static Long othersSent(MessagePositions.Claimed claimed, String member) {
-        return claimed == null ? null : claimed.othersSent(member);
-    }
-
-    private String validContent(String content) {
-        if (content == null || content.isBlank()) {
-            throw ProblemException.invalid("content", "must not be empty");
-        }
-        if (Text.length(content) > settings.maxContentLength()) {
-            throw ProblemException.invalid("content", "at most " + settings.maxContentLength() + " characters");
-        }
-        if (!Text.isFreeText(content)) {
-            throw ProblemException.invalid("content", Text.FREE_TEXT_MESSAGE);
-        }
-        return content;
-    }
-
-    private Map<String, String> validAttachments(Map<String, String> attachments) {
-        if (attachments == null) {
-            return Map.of();
-        }
-        if (attachments.size() > settings.maxAttachments()) {
-            throw ProblemException.invalid("attachments", "at most " + settings.maxAttachments() + " attachments");
-        }
-        Map<String, String> valid = new TreeMap<>();
-        attachments.forEach((name, url) -> {
-            if (name.isBlank() || Text.length(name) > settings.maxAttachmentNameLength()) {
-                throw ProblemException.invalid(
-                        "attachments", "names must be 1 to " + settings.maxAttachmentNameLength() + " characters");
-            }
-            if (!Text.isSingleLine(name)) {
-                throw ProblemException.invalid("attachments", "names " + Text.SINGLE_LINE_MESSAGE);
-            }
-            if (!WebUrls.isWebUrl(url) || Text.length(url) > settings.maxAttachmentUrlLength()) {
-                throw ProblemException.invalid(
-                        "attachments." + name,
-                        "must be an http(s) URL of at most " + settings.maxAttachmentUrlLength() + " characters");
-            }
-            valid.put(name, url);
-        });
-        return valid;
-    }
-
-    /** At most preview-length characters (code points), the ellipsis included: a longer message is cut before it. */
-    private String preview(String content) {
-        String stripped = content.strip();
-        int max = settings.previewLength();
-        if (Text.length(stripped) <= max) {
-            return stripped;
-        }
-        return stripped.substring(0, stripped.offsetByCodePoints(0, max - 1)) + "…";
     }
 }
