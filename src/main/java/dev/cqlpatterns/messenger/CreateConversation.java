@@ -31,7 +31,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -86,7 +85,7 @@ public class CreateConversation {
     MemberQuotas quotas;
 
     @Inject
-    MessengerSettings settings;
+    ConversationRules rules;
 
     @Inject
     IdempotencyKeys idempotency;
@@ -171,33 +170,10 @@ public class CreateConversation {
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull Request request) {
         String me = caller.username();
-        Set<String> members = new TreeSet<>();
         // Which field named each member, for a 400 that points at an unknown user.
         Map<String, String> fields = new HashMap<>();
-        members.add(Conversations.requireUsername("caller", me));
-        for (int i = 0; i < request.members().size(); i++) {
-            String member = Conversations.requireUsername(
-                    "members[" + i + "]", request.members().get(i));
-            members.add(member);
-            fields.putIfAbsent(member, "members[" + i + "]");
-        }
-        fields.put(me, "caller");
-        if (members.size() < 2) {
-            throw ProblemException.invalid("members", "must name at least one user other than you");
-        }
-        if (members.size() > settings.maxMembers()) {
-            throw ProblemException.invalid("members", "at most " + settings.maxMembers() + " members, you included");
-        }
-        // control characters are refused before stripping: "\tTrip\n" is not "Trip"
-        if (request.title() != null && !Text.isSingleLine(request.title())) {
-            throw ProblemException.invalid("title", Text.SINGLE_LINE_MESSAGE);
-        }
-        String title = request.title() == null || request.title().isBlank()
-                ? null
-                : request.title().strip();
-        if (title != null && Text.length(title) > settings.maxTitleLength()) {
-            throw ProblemException.invalid("title", "at most " + settings.maxTitleLength() + " characters");
-        }
+        Set<String> members = rules.members(me, request.members(), fields);
+        String title = rules.title(request.title());
         Uni<Void> admitted = quotas.admit(me, List.copyOf(members), fields);
         boolean direct = members.size() == 2;
         // The direct path's answer (201 or 200), known once its conditional insert ran.
