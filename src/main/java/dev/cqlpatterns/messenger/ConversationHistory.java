@@ -73,9 +73,8 @@ public class ConversationHistory {
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
                     @PathParam("id")
                     UUID id,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor,
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor,
             @Parameter(
                             description = "Oldest time to include (ISO-8601)",
                             example = "2025-06-01T00:00:00Z",

@@ -85,9 +85,8 @@ public class MessagesBySender {
                     @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
                     @QueryParam("sender")
                     String sender,
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor) {
         String me = caller.username();
         if (sender == null) { // @Pattern checks the rest, but lets an absent value through
             throw ProblemException.invalid("sender", "is required");

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -122,10 +121,7 @@ public class Inbox {
                     + "unread one. A "
                     + "caller's first read reads every summary instead (X-Statements and X-Partitions-Read say "
                     + "which).")
-    public Uni<Page<InboxEntry>> inbox(
-            @Parameter(description = "Page size, 1 to 500 (default 50)", example = "50") @QueryParam("limit")
-                    Integer limit,
-            @Parameter(description = "The next value of the previous page") @QueryParam("cursor") String cursor) {
+    public Uni<Page<InboxEntry>> inbox(@QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
         String me = caller.username();
         int size = cursors.limit(limit);
         String scope = "inbox:" + me;
