@@ -45,13 +45,13 @@ public class Conversations {
     private static final Query INSERT_GROUP = Cql.idempotent(
             "INSERT INTO conversations (id, members, title, direct, created_by, created_at) VALUES (?, ?, ?, false, ?, ?) "
                     + "USING TIMESTAMP ?");
-    /** JoinConversation and LeaveConversation, at the change's {@link Conversation#changeTime} (cql/052). */
+    /** JoinConversation and LeaveConversation, at the change's {@link Conversation#changeTime} (members_changed). */
     private static final Query ADD_MEMBER = Cql.idempotent(
             "UPDATE conversations USING TIMESTAMP ? SET members = members + ?, members_changed = ? WHERE id = ?");
 
     private static final Query REMOVE_MEMBER = Cql.idempotent(
             "UPDATE conversations USING TIMESTAMP ? SET members = members - ?, members_changed = ? WHERE id = ?");
-    /** The newest message of the conversation, so the next send knows which activity rows it replaces (cql/014). */
+    /** The newest message of the conversation, so the next send knows which activity rows it replaces. */
     private static final Query SET_LAST_MESSAGE =
             Cql.idempotent("UPDATE conversations USING TIMESTAMP ? SET last_message_id = ? WHERE id = ?");
 
@@ -63,8 +63,8 @@ public class Conversations {
 
     /**
      * A row of conversations. lastMessageId: the newest message sent, after which the next message's
-     * time falls (cql/054 orders them exactly); null before any message. membersChanged
-     * (cql/052): the time of the newest join or leave; null before any, or where not read.
+     * time falls (message_positions orders them exactly); null before any message. membersChanged
+     * (members_changed): the time of the newest join or leave; null before any, or where not read.
      */
     public record Conversation(
             UUID id,

@@ -30,11 +30,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * seed 001, cql/SEEDS.md, without its read-modify-write of a JSON blob).
  *
  * <p>The caller's summary says how far they have read (read_up_to), the last message and the
- * messages from others so far (others_sent, cql/054): the call reads the newest messages from others
- * after read_up_to up to the last one (at most markReadMaxMessages, 500; messages_by_conversation,
- * cql/010), writes the caller's own entry of their seen_at map (cql/012_seen_at.cql), and records
+ * messages from others so far (others_sent): the call reads the newest messages from others
+ * after read_up_to up to the last one (at most markReadMaxMessages, 500; messages_by_conversation), writes the
+ * caller's own entry of their seen_at map (messages_by_conversation), and records
  * the last message as read_up_to with others_read = others_sent on the summary, after deleting the
- * caller's unread markers up to it with one range tombstone (cql/013): unread becomes 0, older
+ * caller's unread markers up to it with one range tombstone (inbox_by_user): unread becomes 0, older
  * messages beyond the bound count as read without a seenBy entry. Both inbox writes carry the last
  * message's time as write timestamp, as its marker does: the newest message read wins, whichever
  * replica's clock is ahead.

@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Who may be put into a conversation (cql/056_membership_sets.cql): signed-up users only, each
- * with room under the cap the membership is charged to, counted in the user's {@link MembershipSet}. A conversation someone creates is charged
+ * Who may be put into a conversation (conversation_memberships_by_user): signed-up users only, each
+ * with room under the cap the membership is charged to, counted in the user's {@link MembershipSet}. A conversation
+ * someone creates is charged
  * to their own cap; one they are put in by someone else to their separate "added by others" bound,
  * so a third party can never use up a user's own cap.
  */
@@ -48,7 +49,8 @@ public class MemberQuotas {
     /**
      * Fails unless {@code member}, whom {@code actor} puts into the existing conversation
      * {@code conversationId}, is a signed-up user with room under their "added by others" bound, not
-     * counting this conversation: a join that stopped after writing the membership (cql/010) is
+     * counting this conversation: a join that stopped after writing the membership
+     * (conversation_memberships_by_user) is
      * finished by the retry, even when that membership fills the bound.
      */
     Uni<Void> admitInto(UUID conversationId, String member) {

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 
 /**
  * The conversations a user is in, and who put them there: conversation_memberships_by_user, a set in
- * generations (cql/056_membership_sets.cql), so that counting or listing it scans a bounded number of
+ * generations, so that counting or listing it scans a bounded number of
  * tombstones whatever the user left. Written beside the inbox summary with the same write timestamp;
  * the caps count it and GET /messages?sender= lists it.
  */
@@ -54,7 +54,10 @@ public class MembershipSet implements MemberSet<String, MembershipSet.Membership
         }
     }
 
-    /** {@code username} is in the conversation since {@code joinedAt}, put there by {@code addedBy} (null: themself). */
+    /**
+     * {@code username} is in the conversation since {@code joinedAt}, put there by {@code addedBy} (null:
+     * themself).
+     */
     public Uni<Void> joined(String username, UUID conversationId, String addedBy, Instant joinedAt, long timestamp) {
         Membership m = new Membership(addedBy, joinedAt);
         return generations.change(

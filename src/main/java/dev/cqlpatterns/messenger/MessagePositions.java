@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
- * message_positions (cql/054_message_positions.cql): each message's place in its conversation, one
+ * message_positions: each message's place in its conversation, one
  * after the other. A send claims the next position and its message's time together, conditionally
  * on the position it read being still the last: so the messages of a conversation have one order,
  * each a millisecond or more after the one before it, whatever the senders' replicas and clocks, and

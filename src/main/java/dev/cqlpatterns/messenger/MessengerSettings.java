@@ -4,7 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Min;
 
-/** Limits and bounds of the messenger; each one is named in a table comment of cql/010_messenger.cql. */
+/** Limits and bounds of the messenger; each one is named in a table of docs/tables.md. */
 @ConfigMapping(prefix = "cql-patterns.messenger")
 public interface MessengerSettings {
 
@@ -37,7 +37,7 @@ public interface MessengerSettings {
     @WithDefault("50")
     int maxMembers();
 
-    /** Most conversations one user started themselves (cql/011_added_memberships.cql). */
+    /** Most conversations one user started themselves (conversation_memberships_by_user.added_by). */
     @WithDefault("1000")
     int maxConversationsPerUser();
 
@@ -57,7 +57,7 @@ public interface MessengerSettings {
     /**
      * Unread counts in the inbox are answered exactly up to this; above it the inbox says cap + 1
      * ("99+", the badge most messengers show). Only what is shown: the count itself (others_sent -
-     * others_read, cql/054) is exact and costs the same at any number.
+     * others_read) is exact and costs the same at any number.
      */
     @WithDefault("99")
     @Min(1)

@@ -41,7 +41,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * POST /conversations/{id}/messages: sends a message (the row of seed 000 and "send message" of seed 001, cql/SEEDS.md).
+ * POST /conversations/{id}/messages: sends a message (the row of seed 000 and "send message" of seed 001,
+ * cql/SEEDS.md).
  *
  * <p>The message first claims its position in the conversation, conditionally on the last one
  * being still the last ({@link MessagePositions}): its time is the replica's clock, or just after
@@ -49,13 +50,13 @@ import org.jboss.resteasy.reactive.RestResponse;
  * So concurrent sends, from any replicas, have one order, a millisecond or more apart, that
  * history, the inbox's last message and mark-read all follow; and each member's summary gets the
  * number of messages from others so far (others_sent), from which the inbox counts what is unread
- * without reading a row per message (cql/054).
+ * without reading a row per message (message_positions).
  *
  * <p>Writes ({@link MessageDelivery}), in this order, each idempotent so the whole send can be replayed:
  * the message row in
  * its month bucket (listed in time_buckets first); then, together, the message under the one before
  * it (messages_by_previous, where the inbox finds a member's first unread message from their
- * read_up_to, cql/061) and every member's inbox summary: the last message and others_sent, and the
+ * read_up_to) and every member's inbox summary: the last message and others_sent, and the
  * sender's read_up_to moved to the message when they had read every message from others before it.
  * No row per unread message: a recipient's partition does not grow with what they leave unread. The
  * inbox writes carry the message's time as write timestamp: the newest message wins the summary

@@ -28,7 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * GET /inbox: the view of seed 001 (cql/SEEDS.md) loaded on every page: each conversation of the caller with its last
  * message, unread count and first unread time, most recent activity first. The order comes from inbox_by_day
- * (cql/015, {@link InboxByDay}), which repairs what it finds stale. The page's unread counts come from
+ * (inbox_by_day, {@link InboxByDay}), which repairs what it finds stale. The page's unread counts come from
  * {@link UnreadCounts}.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)

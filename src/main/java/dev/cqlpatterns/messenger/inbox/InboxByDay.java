@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One page of GET /inbox in the order of inbox_by_day (cql/015_inbox_by_day.cql): the caller's days
+ * One page of GET /inbox in the order of inbox_by_day: the caller's days
  * of activity newest first (BucketWalk over time_buckets), each day's rows sorted here by last
  * activity, each row listed when its conversation's summary last moved on that day. A caller whose
  * summaries predate the index (days_indexed unset) is answered from every summary, and their rows

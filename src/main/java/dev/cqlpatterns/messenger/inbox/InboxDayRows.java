@@ -61,7 +61,7 @@ class InboxDayRows {
     /**
      * Deletes the row of the day of {@code from} when {@code to} falls on a later day, with that day's
      * last microsecond as timestamp: it shadows every write of the row, so no late or replayed write
-     * brings it back (cql/015).
+     * brings it back (inbox_by_day).
      */
     Uni<Void> movedOn(String username, UUID conversationId, Instant from, Instant to) {
         int day = DAYS.granularity().key(from);

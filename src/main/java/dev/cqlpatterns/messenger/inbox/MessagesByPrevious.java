@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * messages_by_previous (cql/061_messages_by_previous.cql): each message with a position under the
+ * messages_by_previous: each message with a position under the
  * message before it, so that the message after a member's read_up_to, their first unread one, is
  * one row away whatever the number unread.
  */

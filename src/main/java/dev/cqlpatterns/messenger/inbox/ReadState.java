@@ -7,7 +7,7 @@ import java.util.UUID;
 /**
  * How far the user has read a conversation: where the last mark-read (or the join) ended, null
  * when neither says (then from the join, {@code joinedAt}); the messages from others so far and
- * how many of them were read (cql/054); and the last message. All null when not a member.
+ * how many of them were read (message_positions); and the last message. All null when not a member.
  */
 public record ReadState(
         UUID readUpTo, long othersSent, long othersRead, boolean counted, UUID lastMessageId, Instant joinedAt) {
@@ -18,7 +18,7 @@ public record ReadState(
 
     /**
      * Whether a member has read every message from others before the one they send now, of which
-     * there are {@code othersSentBefore} (its position's count for them, cql/054).
+     * there are {@code othersSentBefore} (its position's count for them).
      */
     public boolean readEverythingBefore(long othersSentBefore) {
         return joinedAt != null && counted && othersRead == othersSentBefore;

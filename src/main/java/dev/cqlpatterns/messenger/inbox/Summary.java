@@ -14,7 +14,7 @@ record Summary(UUID id, Row row, Instant lastAt) {
             .thenComparing(s -> s.id().toString())
             .reversed();
 
-    /** Messages from others not read, by the summary's two numbers (cql/054); 0 when none. */
+    /** Messages from others not read, by the summary's two numbers (message_positions); 0 when none. */
     long unread() {
         return Math.max(0, row.getLong("others_sent") - row.getLong("others_read"));
     }

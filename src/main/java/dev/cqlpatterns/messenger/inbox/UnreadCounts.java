@@ -17,10 +17,10 @@ import java.util.UUID;
 /**
  * Unread counts for a page of the inbox. A summary counts what its member has not read as a
  * difference of two numbers on it, the messages from others so far and how many of them were read
- * (others_sent - others_read, cql/054): no read for the count, whatever the number unread. Where
+ * (others_sent - others_read): no read for the count, whatever the number unread. Where
  * some are unread, the first of them is the message after read_up_to, one row of
- * messages_by_previous (cql/061), none read when the one unread message is the last message; the
- * member's oldest unread marker (cql/013) where that row is missing (a message sent before 0.11.0,
+ * messages_by_previous, none read when the one unread message is the last message; the
+ * member's oldest unread marker (inbox_by_user) where that row is missing (a message sent before 0.11.0,
  * whose marker is still there until the member reads it).
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
@@ -61,10 +61,10 @@ class UnreadCounts {
 
     /**
      * The time of the first message from someone else after {@code after}: the message after it
-     * (messages_by_previous, cql/061), someone else's wherever its sender's read_up_to moved with it,
+     * (messages_by_previous), someone else's wherever its sender's read_up_to moved with it,
      * else the next one, at most {@link #OWN_MESSAGES_PASSED} of the caller's own passed (their send
      * racing their mark-read); when none is recorded, or more of their own come, the oldest unread
-     * marker's (cql/013).
+     * marker's (inbox_by_user).
      */
     private Uni<Instant> firstFromOthers(String me, Summary s, UUID after, int ownToPass) {
         return next.after(s.id(), after).chain(found -> {
