@@ -409,7 +409,7 @@ class IdempotentCreatesTest {
         as(bob).when().put("/conversations/{id}/members/{u}", id, dave).then().statusCode(200);
         rows.execute(
                 "UPDATE idempotency_keys SET completed = false WHERE key_hash = ?",
-                ByteBuffer.wrap(dev.cqlpatterns.platform.idempotency.IdempotencyKeys.rowKey(
+                ByteBuffer.wrap(dev.cqlpatterns.platform.idempotency.ScopedKeys.rowKey(
                         CreateConversation.OPERATION, alice, key)));
 
         ExtractableResponse<Response> retry = post(as(alice), key, body, "/conversations");

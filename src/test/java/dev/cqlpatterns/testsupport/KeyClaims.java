@@ -1,7 +1,9 @@
 package dev.cqlpatterns.testsupport;
 
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cqlpatterns.platform.idempotency.ScopedKeys;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.ByteBuffer;
@@ -19,17 +21,19 @@ public class KeyClaims {
     @Inject
     StoredRows rows;
 
+    /** The service's own mapper: a fingerprint is of the request's JSON as the service writes it. */
     @Inject
-    IdempotencyKeys keys;
+    ObjectMapper json;
 
     /** Writes the claim of a first attempt that stopped after claiming its key, before any other write. */
     public void leftBy(String operation, String caller, String key, Object request, Object plan) {
+        ScopedKeys keys = ScopedKeys.of(operation, caller, key);
         rows.execute(
                 "INSERT INTO idempotency_keys (key_hash, fingerprint, plan, expires_at) VALUES (?, ?, ?, ?) "
                         + "USING TTL 3600",
-                ByteBuffer.wrap(IdempotencyKeys.rowKey(operation, caller, key)),
-                ByteBuffer.wrap(keys.fingerprint(operation, caller, key, request)),
-                ByteBuffer.wrap(keys.sealedPlan(operation, caller, key, plan)),
+                ByteBuffer.wrap(keys.rowKey()),
+                ByteBuffer.wrap(keys.fingerprint(bytes(request))),
+                ByteBuffer.wrap(keys.seal(bytes(plan))),
                 Instant.now().plusSeconds(3600));
     }
 
@@ -38,7 +42,15 @@ public class KeyClaims {
         List<Row> found = rows.execute(
                 "SELECT key_hash, fingerprint, plan, expires_at, completed FROM idempotency_keys "
                         + "WHERE key_hash = ?",
-                ByteBuffer.wrap(IdempotencyKeys.rowKey(operation, caller, key)));
+                ByteBuffer.wrap(ScopedKeys.rowKey(operation, caller, key)));
         return found.stream().findFirst();
+    }
+
+    private byte[] bytes(Object value) {
+        try {
+            return json.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

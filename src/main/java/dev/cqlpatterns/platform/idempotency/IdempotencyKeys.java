@@ -14,10 +14,7 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -25,10 +22,6 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
-import javax.crypto.Cipher;
-import javax.crypto.Mac;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
@@ -63,8 +56,6 @@ public class IdempotencyKeys {
             Cql.idempotent("SELECT fingerprint, plan, expires_at, completed FROM idempotency_keys WHERE key_hash = ?");
     private static final Query COMPLETE =
             Cql.idempotent("UPDATE idempotency_keys USING TTL ? SET completed = true WHERE key_hash = ?");
-    private static final int IV_BYTES = 12;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** The table of the claims, as CompareAndSet names it. */
     static final String TABLE = "idempotency_keys";
@@ -119,7 +110,7 @@ public class IdempotencyKeys {
             P planned = plan.get();
             return writes.apply(planned, false).map(ignored -> new Done<>(planned, false));
         }
-        Keys keys = Keys.of(operation, caller, key);
+        ScopedKeys keys = ScopedKeys.of(operation, caller, key);
         byte[] fingerprint = keys.fingerprint(bytes(request));
         P planned = plan.get();
         byte[] sealed = keys.seal(bytes(planned));
@@ -145,7 +136,7 @@ public class IdempotencyKeys {
     }
 
     private <P> Uni<Done<P>> finish(
-            Keys keys, P plan, boolean replayed, Instant expiresAt, BiFunction<P, Boolean, Uni<Void>> writes) {
+            ScopedKeys keys, P plan, boolean replayed, Instant expiresAt, BiFunction<P, Boolean, Uni<Void>> writes) {
         return writes.apply(plan, replayed)
                 .chain(() -> cql.write(COMPLETE, secondsUntil(expiresAt), ByteBuffer.wrap(keys.rowKey())))
                 .map(ignored -> new Done<>(plan, replayed));
@@ -157,7 +148,7 @@ public class IdempotencyKeys {
      * the row holding this attempt's own sealed plan (fresh random IV: unique to the attempt) is its
      * own claim; no row after an unknown outcome is claimed again, once.
      */
-    private Uni<Row> claim(Keys keys, byte[] fingerprint, byte[] sealed, Instant expiresAt, boolean firstTry) {
+    private Uni<Row> claim(ScopedKeys keys, byte[] fingerprint, byte[] sealed, Instant expiresAt, boolean firstTry) {
         ByteBuffer rowKey = ByteBuffer.wrap(keys.rowKey());
         AtomicReference<Row> held = new AtomicReference<>();
         return cas.conditional(
@@ -219,79 +210,6 @@ public class IdempotencyKeys {
         return bytes;
     }
 
-    /** The row key and the two keys derived from one raw Idempotency-Key in its scope. */
-    record Keys(byte[] rowKey, byte[] sealKey, byte[] fingerprintKey) {
-        static Keys of(String operation, String caller, String key) {
-            String scope = operation + "\n" + caller + "\n";
-            byte[] raw = key.getBytes(StandardCharsets.US_ASCII);
-            return new Keys(sha256(scope + key), hmac(raw, "seal\n" + scope), hmac(raw, "fingerprint\n" + scope));
-        }
-
-        /** The row key for a key in its scope, as stored: what a test looks rows up with. */
-        static byte[] rowKey(String operation, String caller, String key) {
-            return sha256(operation + "\n" + caller + "\n" + key);
-        }
-
-        byte[] fingerprint(byte[] request) {
-            return hmac(fingerprintKey, request);
-        }
-
-        /** AES-GCM with a random IV (stored first); the row key is its associated data. */
-        byte[] seal(byte[] plan) {
-            byte[] iv = new byte[IV_BYTES];
-            RANDOM.nextBytes(iv);
-            try {
-                Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-                cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(sealKey, "AES"), new GCMParameterSpec(128, iv));
-                cipher.updateAAD(rowKey);
-                byte[] sealed = cipher.doFinal(plan);
-                byte[] out = new byte[IV_BYTES + sealed.length];
-                System.arraycopy(iv, 0, out, 0, IV_BYTES);
-                System.arraycopy(sealed, 0, out, IV_BYTES, sealed.length);
-                return out;
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        byte[] open(byte[] sealed) {
-            try {
-                Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-                cipher.init(
-                        Cipher.DECRYPT_MODE,
-                        new SecretKeySpec(sealKey, "AES"),
-                        new GCMParameterSpec(128, sealed, 0, IV_BYTES));
-                cipher.updateAAD(rowKey);
-                return cipher.doFinal(sealed, IV_BYTES, sealed.length - IV_BYTES);
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("The stored plan of an Idempotency-Key does not open", e);
-            }
-        }
-
-        private static byte[] sha256(String text) {
-            try {
-                return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        /** HMAC-SHA256: the derivation of a key from the raw key (HKDF's extract step) and the fingerprint. */
-        private static byte[] hmac(byte[] key, String text) {
-            return hmac(key, text.getBytes(StandardCharsets.UTF_8));
-        }
-
-        private static byte[] hmac(byte[] key, byte[] data) {
-            try {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(key, "HmacSHA256"));
-                return mac.doFinal(data);
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    }
-
     /**
      * An id of one request under its key, the same for every retry with that key (a fresh one without
      * a key): what a create's own conditional claims elsewhere are keyed by, so that a retry finds its
@@ -300,21 +218,6 @@ public class IdempotencyKeys {
     public static java.util.UUID requestId(String operation, String caller, String key) {
         return key == null
                 ? java.util.UUID.randomUUID()
-                : java.util.UUID.nameUUIDFromBytes(Keys.rowKey("request id\n" + operation, caller, key));
-    }
-
-    /** The stored row key of a key (tests read the row with it). */
-    public static byte[] rowKey(String operation, String caller, String key) {
-        return Keys.rowKey(operation, caller, key);
-    }
-
-    /** The plan as stored for a key (tests write a claim as a first attempt that died would leave it). */
-    public byte[] sealedPlan(String operation, String caller, String key, Object plan) {
-        return Keys.of(operation, caller, key).seal(bytes(plan));
-    }
-
-    /** The fingerprint stored for a request under a key (tests, as above). */
-    public byte[] fingerprint(String operation, String caller, String key, Object request) {
-        return Keys.of(operation, caller, key).fingerprint(bytes(request));
+                : java.util.UUID.nameUUIDFromBytes(ScopedKeys.rowKey("request id\n" + operation, caller, key));
     }
 }
