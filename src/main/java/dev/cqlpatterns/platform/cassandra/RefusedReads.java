@@ -2,7 +2,7 @@ package dev.cqlpatterns.platform.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.ReadFailureException;
-import dev.cqlpatterns.platform.errors.Problems;
+import dev.cqlpatterns.platform.errors.CassandraFailures;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
@@ -12,14 +12,14 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * Reads that Cassandra refused for what they would have had to scan ({@link Problems#refusedRead}):
+ * Reads that Cassandra refused for what they would have had to scan ({@link CassandraFailures#refusedRead}):
  * more tombstones than {@code tombstone_failure_threshold} ("Scanned over 100001 tombstones"), or
  * more data than {@code local_read_size_fail_threshold}. Such a read fails the same way on
  * every retry until the dead rows are purged, days later: it is the service's own defect (a table
  * or a query that lets dead rows pile up), not an outage. So it is logged at ERROR with its
  * statement (the prepared text, never the bound values), counted in {@code cql_reads_refused_total}
  * by reason (the CqlPatternsReadRefused alert), and answered 500 with its own problem type and no
- * Retry-After (Problems), where an unreachable database answers 503.
+ * Retry-After (platform.errors.Problems), where an unreachable database answers 503.
  */
 @ApplicationScoped
 public class RefusedReads {
@@ -34,8 +34,8 @@ public class RefusedReads {
                 counter(meters, "tombstones"),
                 "size",
                 counter(meters, "size"),
-                Problems.UNREPORTED,
-                counter(meters, Problems.UNREPORTED));
+                CassandraFailures.UNREPORTED,
+                counter(meters, CassandraFailures.UNREPORTED));
     }
 
     private static Counter counter(MeterRegistry meters, String reason) {
@@ -52,18 +52,20 @@ public class RefusedReads {
 
     /** Logs and counts {@code failure} if it is a refused read; {@code cql} names it when the failure does not. */
     void record(String cql, Throwable failure) {
-        Problems.refusedRead(failure).ifPresent(reason -> {
+        CassandraFailures.refusedRead(failure).ifPresent(reason -> {
             LOG.errorf(
                     "Cassandra refused a read for the %s it would scan, and will refuse it again on every "
                             + "retry until the dead rows are purged; the table's design is at fault: %s",
-                    reason.equals(Problems.UNREPORTED) ? "tombstones or size (see the replicas' logs)" : reason,
+                    reason.equals(CassandraFailures.UNREPORTED)
+                            ? "tombstones or size (see the replicas' logs)"
+                            : reason,
                     statement(cql, failure));
             counters.get(reason).increment();
         });
     }
 
     private static String statement(String cql, Throwable failure) {
-        return Problems.readFailure(failure)
+        return CassandraFailures.readFailure(failure)
                 .map(ReadFailureException::getExecutionInfo)
                 .filter(info -> info != null && info.getRequest() instanceof Statement<?>)
                 .map(info -> Cql.cqlOf((Statement<?>) info.getRequest()))

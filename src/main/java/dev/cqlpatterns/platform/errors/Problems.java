@@ -1,17 +1,5 @@
 package dev.cqlpatterns.platform.errors;
 
-import com.datastax.oss.driver.api.core.AllNodesFailedException;
-import com.datastax.oss.driver.api.core.DriverTimeoutException;
-import com.datastax.oss.driver.api.core.connection.BusyConnectionException;
-import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
-import com.datastax.oss.driver.api.core.connection.HeartbeatException;
-import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
-import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
-import com.datastax.oss.driver.api.core.servererrors.QueryConsistencyException;
-import com.datastax.oss.driver.api.core.servererrors.ReadFailureException;
-import com.datastax.oss.driver.api.core.servererrors.TruncateException;
-import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
-import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
@@ -26,8 +14,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
@@ -132,7 +118,7 @@ public final class Problems {
             }
             return fromStatus(wae);
         }
-        if (refusedRead(t).isPresent()) {
+        if (CassandraFailures.refusedRead(t).isPresent()) {
             // Logged at ERROR with its statement and counted where it ran (platform.cassandra.RefusedReads).
             return problem(
                     500,
@@ -141,7 +127,7 @@ public final class Problems {
                     "The database refused this read because of the dead rows or data it would have to scan. "
                             + "This is a defect of the service, not an outage: it has been logged, and retrying will not help");
         }
-        if (isUnavailable(t)) {
+        if (CassandraFailures.isUnavailable(t)) {
             LOG.debugf(t, "Cassandra unavailable");
             LOG.warnf("Cassandra unavailable: %s", t.getMessage());
             return Response.fromResponse(problem(
@@ -154,56 +140,6 @@ public final class Problems {
         }
         LOG.error("Unexpected failure", t);
         return problem(500, "internal-error", "Internal error", "Something unexpected went wrong; it has been logged");
-    }
-
-    /** Cassandra's reason codes (RequestFailureReason) of a read refused for what it would scan. */
-    private static final Map<Integer, String> REFUSED_READ_REASONS = Map.of(1, "tombstones", 4, "size");
-
-    /** The reason of a read failure answered without reasons: protocol V4, the one the service speaks. */
-    public static final String UNREPORTED = "unreported";
-
-    /**
-     * "tombstones" or "size" when {@code failure} (or one of its causes) is a read a replica refused
-     * for what it would have to scan: over tombstone_failure_threshold (reason 1) or over
-     * local_read_size_fail_threshold (reason 4). The same read fails again on every retry. Protocol
-     * V4 carries no reasons: a read failure there is {@link #UNREPORTED} and taken for a refusal, the
-     * likeliest cause at LOCAL_QUORUM (every replica fails it alike), which the replicas' logs name
-     * ("Scanned over 100001 tombstones").
-     */
-    public static Optional<String> refusedRead(Throwable failure) {
-        return readFailure(failure)
-                .map(refused -> refused.getReasonMap().isEmpty()
-                        ? UNREPORTED
-                        : refused.getReasonMap().values().stream()
-                                .map(REFUSED_READ_REASONS::get)
-                                .filter(java.util.Objects::nonNull)
-                                .findFirst()
-                                .orElse(null));
-    }
-
-    /** The read failure {@code failure} is or was caused by, if any. */
-    public static Optional<ReadFailureException> readFailure(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ReadFailureException refused) {
-                return Optional.of(refused);
-            }
-        }
-        return Optional.empty();
-    }
-
-    static boolean isUnavailable(Throwable t) {
-        return t instanceof AllNodesFailedException
-                || t instanceof DriverTimeoutException
-                || t instanceof QueryConsistencyException
-                || t instanceof UnavailableException
-                || t instanceof ClosedConnectionException
-                || t instanceof BusyConnectionException
-                || t instanceof HeartbeatException
-                || t instanceof OverloadedException
-                || t instanceof CASWriteUnknownException
-                || t instanceof ReadFailureException
-                || t instanceof WriteFailureException
-                || t instanceof TruncateException;
     }
 
     public static Response problem(int status, String slug, String title, String detail) {
