@@ -71,6 +71,9 @@ public class LatestPublicPastes {
     PublicPasteList list;
 
     @Inject
+    ListingPeriods listing;
+
+    @Inject
     PastebinSettings settings;
 
     @Schema(name = "ListedPaste", description = "A public paste as the list shows it; GET /pastes/{id} has its body")
@@ -151,8 +154,8 @@ public class LatestPublicPastes {
      */
     private Uni<BucketWalk.Chunk<Listed, Key>> readPeriods(int day, Key after, int n, Instant now) {
         Instant dayEnds = list.series().granularity().end(day);
-        List<Integer> periods = list.periods().stream()
-                .filter(period -> dayEnds.isAfter(PublicPasteList.listedSince(period, now)))
+        List<Integer> periods = listing.periods().stream()
+                .filter(period -> dayEnds.isAfter(ListingPeriods.listedSince(period, now)))
                 .toList();
         if (periods.isEmpty()) {
             return Uni.createFrom().item(new BucketWalk.Chunk<>(List.of(), null, true));
@@ -161,7 +164,7 @@ public class LatestPublicPastes {
                 .chain(g -> Uni.join()
                         .all(periods.stream()
                                 .map(period -> list.readPeriod(
-                                        day, g, period, PublicPasteList.listedSince(period, now), after, n))
+                                        day, g, period, ListingPeriods.listedSince(period, now), after, n))
                                 .toList())
                         .andFailFast())
                 .map(results -> {
@@ -176,7 +179,7 @@ public class LatestPublicPastes {
                     return chunk(
                             rows.size() > n ? rows.subList(0, n) : rows,
                             exhausted,
-                            row -> row.listedFor() == list.listedFor(row.createdAt(), row.expiresAt()),
+                            row -> row.listedFor() == listing.listedFor(row.createdAt(), row.expiresAt()),
                             now);
                 });
     }

@@ -20,13 +20,10 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.Period;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -83,11 +80,6 @@ public class PublicPasteList {
             Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
                     + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
                     + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
-    /**
-     * A period's read stops this much short of the listing's end, so a service clock this far behind
-     * the nodes' still never reads a row they have expired.
-     */
-    static final Duration CLOCK_MARGIN = Duration.ofSeconds(2);
 
     @Inject
     Cql cql;
@@ -97,6 +89,9 @@ public class PublicPasteList {
 
     @Inject
     PastebinSettings settings;
+
+    @Inject
+    ListingPeriods periods;
 
     @Inject
     PartitionGenerations generations;
@@ -119,8 +114,8 @@ public class PublicPasteList {
         public Uni<Long> copy(Integer day, int from, int to) {
             Instant now = clock.instant();
             Uni<Long> copied = Uni.createFrom().item(0L);
-            for (int period : periods) {
-                Instant since = listedSince(period, now);
+            for (int period : periods.periods()) {
+                Instant since = ListingPeriods.listedSince(period, now);
                 copied = copied.chain(
                         before -> copySlice(day, from, to, period, since, now).map(rows -> before + rows));
             }
@@ -159,23 +154,10 @@ public class PublicPasteList {
     };
 
     private TimeSeries series;
-    /** The listing periods in seconds, shortest first; the last is the list's retention. */
-    private List<Integer> periods;
 
     @PostConstruct
     void init() {
         series = TimeSeries.global(SERIES, Granularity.DAY, Optional.of(settings.listRetention()));
-        Period retention = settings.listRetention();
-        long longest = Duration.ofDays(retention.toTotalMonths() * 30 + retention.getDays())
-                .toSeconds();
-        TreeSet<Integer> seconds = new TreeSet<>();
-        for (Duration period : settings.listingPeriods()) {
-            if (period.toSeconds() > 0 && period.toSeconds() < longest) {
-                seconds.add((int) period.toSeconds());
-            }
-        }
-        seconds.add((int) longest);
-        periods = List.copyOf(seconds);
     }
 
     /** The list's time series, for the bucket roller and for readers. */
@@ -194,63 +176,6 @@ public class PublicPasteList {
         return Granularity.DAY.key(at);
     }
 
-    /** The listing periods in seconds, shortest first. */
-    List<Integer> periods() {
-        return periods;
-    }
-
-    /**
-     * Seconds latest_public_pastes_by_period lists this version for: the longest period its lifetime
-     * covers; 0 when it lives less than the shortest (it is not listed there).
-     */
-    int listedFor(PasteRow paste) {
-        return listedFor(paste.createdAt(), paste.expiresAt());
-    }
-
-    /**
-     * Seconds a paste created at {@code createdAt} and expiring at {@code expiresAt} (null: never) is
-     * listed for. A list row under another period was written before listing-periods changed: the
-     * reader skips it, since a hide would not find it.
-     */
-    int listedFor(Instant createdAt, Instant expiresAt) {
-        long life = expiresAt == null
-                ? Long.MAX_VALUE
-                : Duration.between(createdAt, expiresAt).toMillis();
-        int listedFor = 0;
-        for (int period : periods) {
-            if (period * 1000L <= life) {
-                listedFor = period;
-            }
-        }
-        return listedFor;
-    }
-
-    /** The oldest created_at a period's rows may have to be read at {@code now}: newer than this. */
-    static Instant listedSince(int period, Instant now) {
-        return now.minusSeconds(period).plus(CLOCK_MARGIN);
-    }
-
-    /**
-     * Whether going from {@code before} to {@code after} takes a list row of the paste away: it
-     * narrows who sees the paste, or moves it to another listing period.
-     */
-    boolean unlists(PasteRow before, PasteRow after) {
-        return narrows(before, after) || (!before.isPrivate() && listedFor(before) != listedFor(after));
-    }
-
-    /** Whether going from {@code before} to {@code after} can take the paste off the list or list it for less long. */
-    private static boolean narrows(PasteRow before, PasteRow after) {
-        if (before.isPrivate()) {
-            return false; // not listed before: nothing to take off
-        }
-        if (after.isPrivate()) {
-            return true;
-        }
-        Instant was = before.expiresAt();
-        Instant will = after.expiresAt();
-        return will != null && (was == null || will.isBefore(was));
-    }
-
     /** Lists this version of a paste if it may be listed: public, unexpired, within the list's retention. */
     Uni<Void> show(PasteRow paste, Instant now) {
         if (!paste.listable(now) || !withinRetention(paste, now)) {
@@ -263,7 +188,7 @@ public class PublicPasteList {
 
     /** The row of latest_public_pastes_by_period, living until created_at + its period, whenever it is written. */
     private Uni<Void> showForPeriod(PasteRow paste, int day, Instant now) {
-        int listedFor = listedFor(paste);
+        int listedFor = periods.listedFor(paste);
         Instant ends = paste.createdAt().plusSeconds(listedFor);
         if (listedFor == 0 || !now.isBefore(ends)) {
             return Uni.createFrom().voidItem();
@@ -300,7 +225,7 @@ public class PublicPasteList {
     /** Takes a paste off the list, as far as versions written at or before {@code timestamp} go. */
     Uni<Void> hide(PasteRow paste, long timestamp) {
         int day = day(paste.createdAt());
-        int listedFor = listedFor(paste);
+        int listedFor = periods.listedFor(paste);
         return listedFor == 0
                 ? Uni.createFrom().voidItem()
                 : generations.change(

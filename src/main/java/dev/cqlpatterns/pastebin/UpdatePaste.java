@@ -67,6 +67,9 @@ public class UpdatePaste {
     PublicPasteList list;
 
     @Inject
+    ListingPeriods periods;
+
+    @Inject
     CompareAndSet cas;
 
     @Schema(
@@ -183,7 +186,7 @@ public class UpdatePaste {
                     PasteRow before = seen.paste().requireSecret(secret);
                     PasteRow after = change.applyTo(before, seen.now(), before.nextVersion(floor.get()));
                     floor.set(after.version());
-                    Uni<Void> narrow = list.unlists(before, after)
+                    Uni<Void> narrow = periods.unlists(before, after)
                             ? list.hide(before, after.version() - 1)
                             : Uni.createFrom().voidItem();
                     return Step.write(
