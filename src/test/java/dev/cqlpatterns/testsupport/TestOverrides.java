@@ -64,6 +64,7 @@ public final class TestOverrides {
                     "cql-patterns.rate-limits.body-bytes.capacity",
                     "the suite makes thousands of requests as a few callers; RateLimitsTest tests the limits "
                             + "small"),
+            Map.entry("cql-patterns.cassandra.migrations.lease-ttl", LIMIT_TEST),
             Map.entry("cql-patterns.rate-limits.reads.period", LIMIT_TEST),
             Map.entry("cql-patterns.rate-limits.writes.period", LIMIT_TEST),
             Map.entry("cql-patterns.rate-limits.body-bytes.period", LIMIT_TEST),
