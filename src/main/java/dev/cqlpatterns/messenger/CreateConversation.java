@@ -1,7 +1,7 @@
 package dev.cqlpatterns.messenger;
 
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
-import dev.cqlpatterns.messenger.inbox.InboxRows;
+import dev.cqlpatterns.messenger.inbox.InboxListing;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
@@ -79,7 +79,7 @@ public class CreateConversation {
     Conversations conversations;
 
     @Inject
-    InboxRows inbox;
+    InboxListing inbox;
 
     @Inject
     MemberQuotas quotas;
@@ -281,7 +281,7 @@ public class CreateConversation {
     }
 
     /**
-     * Every member's summary with its rows in the order of last activity (InboxRows.created) and their membership,
+     * Every member's summary with its rows in the order of last activity (InboxListing.created) and their membership,
      * added by the creator unless they are the creator, at the creation time: idempotent writes, in parallel.
      */
     private Uni<Void> memberRows(Conversations.Conversation c) {

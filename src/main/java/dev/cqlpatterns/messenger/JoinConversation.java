@@ -1,6 +1,6 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.messenger.inbox.InboxRows;
+import dev.cqlpatterns.messenger.inbox.InboxListing;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -63,7 +63,7 @@ public class JoinConversation {
     Conversations conversations;
 
     @Inject
-    InboxRows inbox;
+    InboxListing inbox;
 
     @Inject
     MemberQuotas quotas;

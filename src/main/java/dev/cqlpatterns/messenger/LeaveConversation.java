@@ -1,6 +1,6 @@
 package dev.cqlpatterns.messenger;
 
-import dev.cqlpatterns.messenger.inbox.InboxRows;
+import dev.cqlpatterns.messenger.inbox.InboxListing;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
@@ -61,7 +61,7 @@ public class LeaveConversation {
     Conversations conversations;
 
     @Inject
-    InboxRows inbox;
+    InboxListing inbox;
 
     @DELETE
     @Operation(summary = "Leave a group conversation, or (its creator only) remove someone from it")

@@ -1,7 +1,7 @@
 package dev.cqlpatterns.messenger;
 
 import dev.cqlpatterns.messenger.inbox.Delivery;
-import dev.cqlpatterns.messenger.inbox.InboxRows;
+import dev.cqlpatterns.messenger.inbox.InboxListing;
 import dev.cqlpatterns.messenger.inbox.MessagesByPrevious;
 import dev.cqlpatterns.messenger.inbox.ReadState;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
@@ -34,7 +34,7 @@ class MessageDelivery {
     Conversations conversations;
 
     @Inject
-    InboxRows inbox;
+    InboxListing inbox;
 
     @Inject
     MessagesByPrevious next;

@@ -6,7 +6,6 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.messenger.Conversations;
-import dev.cqlpatterns.messenger.MembershipSet;
 import dev.cqlpatterns.messenger.MessagePositions;
 import dev.cqlpatterns.messenger.MessengerSettings;
 import dev.cqlpatterns.platform.cassandra.Cql;
@@ -23,12 +22,10 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * A user's inbox, and every statement on its tables: in inbox_by_user (cql/010_messenger.cql) the
- * summary row of a conversation (kind 0), which holds the unread count (cql/054), and the unread
- * markers releases before 0.13.0 wrote (kind 1), where the inbox finds the first unread message that
- * messages_by_previous (cql/061) does not name;
- * and, for a join, a message and a leave, the ordered writes that keep the conversation's row in
- * inbox_by_day ({@link InboxDayRows}) and the user's MembershipSet in step with the summary. Every
+ * inbox_by_user, a user's inbox: every statement on it and how its rows read. Per conversation, the
+ * summary row (kind 0), which holds the unread count (others_sent, others_read), and the unread
+ * markers (kind 1), where the inbox finds the first unread message that messages_by_previous does not
+ * name. {@link InboxListing} orders these writes with those of inbox_by_day and MembershipSet. Every
  * write carries an explicit write timestamp in microseconds of the service clock or of a message's
  * time.
  */
@@ -38,7 +35,7 @@ public class InboxRows {
     /** message_id of a summary row: clustering columns cannot be null, so a fixed zero timeuuid. */
     public static final UUID SUMMARY = new UUID(0x0000000000001000L, 0x8000000000000000L);
 
-    // inbox_by_user: a summary row per conversation (kind 0) and the unread markers left (kind 1, cql/013),
+    // inbox_by_user: a summary row per conversation (kind 0) and its unread markers (kind 1),
     // in one partition per user. The kind is the first clustering column, so each kind is
     // one slice.
     private static final String SUMMARY_ROWS = "username = ? AND kind = 0";
@@ -60,18 +57,18 @@ public class InboxRows {
                     + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
     /**
      * The newest message, on the sender's summary, with the messages from others up to it
-     * (cql/054), and read_up_to with others_read where the sender had read everything before it
-     * (cql/061; unset where not).
+     * (others_sent), and read_up_to with others_read where the sender had read everything before it
+     * (the message after read_up_to is the first unread one, messages_by_previous; unset where not).
      */
     private static final Query SET_LAST_MESSAGE = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "others_sent = ?, read_up_to = ?, others_read = ? WHERE " + SUMMARY_ROWS
                     + " AND conversation_id = ? AND message_id = ?");
-    /** The newest message, on the summary of a member it is unread for (cql/054). */
+    /** The newest message, on the summary of a member it is unread for, with others_sent. */
     private static final Query SET_LAST_UNREAD = Cql.idempotent(
             "UPDATE inbox_by_user USING TIMESTAMP ? SET last_message_id = ?, last_sender = ?, last_preview = ?, "
                     + "others_sent = ? WHERE " + SUMMARY_ROWS + " AND conversation_id = ? AND message_id = ?");
-    /** With the static days_indexed (cql/015), which comes with every row. */
+    /** With the static days_indexed (whether the user's days are in inbox_by_day), which comes with every row. */
     private static final String SUMMARY_COLUMNS = "conversation_id, title, partner, direct, joined_at, "
             + "last_message_id, last_sender, last_preview, read_up_to, others_sent, others_read, "
             + "days_indexed "
@@ -84,7 +81,7 @@ public class InboxRows {
 
     private static final Query DELETE_ALL_UNREAD = Cql.idempotent(
             "DELETE FROM inbox_by_user USING TIMESTAMP ? WHERE " + UNREAD_ROWS + " AND conversation_id = ?");
-    /** Inbox: the oldest unread marker of one conversation after read_up_to (a message sent before 0.11.0). */
+    /** Inbox: the oldest unread marker of one conversation after read_up_to. */
     private static final Query OLDEST_UNREAD =
             Cql.idempotent("SELECT message_id FROM inbox_by_user WHERE " + UNREAD_ROWS
                     + " AND conversation_id = ? AND message_id > ? ORDER BY kind DESC, conversation_id DESC, message_id ASC "
@@ -103,49 +100,18 @@ public class InboxRows {
     Cql cql;
 
     @Inject
-    InboxDayRows days;
-
-    @Inject
     MessengerSettings settings;
 
-    @Inject
-    MembershipSet memberships;
-
     /**
-     * The rows that make a conversation {@code c} appear in {@code username}'s inbox at its creation
-     * ({@link #joined}), from its start: no message before its members.
+     * The summary of {@code c} in {@code username}'s inbox from the join at {@code joinedAt}, after the
+     * clearing of every unread marker when {@code clearUnread}, in one unlogged batch of the user's
+     * partition. The summary starts at {@code from}: the conversation's last message when the member
+     * joined, as if read (others_read).
      */
-    public Uni<Void> created(String username, Conversations.Conversation c, String addedBy) {
-        return joined(username, c, c.createdAt(), addedBy, MessagePositions.Head.NONE, false);
-    }
-
-    /**
-     * The rows that make a group {@code c} appear in the inbox of {@code username}, who joins it at
-     * {@code joinedAt} ({@link #joined}). Unread markers a send racing an earlier leave may have left
-     * behind are dropped in the summary's batch.
-     */
-    public Uni<Void> joined(
+    Uni<Void> joined(
             String username,
             Conversations.Conversation c,
             Instant joinedAt,
-            String addedBy,
-            MessagePositions.Head from) {
-        return joined(username, c, joinedAt, addedBy, from, true);
-    }
-
-    /**
-     * The rows that make a conversation appear in {@code username}'s inbox at the join: the row of
-     * the join's day (cql/015) first, then the summary, after the clearing of every unread marker
-     * when {@code clearUnread}, in one unlogged batch of the user's partition. The summary starts
-     * at {@code from}: the conversation's last message when the member joined, as if read (cql/054).
-     * Beside them, with the summary's write timestamp, the membership in the user's
-     * {@link MembershipSet}, with {@code addedBy} when someone else put the user in.
-     */
-    private Uni<Void> joined(
-            String username,
-            Conversations.Conversation c,
-            Instant joinedAt,
-            String addedBy,
             MessagePositions.Head from,
             boolean clearUnread) {
         List<Uni<BoundStatement>> batch = new ArrayList<>();
@@ -172,20 +138,16 @@ public class InboxRows {
                     bound = from.lastMessageId() == null ? bound.unset("read_up_to") : bound;
                     return partner == null ? bound.unset("partner") : bound;
                 }));
-        Uni<Void> inbox = days.listed(username, c.id(), joinedAt, micros(joinedAt))
-                .chain(() -> cql.onePartition(batch))
-                .replaceWithVoid();
-        Uni<Void> member = memberships.joined(username, c.id(), addedBy, joinedAt, micros(joinedAt));
-        return Uni.join().all(inbox, member).andFailFast().replaceWithVoid();
+        return cql.onePartition(batch).replaceWithVoid();
     }
 
     /**
      * The message of {@code d} on its sender's summary, as last message with the messages from others
      * up to it ({@code othersSent}; null: the message has no position, and the count stays as it is);
      * and, when {@code readUpToIt}, the sender's read_up_to moved to it with others_read: the message
-     * after any read_up_to is then someone else's, the first unread one (messages_by_previous, cql/061).
+     * after any read_up_to is then someone else's, the first unread one (messages_by_previous).
      */
-    public Uni<Void> sent(Delivery d, Long othersSent, boolean readUpToIt) {
+    Uni<Void> sent(Delivery d, Long othersSent, boolean readUpToIt) {
         long count = othersSent == null ? 0 : othersSent;
         Uni<BoundStatement> summary = cql.bind(
                         SET_LAST_MESSAGE,
@@ -200,14 +162,14 @@ public class InboxRows {
                         d.conversationId(),
                         SUMMARY)
                 .map(s -> readUpToIt ? s : s.unset("read_up_to").unset("others_read"));
-        return delivered(d.sender(), d, counted(summary, othersSent));
+        return summary(summary, othersSent);
     }
 
     /**
      * The message of {@code d} on the summary of {@code member}, for whom it is unread: as last message,
      * with the messages from others up to it ({@code othersSent}; null: left as it is).
      */
-    public Uni<Void> received(String member, Delivery d, Long othersSent) {
+    Uni<Void> received(String member, Delivery d, Long othersSent) {
         Uni<BoundStatement> summary = cql.bind(
                 SET_LAST_UNREAD,
                 d.timestamp(),
@@ -218,31 +180,21 @@ public class InboxRows {
                 member,
                 d.conversationId(),
                 SUMMARY);
-        return delivered(member, d, counted(summary, othersSent));
-    }
-
-    /** No others_sent cell for a message without a position: leaves the member's count as it is. */
-    private static Uni<BoundStatement> counted(Uni<BoundStatement> statement, Long othersSent) {
-        return othersSent == null ? statement.map(s -> s.unset("others_sent")) : statement;
+        return summary(summary, othersSent);
     }
 
     /**
-     * A member's writes of a message (written with the message's time as timestamp), in cql/015's
-     * order: the row of the message's day; then {@code summary}, a statement of the member's partition,
-     * in one unlogged batch; then, when the conversation's previous message ({@link Delivery#replaced})
-     * fell on an earlier day, the delete of that day's row.
+     * A summary's write of a message, in one unlogged batch of the member's partition; with no
+     * others_sent cell for a message without a position, which leaves the member's count as it is.
      */
-    private Uni<Void> delivered(String username, Delivery d, Uni<BoundStatement> summary) {
-        return days.listed(username, d.conversationId(), d.at(), d.timestamp())
-                .chain(() -> cql.onePartition(List.of(summary)))
-                .chain(() -> d.replaced() == null
-                        ? Uni.createFrom().voidItem()
-                        : days.movedOn(username, d.conversationId(), d.replaced(), d.at()));
+    private Uni<Void> summary(Uni<BoundStatement> statement, Long othersSent) {
+        Uni<BoundStatement> counted = othersSent == null ? statement.map(s -> s.unset("others_sent")) : statement;
+        return cql.onePartition(List.of(counted)).replaceWithVoid();
     }
 
     /**
-     * The user's days are in inbox_by_day from now on (the static days_indexed), for a user whose
-     * summaries predate it once their rows are written.
+     * The user's days are in inbox_by_day from now on (the static days_indexed), once InboxByDay has
+     * written the rows of a user's summaries there.
      */
     Uni<Void> markDaysIndexed(String username, Instant now) {
         return cql.write(DAYS_INDEXED, micros(now), username).replaceWithVoid();
@@ -269,7 +221,7 @@ public class InboxRows {
 
     /**
      * The time of the user's oldest unread marker in a conversation after {@code after}, null when there
-     * is none: the first unread message where no messages_by_previous row names it (cql/061).
+     * is none: the first unread message where no messages_by_previous row names it.
      */
     Uni<Instant> oldestUnreadMarker(String username, UUID conversationId, UUID after) {
         return cql.read(OLDEST_UNREAD, username, conversationId, after).map(rs -> {
@@ -309,28 +261,23 @@ public class InboxRows {
         return lastId == null ? summary.getInstant("joined_at") : TimeUuids.instant(lastId);
     }
 
-    /**
-     * Forgets a conversation in {@code username}'s inbox: reads the summary's last activity, then
-     * deletes the summary and unread markers in one unlogged batch of the user's partition, beside it
-     * the membership in the user's {@link MembershipSet}, and then
-     * the row of the last activity's day (cql/015; a re-join writes it again later). Idempotent writes,
-     * no logged batch.
-     */
-    public Uni<Void> forget(String username, UUID conversationId, Instant at) {
-        return cql.read(LAST_ACTIVITY, username, conversationId, SUMMARY).chain(rs -> {
+    /** The last activity of the user's summary of a conversation ({@link #lastAt}), null without one. */
+    Uni<Instant> lastActivity(String username, UUID conversationId) {
+        return cql.read(LAST_ACTIVITY, username, conversationId, SUMMARY).map(rs -> {
             Row summary = rs.one();
-            // No summary: nothing listed; the tombstones of rows that never were cost nothing more.
-            Instant last = summary == null || lastAt(summary) == null ? at : lastAt(summary);
-            return Uni.join()
-                    .all(
-                            cql.onePartition(List.of(
-                                            cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
-                                            clearUnread(username, conversationId, at)))
-                                    .replaceWithVoid(),
-                            memberships.left(username, conversationId, micros(at)))
-                    .andFailFast()
-                    .chain(() -> days.delete(username, conversationId, last, at));
+            return summary == null ? null : lastAt(summary);
         });
+    }
+
+    /**
+     * Deletes the user's summary of a conversation and its unread markers as of {@code at}, in one
+     * unlogged batch of the user's partition.
+     */
+    Uni<Void> forget(String username, UUID conversationId, Instant at) {
+        return cql.onePartition(List.of(
+                        cql.bind(DELETE_SUMMARY, micros(at), username, conversationId, SUMMARY),
+                        clearUnread(username, conversationId, at)))
+                .replaceWithVoid();
     }
 
     /**
