@@ -174,9 +174,9 @@ class InboxByDay {
             for (Position key : chunk) {
                 next++;
                 Row summary = byId.get(UUID.fromString(key.conversationId()));
-                if (summary != null && InboxRows.isMember(summary) && DAY.key(InboxRows.lastAt(summary)) == day) {
+                if (summary != null && Summary.isMember(summary) && DAY.key(Summary.lastAtOf(summary)) == day) {
                     UUID id = UUID.fromString(key.conversationId());
-                    listed.add(new Listed(new Summary(id, summary, InboxRows.lastAt(summary)), key));
+                    listed.add(new Listed(new Summary(id, summary, Summary.lastAtOf(summary)), key));
                     if (listed.size() >= n) {
                         break;
                     }

@@ -255,17 +255,11 @@ public class InboxRows {
         });
     }
 
-    /** The last activity a summary row stands for: its last message's time, or, before any, the join. */
-    static Instant lastAt(Row summary) {
-        UUID lastId = summary.getUuid("last_message_id");
-        return lastId == null ? summary.getInstant("joined_at") : TimeUuids.instant(lastId);
-    }
-
-    /** The last activity of the user's summary of a conversation ({@link #lastAt}), null without one. */
+    /** The last activity of the user's summary of a conversation ({@link Summary#lastAtOf}), null without one. */
     Uni<Instant> lastActivity(String username, UUID conversationId) {
         return cql.read(LAST_ACTIVITY, username, conversationId, SUMMARY).map(rs -> {
             Row summary = rs.one();
-            return summary == null ? null : lastAt(summary);
+            return summary == null ? null : Summary.lastAtOf(summary);
         });
     }
 
@@ -286,14 +280,6 @@ public class InboxRows {
      */
     private Uni<BoundStatement> clearUnread(String username, UUID conversationId, Instant at) {
         return cql.bind(DELETE_ALL_UNREAD, micros(at), username, conversationId);
-    }
-
-    /**
-     * Whether a summary row is a membership: a send racing a leave can write last-message columns
-     * after the user left, leaving a row without joined_at.
-     */
-    static boolean isMember(Row summary) {
-        return summary.getInstant("joined_at") != null;
     }
 
     /**

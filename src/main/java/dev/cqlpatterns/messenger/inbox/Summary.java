@@ -1,6 +1,7 @@
 package dev.cqlpatterns.messenger.inbox;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import dev.cqlpatterns.platform.time.TimeUuids;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,7 +15,7 @@ record Summary(UUID id, Row row, Instant lastAt) {
             .thenComparing(s -> s.id().toString())
             .reversed();
 
-    /** Messages from others not read, by the summary's two numbers (message_positions); 0 when none. */
+    /** Messages from others not read, by the summary's two numbers (others_sent, others_read); 0 when none. */
     long unread() {
         return Math.max(0, row.getLong("others_sent") - row.getLong("others_read"));
     }
@@ -29,11 +30,25 @@ record Summary(UUID id, Row row, Instant lastAt) {
     static List<Summary> ofMembers(List<Row> rows) {
         List<Summary> summaries = new ArrayList<>();
         for (Row s : rows) {
-            if (InboxRows.isMember(s)) {
-                summaries.add(new Summary(s.getUuid("conversation_id"), s, InboxRows.lastAt(s)));
+            if (isMember(s)) {
+                summaries.add(new Summary(s.getUuid("conversation_id"), s, lastAtOf(s)));
             }
         }
         summaries.sort(MOST_RECENT_FIRST);
         return summaries;
+    }
+
+    /** The last activity a summary row stands for: its last message's time, or, before any, the join. */
+    static Instant lastAtOf(Row summary) {
+        UUID lastId = summary.getUuid("last_message_id");
+        return lastId == null ? summary.getInstant("joined_at") : TimeUuids.instant(lastId);
+    }
+
+    /**
+     * Whether a summary row is a membership: a send racing a leave can write last-message columns
+     * after the user left, leaving a row without joined_at.
+     */
+    static boolean isMember(Row summary) {
+        return summary.getInstant("joined_at") != null;
     }
 }
