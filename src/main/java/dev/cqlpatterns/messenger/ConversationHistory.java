@@ -69,7 +69,7 @@ public class ConversationHistory {
             description = "from and to (ISO-8601 instants, both included) slice by the time of the message's timeuuid. "
                     + "Messages live in monthly partitions; the history walks them newest first. X-Partitions-Read: 2 "
                     + "plus one per month visited.")
-    public Uni<Page<Messages.Message>> history(
+    public Uni<Page<Message>> history(
             @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
                     @PathParam("id")
                     UUID id,
@@ -119,7 +119,7 @@ public class ConversationHistory {
                         Function.identity(), next -> cursors.encode(scope, new Position(next.bucket(), next.after()))));
     }
 
-    private static UUID key(Messages.Message message) {
+    private static UUID key(Message message) {
         return UUID.fromString(message.id());
     }
 }

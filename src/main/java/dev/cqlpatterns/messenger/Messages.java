@@ -13,8 +13,6 @@ import dev.cqlpatterns.platform.cassandra.Cql;
 import dev.cqlpatterns.platform.cassandra.CqlTypes;
 import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
-import dev.cqlpatterns.platform.http.Text;
-import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.smallrye.mutiny.Uni;
@@ -32,12 +30,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The messages_by_conversation table: every statement on it, its month buckets and how a row reads
- * as JSON; and the read of a member's unread messages that mark-read makes (cql/010): the newest ones
+ * as a {@link Message}; and the read of a member's unread messages that mark-read makes: the newest ones
  * from others after a read position up to the last message.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
@@ -235,45 +231,6 @@ public class Messages {
         return SERIES.granularity().key(TimeUuids.instant(messageId));
     }
 
-    @Schema(name = "Message")
-    public record Message(
-            @Schema(
-                    format = "uuid",
-                    description = "timeuuid of the message; its time is sentAt",
-                    examples = "5c1f0a10-3e8b-11f0-9a0b-8d3c6f1e2a4b")
-            String id,
-
-            @Schema(format = "uuid", examples = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
-            String conversationId,
-
-            @Schema(examples = "2025-06-01T10:15:30.123Z") Instant sentAt,
-
-            @Schema(pattern = Usernames.ANSWERED, examples = "alice")
-            String sender,
-
-            @Schema(maxLength = 4000, pattern = Text.FREE_TEXT_NOT_BLANK, examples = "Where are you?")
-            String content,
-
-            @Schema(
-                    type = SchemaType.ARRAY,
-                    implementation = Usernames.Answered.class,
-                    description = "Members it was sent to (everyone but the sender at send time), sorted",
-                    examples = "[\"bob\"]")
-            List<String> recipients,
-
-            @Schema(
-                    description = "name -> http(s) URL",
-                    additionalProperties = AttachmentUrl.class,
-                    examples = "{\"map.png\": \"https://example.com/map.png\"}")
-            Map<String, String> attachments,
-
-            @Schema(
-                    type = SchemaType.ARRAY,
-                    implementation = Usernames.Answered.class,
-                    description = "Who has read it, in the order they read it",
-                    examples = "[\"bob\"]")
-            List<String> seenBy) {}
-
     /** A row selected with {@link #COLUMNS}. */
     static Message view(Row row) {
         UUID id = row.getUuid("message_id");
@@ -293,8 +250,8 @@ public class Messages {
     }
 
     /**
-     * Readers in the order they read (cql/012_seen_at.cql): those of the old seen_by list first, then
-     * the seen_at entries by time, then by name; nobody twice.
+     * Readers in the order they read: those of the seen_by list first, then the seen_at entries by
+     * time, then by name; nobody twice.
      */
     static List<String> seenBy(List<String> appended, Map<String, Instant> seenAt) {
         LinkedHashSet<String> readers = new LinkedHashSet<>(appended == null ? List.of() : appended);

@@ -80,7 +80,7 @@ public class MessagesBySender {
                     + "a scatter-gather over every node, not a one-partition read. Ordered by conversation and month "
                     + "(token order), newest first within each. A page can hold fewer than limit items when some rows "
                     + "belong to conversations the caller has left; follow next until it is null.")
-    public Uni<Page<Messages.Message>> bySender(
+    public Uni<Page<Message>> bySender(
             @Parameter(description = "Username of the sender", example = "bob", required = true)
                     @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
                     @QueryParam("sender")
@@ -99,7 +99,7 @@ public class MessagesBySender {
         return memberships
                 .conversations(me)
                 .chain(memberOf -> messages.sentBy(sender, me, size, start).chain(page -> {
-                    List<Messages.Message> items = page.messages().stream()
+                    List<Message> items = page.messages().stream()
                             .filter(m -> memberOf.contains(UUID.fromString(m.conversationId())))
                             .toList();
                     if (page.next() == null) {
