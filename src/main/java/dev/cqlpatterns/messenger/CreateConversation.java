@@ -5,10 +5,8 @@ import dev.cqlpatterns.messenger.inbox.InboxListing;
 import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.http.NewResource;
-import dev.cqlpatterns.platform.http.Text;
 import dev.cqlpatterns.platform.idempotency.IdempotencyKeys;
 import dev.cqlpatterns.platform.identity.Caller;
-import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import dev.cqlpatterns.platform.time.IncreasingTime;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -53,15 +51,15 @@ import org.jboss.resteasy.reactive.RestResponse;
  * planned and kept with the key before anything is written. A group is written by ordered idempotent
  * writes, no logged batch (a logged batch's log goes to two other nodes, so while a killed
  * node is not yet marked down every batch whose log picks it fails): first every member's inbox
- * summary and the membership in their MembershipSet (who added them), then the conversation row last. The row is what makes the
- * group exist (every conversation route reads it); a reader between the writes may see the group in
- * an inbox a moment before it opens (404), never a group whose member has no inbox row. Every write
- * carries the plan's creation time as write timestamp, so a retry of the request after a 503 writes
- * the same cells again under the same id (no second group) and cannot undo what members did since:
- * someone added or removed after the first attempt, or a member who left, stays so. The retry skips
- * the quota check: the first attempt passed it, and its own conversation must not count against it.
- * A 1:1 conversation is idempotent by its derived id; the key only keeps its answer (201, not 200,
- * for the request that created it).
+ * summary and the membership in their MembershipSet (who added them), then the conversation row
+ * last. The row is what makes the group exist (every conversation route reads it); a reader between
+ * the writes may see the group in an inbox a moment before it opens (404), never a group whose member
+ * has no inbox row. Every write carries the plan's creation time as write timestamp, so a retry of
+ * the request after a 503 writes the same cells again under the same id (no second group) and
+ * cannot undo what members did since: someone added or removed after the first attempt, or a member
+ * who left, stays so. The retry skips the quota check: the first attempt passed it, and its own
+ * conversation must not count against it. A 1:1 conversation is idempotent by its derived id; the
+ * key only keeps its answer (201, not 200, for the request that created it).
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations")
@@ -102,26 +100,6 @@ public class CreateConversation {
     /** The request as the create understood it: its fingerprint under an Idempotency-Key. */
     @RegisterForReflection
     public record Fingerprint(Set<String> members, String title) {}
-
-    @Schema(name = "NewConversation")
-    public record Request(
-            @NotNull
-            @Schema(
-                    type = SchemaType.ARRAY,
-                    implementation = Usernames.Username.class,
-                    description = "Usernames to talk with; the caller is added. The caller and one other "
-                            + "make a 1:1 (direct) conversation",
-                    examples = "[\"bob\"]",
-                    required = true)
-            List<String> members,
-
-            @Schema(
-                    description = "Optional title, at most 100 characters",
-                    nullable = true,
-                    maxLength = 100,
-                    pattern = Text.SINGLE_LINE,
-                    examples = "Weekend trip")
-            String title) {}
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -168,7 +146,7 @@ public class CreateConversation {
                             schema = @Schema(implementation = Conversations.View.class)))
     public Uni<RestResponse<Conversations.View>> create(
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
-            @Valid @NotNull Request request) {
+            @Valid @NotNull NewConversation request) {
         String me = caller.username();
         // Which field named each member, for a 400 that points at an unknown user.
         Map<String, String> fields = new HashMap<>();
@@ -281,8 +259,9 @@ public class CreateConversation {
     }
 
     /**
-     * Every member's summary with its rows in the order of last activity (InboxListing.created) and their membership,
-     * added by the creator unless they are the creator, at the creation time: idempotent writes, in parallel.
+     * Every member's summary with its rows in the order of last activity (InboxListing.created) and
+     * their membership, added by the creator unless they are the creator, at the creation time:
+     * idempotent writes, in parallel.
      */
     private Uni<Void> memberRows(Conversations.Conversation c) {
         Instant at = c.createdAt();
