@@ -21,16 +21,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The courses table and every statement on it; whether a course exists (its partition has the
- * static name) and who owns it (the static owner). Modules and page
- * views are only written for existing courses; a course and its modules are only changed by its
- * owner.
+ * The courses table and every statement on it; whether a course exists (its partition has the static name)
+ * and who owns it (the static owner). Modules and page views are only written for existing courses; a course
+ * and its modules are only changed by its owner.
  *
- * <p>There is no route that deletes a course, and an owner never changes once set, so once a
- * course (or its owner) is seen it stays so for good: each process remembers the courses and the
- * owners it has seen, and a popular course's page views, or an owner's next change, cost no extra
- * read for it (a change still reads the course's last change time, {@link #changeTime}). (Should a
- * course delete or an owner transfer ever be added, this memory must go with it.)
+ * <p>There is no route that deletes a course, and an owner never changes once set, so once a course (or its
+ * owner) is seen it stays so for good: each process remembers the courses and the owners it has seen, and a
+ * popular course's page views, or an owner's next change, cost no extra read for it (a change still reads the
+ * course's last change time, {@link #changeTime}). (Should a course delete or an owner transfer ever be
+ * added, this memory must go with it.)
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -90,18 +89,17 @@ public class KnownCourses {
     }
 
     /**
-     * Completes when the course exists and {@code caller} owns it, claiming a course from before
-     * owners; 404 when there is no such course, 403 when someone else owns it. Nothing is written
-     * in either case.
+     * Completes when the course exists and {@code caller} owns it, claiming a course from before owners; 404
+     * when there is no such course, 403 when someone else owns it. Nothing is written in either case.
      */
     Uni<Void> requireOwner(String courseId, String caller) {
         return own(courseId, caller, null).replaceWithVoid();
     }
 
     /**
-     * Like {@link #requireOwner}, except that a course that does not exist is created with
-     * {@code name}, owned by {@code caller}. Answers true when it wrote the name (the course is
-     * new), false when the caller owned the course already or just claimed it.
+     * Like {@link #requireOwner}, except that a course that does not exist is created with {@code name},
+     * owned by {@code caller}. Answers true when it wrote the name (the course is new), false when the caller
+     * owned the course already or just claimed it.
      */
     Uni<Boolean> createOrRequireOwner(String courseId, String caller, String name) {
         return own(courseId, caller, name);
@@ -143,9 +141,9 @@ public class KnownCourses {
     }
 
     /**
-     * The write timestamp (microseconds) of a change to a course made now: after its newest change
-     * and its name's write, whatever this replica's clock says (changed_at), so an owner's changes land
-     * in the order made.
+     * The write timestamp (microseconds) of a change to a course made now: after its newest change and its
+     * name's write, whatever this replica's clock says (changed_at), so an owner's changes land in the order
+     * made.
      */
     Uni<Long> changeTime(String courseId) {
         return cql.read(LAST_CHANGE, courseId).map(rs -> {

@@ -27,11 +27,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.hibernate.validator.constraints.CodePointLength;
 
 /**
- * PUT /courses/{courseId}: creates a course, owned by the caller, or renames it when the caller
- * owns it (403 for anyone else; see KnownCourses). The name is the
- * partition's static column, so this one write renames the course for every module, and no module
- * row is touched. A new course's name and owner are one conditional write; a rename by the owner
- * is a plain write (owners never change, so the check before it cannot go stale).
+ * PUT /courses/{courseId}: creates a course, owned by the caller, or renames it when the caller owns it (403
+ * for anyone else; see KnownCourses). The name is the partition's static column, so this one write renames
+ * the course for every module, and no module row is touched. A new course's name and owner are one
+ * conditional write; a rename by the owner is a plain write (owners never change, so the check before it
+ * cannot go stale).
  */
 @IfBuildProperty(name = FunctionGroup.Property.COURSES, stringValue = "true", enableIfMissing = true)
 @Path("/courses/{courseId}")

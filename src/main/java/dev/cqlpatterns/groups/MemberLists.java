@@ -24,11 +24,10 @@ import java.util.stream.IntStream;
 
 /**
  * A group's two lists of its members, by username (group_members, in hash buckets) and by join time
- * (group_join_dates, by join day): the one owner of both tables and of their generations (generation
- * 0 is the two tables themselves, the others group_members_generations and
- * group_join_dates_generations; docs/tables.md). One
- * generation per group covers both lists: a leave is one removal, and a move copies the live members
- * of every bucket into both lists of the next generation.
+ * (group_join_dates, by join day): the one owner of both tables and of their generations (generation 0 is the
+ * two tables themselves, the others group_members_generations and group_join_dates_generations;
+ * docs/tables.md). One generation per group covers both lists: a leave is one removal, and a move copies the
+ * live members of every bucket into both lists of the next generation.
  */
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -104,9 +103,9 @@ public class MemberLists implements GenerationalSet<String> {
     }
 
     /**
-     * Lists the member in both lists (a join, or its retry), USING TIMESTAMP {@code claimed}: the write
-     * time of the membership's claim (a Paxos ballot's), so a leave can order its deletes after them
-     * and before any later join's whatever the replicas' clocks.
+     * Lists the member in both lists (a join, or its retry), USING TIMESTAMP {@code claimed}: the write time
+     * of the membership's claim (a Paxos ballot's), so a leave can order its deletes after them and before
+     * any later join's whatever the replicas' clocks.
      */
     Uni<Void> add(String group, int bucket, String username, UUID joined, long claimed) {
         int day = joinDay(joined);
@@ -128,8 +127,8 @@ public class MemberLists implements GenerationalSet<String> {
     }
 
     /**
-     * Takes the member off both lists (a leave, or its retry) just after the claim of the membership
-     * they stand for ({@link #removedAt}).
+     * Takes the member off both lists (a leave, or its retry) just after the claim of the membership they
+     * stand for ({@link #removedAt}).
      */
     Uni<Void> remove(String group, int bucket, String username, UUID joined, long claimed) {
         int day = joinDay(joined);
@@ -162,9 +161,9 @@ public class MemberLists implements GenerationalSet<String> {
 
     /**
      * The timestamp of a leave's deletes: just after the claim, which a join's list rows carry, so the
-     * deletes are newer than the join and older than any later join (a later claim's ballot is
-     * greater), whatever the replicas' clocks. List rows written later than the claim (on a joining
-     * replica's clock) are deleted just after the later of the two.
+     * deletes are newer than the join and older than any later join (a later claim's ballot is greater),
+     * whatever the replicas' clocks. List rows written later than the claim (on a joining replica's clock)
+     * are deleted just after the later of the two.
      */
     static long removedAt(long claimed, Long memberWritten, Long joinerWritten) {
         long newest = claimed;
@@ -227,8 +226,8 @@ public class MemberLists implements GenerationalSet<String> {
     }
 
     /**
-     * Drops the generation's buckets, and the join days of the members they list: a day whose
-     * joiners have all left keeps its tombstones in a partition no read visits any more.
+     * Drops the generation's buckets, and the join days of the members they list: a day whose joiners have
+     * all left keeps its tombstones in a partition no read visits any more.
      */
     @Override
     public Uni<Void> drop(String group, int generation) {

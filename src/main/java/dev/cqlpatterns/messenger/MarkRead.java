@@ -26,23 +26,22 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * POST /conversations/{id}/read: the caller has read every message unread so far ("mark read" of
- * seed 001, cql/SEEDS.md, without its read-modify-write of a JSON blob).
+ * POST /conversations/{id}/read: the caller has read every message unread so far ("mark read" of seed 001,
+ * cql/SEEDS.md, without its read-modify-write of a JSON blob).
  *
- * <p>The caller's summary says how far they have read (read_up_to), the last message and the
- * messages from others so far (others_sent): the call reads the newest messages from others
- * after read_up_to up to the last one (at most markReadMaxMessages, 500; messages_by_conversation), writes the
- * caller's own entry of their seen_at map (messages_by_conversation), and records
- * the last message as read_up_to with others_read = others_sent on the summary, after deleting the
- * caller's unread markers up to it with one range tombstone (inbox_by_user): unread becomes 0, older
- * messages beyond the bound count as read without a seenBy entry. Both inbox writes carry the last
- * message's time as write timestamp, as its marker does: the newest message read wins, whichever
- * replica's clock is ahead.
+ * <p>The caller's summary says how far they have read (read_up_to), the last message and the messages from
+ * others so far (others_sent): the call reads the newest messages from others after read_up_to up to the last
+ * one (at most markReadMaxMessages, 500; messages_by_conversation), writes the caller's own entry of their
+ * seen_at map (messages_by_conversation), and records the last message as read_up_to with others_read =
+ * others_sent on the summary, after deleting the caller's unread markers up to it with one range tombstone
+ * (inbox_by_user): unread becomes 0, older messages beyond the bound count as read without a seenBy entry.
+ * Both inbox writes carry the last message's time as write timestamp, as its marker does: the newest message
+ * read wins, whichever replica's clock is ahead.
  *
- * <p>The end is the last message the summary names, not this replica's clock: a message sent after
- * the summary was read stays unread, and its others_sent is larger. Every write is idempotent and
- * touches only the caller's cells, so concurrent mark-reads, by one member or several, need no lease
- * and all succeed; a repeated one finds nothing new and writes nothing.
+ * <p>The end is the last message the summary names, not this replica's clock: a message sent after the
+ * summary was read stays unread, and its others_sent is larger. Every write is idempotent and touches only
+ * the caller's cells, so concurrent mark-reads, by one member or several, need no lease and all succeed; a
+ * repeated one finds nothing new and writes nothing.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/read")

@@ -12,11 +12,10 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Who may be put into a conversation (conversation_memberships_by_user): signed-up users only, each
- * with room under the cap the membership is charged to, counted in the user's {@link MembershipSet}. A conversation
- * someone creates is charged
- * to their own cap; one they are put in by someone else to their separate "added by others" bound,
- * so a third party can never use up a user's own cap.
+ * Who may be put into a conversation (conversation_memberships_by_user): signed-up users only, each with room
+ * under the cap the membership is charged to, counted in the user's {@link MembershipSet}. A conversation
+ * someone creates is charged to their own cap; one they are put in by someone else to their separate "added
+ * by others" bound, so a third party can never use up a user's own cap.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -31,10 +30,10 @@ public class MemberQuotas {
     MembershipSet memberships;
 
     /**
-     * Fails unless every one of {@code members} is a signed-up user (404 naming the first unknown,
-     * or 400 on {@code fields}' name when given) with room: {@code actor} under their own cap, every
-     * other member under their "added by others" bound (409 naming them). The user read, then the
-     * member's set (its fill, generation and counts: three one-partition reads).
+     * Fails unless every one of {@code members} is a signed-up user (404 naming the first unknown, or 400 on
+     * {@code fields}' name when given) with room: {@code actor} under their own cap, every other member under
+     * their "added by others" bound (409 naming them). The user read, then the member's set (its fill,
+     * generation and counts: three one-partition reads).
      */
     Uni<Void> admit(String actor, List<String> members, Map<String, String> fields) {
         List<Uni<Void>> checks = members.stream()
@@ -47,10 +46,9 @@ public class MemberQuotas {
     }
 
     /**
-     * Fails unless {@code member}, whom {@code actor} puts into the existing conversation
-     * {@code conversationId}, is a signed-up user with room under their "added by others" bound, not
-     * counting this conversation: a join that stopped after writing the membership
-     * (conversation_memberships_by_user) is
+     * Fails unless {@code member}, whom {@code actor} puts into the existing conversation {@code
+     * conversationId}, is a signed-up user with room under their "added by others" bound, not counting this
+     * conversation: a join that stopped after writing the membership (conversation_memberships_by_user) is
      * finished by the retry, even when that membership fills the bound.
      */
     Uni<Void> admitInto(UUID conversationId, String member) {

@@ -22,17 +22,17 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
- * message_positions: each message's place in its conversation, one
- * after the other. A send claims the next position and its message's time together, conditionally
- * on the position it read being still the last: so the messages of a conversation have one order,
- * each a millisecond or more after the one before it, whatever the senders' replicas and clocks, and
- * a member's unread count is a difference of two numbers ({@link Claimed#othersSent}).
+ * message_positions: each message's place in its conversation, one after the other. A send claims the next
+ * position and its message's time together, conditionally on the position it read being still the last: so
+ * the messages of a conversation have one order, each a millisecond or more after the one before it, whatever
+ * the senders' replicas and clocks, and a member's unread count is a difference of two numbers ({@link
+ * Claimed#othersSent}).
  *
- * <p>The claim is one conditional batch of the conversation's partition: the head (last position,
- * last message, messages sent per member) moves on, and the claim row, keyed by the request (its
- * Idempotency-Key, or a random id), is inserted if it does not exist. A retry of the same request
- * finds its claim row and gets the same position and message back: a position is never claimed twice
- * by one request, and never left without its message by a request that is retried.
+ * <p>The claim is one conditional batch of the conversation's partition: the head (last position, last
+ * message, messages sent per member) moves on, and the claim row, keyed by the request (its Idempotency-Key,
+ * or a random id), is inserted if it does not exist. A retry of the same request finds its claim row and gets
+ * the same position and message back: a position is never claimed twice by one request, and never left
+ * without its message by a request that is retried.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -81,8 +81,8 @@ public class MessagePositions {
     }
 
     /**
-     * A message's claimed place: its position, its id (time), the message before it (null for the
-     * first), and how many messages each member had sent once it was sent.
+     * A message's claimed place: its position, its id (time), the message before it (null for the first), and
+     * how many messages each member had sent once it was sent.
      */
     public record Claimed(long position, UUID messageId, UUID previousMessageId, Map<String, Long> sentAfter) {
         /** Messages from others than {@code member} up to and including this one: its unread count's upper end. */
@@ -105,9 +105,9 @@ public class MessagePositions {
     }
 
     /**
-     * Claims the next position for {@code sender}'s message, starting from {@code head}: the message's
-     * id is {@code idAfter} of the last message (this replica's clock, or a millisecond after the last
-     * message when that is later). Claimed already by this request ({@code claim}): the earlier claim.
+     * Claims the next position for {@code sender}'s message, starting from {@code head}: the message's id is
+     * {@code idAfter} of the last message (this replica's clock, or a millisecond after the last message when
+     * that is later). Claimed already by this request ({@code claim}): the earlier claim.
      */
     Uni<Claimed> claim(UUID conversationId, UUID claim, Head head, String sender, UnaryOperator<UUID> idAfter) {
         AtomicReference<Row> seen = new AtomicReference<>();

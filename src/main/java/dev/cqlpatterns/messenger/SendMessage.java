@@ -44,30 +44,27 @@ import org.jboss.resteasy.reactive.RestResponse;
  * POST /conversations/{id}/messages: sends a message (the row of seed 000 and "send message" of seed 001,
  * cql/SEEDS.md).
  *
- * <p>The message first claims its position in the conversation, conditionally on the last one
- * being still the last ({@link MessagePositions}): its time is the replica's clock, or just after
- * the conversation's newest message or newest join or leave when that is later ({@link #timeOf}).
- * So concurrent sends, from any replicas, have one order, a millisecond or more apart, that
- * history, the inbox's last message and mark-read all follow; and each member's summary gets the
- * number of messages from others so far (others_sent), from which the inbox counts what is unread
- * without reading a row per message (message_positions).
+ * <p>The message first claims its position in the conversation, conditionally on the last one being still the
+ * last ({@link MessagePositions}): its time is the replica's clock, or just after the conversation's newest
+ * message or newest join or leave when that is later ({@link #timeOf}). So concurrent sends, from any
+ * replicas, have one order, a millisecond or more apart, that history, the inbox's last message and mark-read
+ * all follow; and each member's summary gets the number of messages from others so far (others_sent), from
+ * which the inbox counts what is unread without reading a row per message (message_positions).
  *
- * <p>Writes ({@link MessageDelivery}), in this order, each idempotent so the whole send can be replayed:
- * the message row in
- * its month bucket (listed in time_buckets first); then, together, the message under the one before
- * it (messages_by_previous, where the inbox finds a member's first unread message from their
- * read_up_to) and every member's inbox summary: the last message and others_sent, and the
- * sender's read_up_to moved to the message when they had read every message from others before it.
- * No row per unread message: a recipient's partition does not grow with what they leave unread. The
- * inbox writes carry the message's time as write timestamp: the newest message wins the summary
- * however concurrent sends land. They are single-partition writes rather than one logged batch over
- * every member's partition.
+ * <p>Writes ({@link MessageDelivery}), in this order, each idempotent so the whole send can be replayed: the
+ * message row in its month bucket (listed in time_buckets first); then, together, the message under the one
+ * before it (messages_by_previous, where the inbox finds a member's first unread message from their
+ * read_up_to) and every member's inbox summary: the last message and others_sent, and the sender's read_up_to
+ * moved to the message when they had read every message from others before it. No row per unread message: a
+ * recipient's partition does not grow with what they leave unread. The inbox writes carry the message's time
+ * as write timestamp: the newest message wins the summary however concurrent sends land. They are
+ * single-partition writes rather than one logged batch over every member's partition.
  *
- * <p>With an Idempotency-Key (platform.idempotency, shared by every create), the position is claimed
- * under an id derived from the key, then the key (LWT, with a TTL) with the plan of the send: the
- * message id and its recipients. A retry finds both claims and, unless the send completed, runs the
- * same idempotent writes again, so that a first attempt which died midway is finished under the
- * same id and position; it answers the same message.
+ * <p>With an Idempotency-Key (platform.idempotency, shared by every create), the position is claimed under an
+ * id derived from the key, then the key (LWT, with a TTL) with the plan of the send: the message id and its
+ * recipients. A retry finds both claims and, unless the send completed, runs the same idempotent writes
+ * again, so that a first attempt which died midway is finished under the same id and position; it answers the
+ * same message.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @Path("/conversations/{id}/messages")
@@ -232,11 +229,11 @@ public class SendMessage {
     }
 
     /**
-     * A new message's time: this replica's clock, or the millisecond after the last message claimed
-     * ({@code last}), the conversation's newest message or its newest join or leave, where one is
-     * later (this replica's clock is behind another's). So a message is after every message claimed
-     * before it, in history and in mark-read's order, and a member who joined counts it, their
-     * summary starting at the join, whatever the replicas' clocks.
+     * A new message's time: this replica's clock, or the millisecond after the last message claimed ({@code
+     * last}), the conversation's newest message or its newest join or leave, where one is later (this
+     * replica's clock is behind another's). So a message is after every message claimed before it, in history
+     * and in mark-read's order, and a member who joined counts it, their summary starting at the join,
+     * whatever the replicas' clocks.
      */
     static Instant timeOf(Instant now, Conversations.Conversation c, UUID last) {
         Instant at = Conversations.Conversation.after(now, c.membersChanged());

@@ -14,9 +14,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * messages_by_previous: each message with a position under the
- * message before it, so that the message after a member's read_up_to, their first unread one, is
- * one row away whatever the number unread.
+ * messages_by_previous: each message with a position under the message before it, so that the message after a
+ * member's read_up_to, their first unread one, is one row away whatever the number unread.
  */
 @IfBuildProperty(name = FunctionGroup.Property.MESSENGER, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
@@ -33,9 +32,8 @@ public class MessagesByPrevious {
     record Next(UUID messageId, String sender) {}
 
     /**
-     * Records a claimed message as the one after its previous message (the first with a position
-     * after {@link ReadState#NEVER_READ}), with the message's time as write timestamp: a replay
-     * writes the same cells.
+     * Records a claimed message as the one after its previous message (the first with a position after {@link
+     * ReadState#NEVER_READ}), with the message's time as write timestamp: a replay writes the same cells.
      */
     public Uni<Void> written(UUID conversationId, MessagePositions.Claimed claimed, String sender) {
         UUID previous = claimed.previousMessageId() == null ? ReadState.NEVER_READ : claimed.previousMessageId();
