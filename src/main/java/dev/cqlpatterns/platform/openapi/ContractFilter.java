@@ -1,6 +1,5 @@
 package dev.cqlpatterns.platform.openapi;
 
-import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -15,11 +14,7 @@ import org.eclipse.microprofile.openapi.models.OpenAPI;
 public class ContractFilter implements OASFilter {
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
-        Components components = openAPI.getComponents();
-        if (components == null) {
-            components = OASFactory.createComponents();
-            openAPI.setComponents(components);
-        }
+        Components components = SharedComponents.of(openAPI);
         SharedComponents.addTo(components);
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             StrictStrings.boundBuiltInStrings(components);
@@ -28,7 +23,8 @@ public class ContractFilter implements OASFilter {
         openAPI.getPaths()
                 .getPathItems()
                 .forEach((path, item) -> item.getOperations()
-                        .forEach((method, operation) -> OperationContract.describe(path, method, operation)));
+                        .forEach((method, operation) ->
+                                OperationContract.describe(path, method, operation, components)));
         ResponseRequirements.requireWhatResponsesAlwaysSend(openAPI);
         StrictStrings.apply(openAPI);
     }

@@ -2,10 +2,13 @@ package dev.cqlpatterns.platform.openapi;
 
 import dev.cqlpatterns.platform.observability.RequestIds;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
@@ -15,14 +18,18 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 /**
  * What every operation states without its route saying it: the errors each kind of route can give,
  * each a problem; that a route without a security requirement is public; the paging parameters by
- * reference; and on every answer, errors included, what it cost and where the caller's rate limits
+ * reference, and all parameters in one order; and on every answer, errors included, what it cost and where the caller's rate limits
  * stand.
  */
 final class OperationContract {
+    private static final List<Parameter.In> LOCATIONS =
+            List.of(Parameter.In.PATH, Parameter.In.QUERY, Parameter.In.HEADER, Parameter.In.COOKIE);
+
     private OperationContract() {}
 
-    static void describe(String path, PathItem.HttpMethod method, Operation operation) {
+    static void describe(String path, PathItem.HttpMethod method, Operation operation, Components components) {
         referPagingParameters(operation);
+        orderParameters(operation, components);
         APIResponses responses = operation.getResponses();
         if (responses == null) {
             responses = OASFactory.createAPIResponses();
@@ -107,6 +114,34 @@ final class OperationContract {
                             ? OASFactory.createParameter().ref("#/components/parameters/" + parameter.getName())
                             : parameter);
         }
+        operation.setParameters(parameters);
+    }
+
+    /**
+     * Parameters in one order on every operation, by location (path, query, header, cookie) and then by name, as
+     * SmallRye orders those it writes itself; a reference is placed by the component it names, which must exist.
+     * SmallRye puts references to components a filter adds ({@link SharedParameters}) after all the others, so
+     * without this a generated client's arguments would move.
+     */
+    private static void orderParameters(Operation operation, Components components) {
+        if (operation.getParameters() == null) {
+            return;
+        }
+        Map<String, Parameter> shared = components.getParameters() == null ? Map.of() : components.getParameters();
+        Map<Parameter, Parameter> resolved = new IdentityHashMap<>();
+        for (Parameter parameter : operation.getParameters()) {
+            Parameter target = parameter.getRef() == null
+                    ? parameter
+                    : shared.get(parameter.getRef().substring(parameter.getRef().lastIndexOf('/') + 1));
+            if (target == null) {
+                throw new IllegalStateException("Parameter " + parameter.getRef() + " names no component");
+            }
+            resolved.put(parameter, target);
+        }
+        List<Parameter> parameters = new ArrayList<>(operation.getParameters());
+        parameters.sort(Comparator.comparing(
+                        (Parameter p) -> LOCATIONS.indexOf(resolved.get(p).getIn()))
+                .thenComparing(p -> resolved.get(p).getName()));
         operation.setParameters(parameters);
     }
 

@@ -11,6 +11,7 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.Components;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
@@ -29,6 +30,14 @@ final class SharedComponents {
     static final List<String> RATE_LIMIT_HEADERS = List.of("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
 
     private SharedComponents() {}
+
+    /** The document's components, made when it has none yet. */
+    static Components of(OpenAPI openAPI) {
+        if (openAPI.getComponents() == null) {
+            openAPI.setComponents(OASFactory.createComponents());
+        }
+        return openAPI.getComponents();
+    }
 
     static void addTo(Components components) {
         components.addSchema(
