@@ -5,6 +5,8 @@ import java.util.regex.Pattern;
 
 /** Validates the path parameters of the course routes, naming the parameter at fault. */
 final class CourseIds {
+    static final String COURSE_ID_EXAMPLE = "node-intro";
+    static final int COURSE_ID_MAX = 100;
     static final String COURSE_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$";
     private static final Pattern COURSE_ID = Pattern.compile(COURSE_ID_PATTERN);
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,10}");

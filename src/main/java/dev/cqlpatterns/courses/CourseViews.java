@@ -82,16 +82,7 @@ public class CourseViews {
                             + "X-Partitions-Read: the days registry, one per day visited, and the course row when this replica "
                             + "has not seen the course yet (a 404 for unknown courses needs it).")
     public Uni<Page<CourseView>> list(
-            @Parameter(
-                            description = "Course id",
-                            example = "node-intro",
-                            schema =
-                                    @Schema(
-                                            type = SchemaType.STRING,
-                                            pattern = CourseIds.COURSE_ID_PATTERN,
-                                            maxLength = 100))
-                    @PathParam("courseId")
-                    String courseId,
+            @Parameter(ref = CourseParameters.COURSE_ID) @PathParam("courseId") String courseId,
             @Parameter(
                             description = "Oldest instant included (minTimeuuid); default: the start of the retention",
                             example = "2015-06-01T00:00:00Z",

@@ -48,16 +48,7 @@ public class DeleteModule {
     @APIResponse(responseCode = "204", description = "The module is gone")
     @APIResponse(responseCode = "403", description = "The course belongs to another user")
     public Uni<RestResponse<Void>> delete(
-            @Parameter(
-                            description = "Course id",
-                            example = "node-intro",
-                            schema =
-                                    @Schema(
-                                            type = SchemaType.STRING,
-                                            pattern = CourseIds.COURSE_ID_PATTERN,
-                                            maxLength = 100))
-                    @PathParam("courseId")
-                    String courseId,
+            @Parameter(ref = CourseParameters.COURSE_ID) @PathParam("courseId") String courseId,
             @Parameter(
                             description =
                                     "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",

@@ -15,7 +15,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -35,7 +34,10 @@ public class GetCourse {
 
     @Schema(name = "Course")
     public record Course(
-            @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro")
+            @Schema(
+                    pattern = CourseIds.COURSE_ID_PATTERN,
+                    maxLength = CourseIds.COURSE_ID_MAX,
+                    examples = CourseIds.COURSE_ID_EXAMPLE)
             String id,
 
             @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js")
@@ -56,17 +58,7 @@ public class GetCourse {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A course with its modules, in module id order (one partition read)")
-    public Uni<Course> get(
-            @Parameter(
-                            description = "Course id",
-                            example = "node-intro",
-                            schema =
-                                    @Schema(
-                                            type = SchemaType.STRING,
-                                            pattern = CourseIds.COURSE_ID_PATTERN,
-                                            maxLength = 100))
-                    @PathParam("courseId")
-                    String courseId) {
+    public Uni<Course> get(@Parameter(ref = CourseParameters.COURSE_ID) @PathParam("courseId") String courseId) {
         String id = CourseIds.courseId(courseId);
         return known.course(id).map(course -> {
             if (course == null) {

@@ -58,7 +58,10 @@ public class PutCourse {
 
     @Schema(name = "CourseSummary")
     public record CourseSummary(
-            @Schema(pattern = CourseIds.COURSE_ID_PATTERN, maxLength = 100, examples = "node-intro")
+            @Schema(
+                    pattern = CourseIds.COURSE_ID_PATTERN,
+                    maxLength = CourseIds.COURSE_ID_MAX,
+                    examples = CourseIds.COURSE_ID_EXAMPLE)
             String id,
 
             @Schema(pattern = Text.SINGLE_LINE_NOT_BLANK, maxLength = 200, examples = "Introduction to Node.js")
@@ -85,12 +88,12 @@ public class PutCourse {
     public Uni<CourseSummary> put(
             @Parameter(
                             description = "Course id: 1 to 100 letters, digits, '.', '_' or '-'",
-                            example = "node-intro",
+                            example = CourseIds.COURSE_ID_EXAMPLE,
                             schema =
                                     @Schema(
                                             type = SchemaType.STRING,
                                             pattern = CourseIds.COURSE_ID_PATTERN,
-                                            maxLength = 100))
+                                            maxLength = CourseIds.COURSE_ID_MAX))
                     @PathParam("courseId")
                     String courseId,
             @Valid @NotNull CourseName body) {

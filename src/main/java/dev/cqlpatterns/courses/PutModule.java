@@ -81,16 +81,7 @@ public class PutModule {
     @APIResponse(responseCode = "200", description = "The module as written")
     @APIResponse(responseCode = "403", description = "The course belongs to another user")
     public Uni<Module> put(
-            @Parameter(
-                            description = "Course id",
-                            example = "node-intro",
-                            schema =
-                                    @Schema(
-                                            type = SchemaType.STRING,
-                                            pattern = CourseIds.COURSE_ID_PATTERN,
-                                            maxLength = 100))
-                    @PathParam("courseId")
-                    String courseId,
+            @Parameter(ref = CourseParameters.COURSE_ID) @PathParam("courseId") String courseId,
             @Parameter(
                             description =
                                     "Module id, a positive integer up to cql-patterns.courses.max-module-id (default 1000)",

@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -99,16 +98,7 @@ public class RecordCourseView {
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = CourseView.class)))
     public Uni<RestResponse<CourseView>> record(
-            @Parameter(
-                            description = "Course id",
-                            example = "node-intro",
-                            schema =
-                                    @Schema(
-                                            type = SchemaType.STRING,
-                                            pattern = CourseIds.COURSE_ID_PATTERN,
-                                            maxLength = 100))
-                    @PathParam("courseId")
-                    String courseId) {
+            @Parameter(ref = CourseParameters.COURSE_ID) @PathParam("courseId") String courseId) {
         String id = CourseIds.courseId(courseId);
         Instant at = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         UUID viewId = TimeUuids.at(at);

@@ -59,7 +59,7 @@ public class GroupMembers {
             description =
                     "Usernames and join times only: a member list carries no one's email or age, which are private.")
     public Uni<Page<Member>> members(
-            @Parameter(description = "Group name", example = "cassandra-users")
+            @Parameter(ref = GroupParameters.GROUP)
                     @PathParam("group")
                     @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
                     String group,

@@ -6,6 +6,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import dev.cqlpatterns.platform.time.TimeUuids;
 import dev.cqlpatterns.users.UserStore;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -98,11 +99,11 @@ public class JoinGroup {
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     @APIResponse(responseCode = "409", description = "The caller is in the maximum number of groups")
     public Uni<RestResponse<Member>> join(
-            @Parameter(description = "Group name", example = "cassandra-users")
+            @Parameter(ref = GroupParameters.GROUP)
                     @PathParam("group")
                     @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
                     String group,
-            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Parameter(ref = ApiDefinition.CALLER)
                     @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
                     @PathParam("username")
                     String username) {

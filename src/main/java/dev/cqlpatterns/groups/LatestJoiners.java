@@ -69,7 +69,7 @@ public class LatestJoiners {
                     "The newest joiners of a group first, walking join days newest first (reads 3 + days visited partitions)",
             description = "Usernames and join times only: the list carries no one's email or age, which are private.")
     public Uni<Page<Member>> latest(
-            @Parameter(description = "Group name", example = "cassandra-users")
+            @Parameter(ref = GroupParameters.GROUP)
                     @PathParam("group")
                     @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
                     String group,

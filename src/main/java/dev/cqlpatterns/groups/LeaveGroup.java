@@ -4,6 +4,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -61,11 +62,11 @@ public class LeaveGroup {
     @APIResponse(responseCode = "204", description = "Left the group")
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     public Uni<RestResponse<Void>> leave(
-            @Parameter(description = "Group name", example = "cassandra-users")
+            @Parameter(ref = GroupParameters.GROUP)
                     @PathParam("group")
                     @Pattern(regexp = Groups.NAME, message = Groups.NAME_MESSAGE)
                     String group,
-            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Parameter(ref = ApiDefinition.CALLER)
                     @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
                     @PathParam("username")
                     String username) {

@@ -70,9 +70,7 @@ public class ConversationHistory {
                     + "Messages live in monthly partitions; the history walks them newest first. X-Partitions-Read: 2 "
                     + "plus one per month visited.")
     public Uni<Page<Message>> history(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
-                    @PathParam("id")
-                    UUID id,
+            @Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id,
             @QueryParam("limit") Integer limit,
             @QueryParam("cursor") String cursor,
             @Parameter(

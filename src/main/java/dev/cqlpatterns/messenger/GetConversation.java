@@ -32,10 +32,7 @@ public class GetConversation {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A conversation's current members and title (members only; 404 for anyone else)")
-    public Uni<Conversations.View> get(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
-                    @PathParam("id")
-                    UUID id) {
+    public Uni<Conversations.View> get(@Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id) {
         String me = caller.username();
         return conversations.requireMember(id, me).map(Conversations.Conversation::view);
     }

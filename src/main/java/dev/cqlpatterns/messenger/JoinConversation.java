@@ -98,9 +98,7 @@ public class JoinConversation {
                     + "a user already put in the most conversations by others allowed",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<Conversations.View> join(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
-                    @PathParam("id")
-                    UUID id,
+            @Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id,
             @Parameter(description = "Who joins", example = "carol")
                     @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
                     @PathParam("username")

@@ -75,9 +75,7 @@ public class LeaveConversation {
             description = "A 1:1 conversation: its members are fixed",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Void>> leave(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
-                    @PathParam("id")
-                    UUID id,
+            @Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id,
             @Parameter(
                             description = "Who leaves: the caller, or anyone when the caller created the conversation",
                             example = "carol")

@@ -95,10 +95,7 @@ public class MarkRead {
             description = "Read",
             content =
                     @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Receipt.class)))
-    public Uni<Receipt> markRead(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
-                    @PathParam("id")
-                    UUID id) {
+    public Uni<Receipt> markRead(@Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id) {
         String me = caller.username();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         // How far the caller has read comes with the membership check.

@@ -171,9 +171,7 @@ public class SendMessage {
             description = "The Idempotency-Key was used before for a different message",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Sent>> send(
-            @Parameter(description = "Conversation id", example = "5b3e2a44-9c0d-3f4e-8b1a-2c7d9e0f1a2b")
-                    @PathParam("id")
-                    UUID id,
+            @Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id,
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull Request request) {
         String sender = caller.username();

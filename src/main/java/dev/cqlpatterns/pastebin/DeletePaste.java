@@ -14,7 +14,6 @@ import jakarta.ws.rs.PathParam;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -55,17 +54,8 @@ public class DeletePaste {
             description = "Others changed the paste so often at this moment that it " + "could not be deleted; retry",
             content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
     public Uni<RestResponse<Void>> delete(
-            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e")
-                    @PathParam("id")
-                    UUID id,
-            @Parameter(
-                            description = "The secret from the creation response; missing or wrong: 403, not shaped as "
-                                    + "one: 400",
-                            required = true,
-                            example = "q9V3mJf0yZ2cXo6gN1rTt8bE4sW7aD5kL0pHuQxRiMc",
-                            schema = @Schema(type = SchemaType.STRING, pattern = PasteSecrets.PATTERN))
-                    @HeaderParam(PasteSecrets.HEADER)
-                    String secret) {
+            @Parameter(ref = PasteParameters.ID) @PathParam("id") UUID id,
+            @Parameter(ref = PasteParameters.SECRET) @HeaderParam(PasteSecrets.HEADER) String secret) {
         PasteSecrets.requireShape(secret);
         AtomicLong floor = new AtomicLong();
         return cas.<PasteRow.Seen, Void>run(

@@ -37,10 +37,7 @@ public class ReadPaste {
             summary = "Read a paste",
             description =
                     "Private pastes too: whoever has the id may read it. " + "Unknown and expired pastes are 404.")
-    public Uni<Paste> read(
-            @Parameter(description = "The paste's id", example = "5d1f0c36-0b89-4c6b-9b0e-6f8a3f0d2f4e")
-                    @PathParam("id")
-                    UUID id) {
+    public Uni<Paste> read(@Parameter(ref = PasteParameters.ID) @PathParam("id") UUID id) {
         return pastes.readLive(id, clock.instant(), false).map(PasteRow::view);
     }
 }

@@ -114,12 +114,7 @@ public class AddComment {
             description = "The post has the maximum number of comments, or the "
                     + "Idempotency-Key was used before for a different comment")
     public Uni<RestResponse<CreatePost.Created>> comment(
-            @Parameter(
-                            description = PostIds.DESCRIPTION,
-                            example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
-                            schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN))
-                    @PathParam("id")
-                    String id,
+            @Parameter(ref = PostParameters.ID) @PathParam("id") String id,
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull NewComment request) {
         String commenter = caller.username();

@@ -74,10 +74,7 @@ public class CreatePost {
 
     @Schema(name = "Created")
     public record Created(
-            @Schema(
-                    format = "uuid",
-                    description = "The new resource's id",
-                    examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab")
+            @Schema(format = "uuid", description = "The new resource's id", examples = PostIds.EXAMPLE)
             String id) {}
 
     @Inject

@@ -9,6 +9,7 @@ final class PostIds {
     /** A version-1 (time-based) uuid in its 36-character form, as the contract states it. */
     static final String PATTERN = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-1[0-9A-Fa-f]{3}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$";
 
+    static final String EXAMPLE = "5f4dcc3b-5aa7-11ef-8000-0123456789ab";
     static final String DESCRIPTION = "Post id: a timeuuid (version-1 uuid), as POST /posts answered it";
     private static final Pattern SHAPE = Pattern.compile(PATTERN);
 
@@ -21,7 +22,6 @@ final class PostIds {
         if (id != null && SHAPE.matcher(id).matches()) {
             return UUID.fromString(id);
         }
-        throw ProblemException.invalid(
-                "id", "must be a post id (a timeuuid such as 5f4dcc3b-5aa7-11ef-8000-0123456789ab)");
+        throw ProblemException.invalid("id", "must be a post id (a timeuuid such as " + EXAMPLE + ")");
     }
 }

@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -61,7 +60,7 @@ public class ReadPost {
 
     @Schema(name = "PostWithComments")
     public record Post(
-            @Schema(format = "uuid", examples = "5f4dcc3b-5aa7-11ef-8000-0123456789ab")
+            @Schema(format = "uuid", examples = PostIds.EXAMPLE)
             String id,
 
             @Schema(pattern = Usernames.ANSWERED, examples = "alice")
@@ -89,12 +88,7 @@ public class ReadPost {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A post with its comments newest first (one partition read)")
     public Uni<Post> read(
-            @Parameter(
-                            description = PostIds.DESCRIPTION,
-                            example = "5f4dcc3b-5aa7-11ef-8000-0123456789ab",
-                            schema = @Schema(type = SchemaType.STRING, format = "uuid", pattern = PostIds.PATTERN))
-                    @PathParam("id")
-                    String id,
+            @Parameter(ref = PostParameters.ID) @PathParam("id") String id,
             @QueryParam("limit") Integer limit,
             @QueryParam("cursor") String cursor) {
         UUID post = PostIds.parse(id);

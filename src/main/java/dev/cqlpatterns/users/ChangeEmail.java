@@ -6,6 +6,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -98,7 +99,7 @@ public class ChangeEmail {
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     @APIResponse(responseCode = "409", description = "The email is taken, or the user is being changed concurrently")
     public Uni<User> change(
-            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Parameter(ref = ApiDefinition.CALLER)
                     @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
                     @PathParam("username")
                     String username,

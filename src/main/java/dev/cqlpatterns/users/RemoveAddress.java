@@ -3,6 +3,7 @@ package dev.cqlpatterns.users;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -39,7 +40,7 @@ public class RemoveAddress {
     @APIResponse(responseCode = "403", description = "The user is not the caller")
     @APIResponse(responseCode = "409", description = "The user is being changed concurrently; retry")
     public Uni<RestResponse<Void>> remove(
-            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Parameter(ref = ApiDefinition.CALLER)
                     @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
                     @PathParam("username")
                     String username,

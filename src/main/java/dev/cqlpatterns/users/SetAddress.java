@@ -4,6 +4,7 @@ import dev.cqlpatterns.platform.errors.ProblemException;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
 import dev.cqlpatterns.platform.identity.Caller;
 import dev.cqlpatterns.platform.identity.Usernames;
+import dev.cqlpatterns.platform.openapi.ApiDefinition;
 import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -56,7 +57,7 @@ public class SetAddress {
             responseCode = "409",
             description = "The user already has the maximum number of addresses, or is being changed concurrently")
     public Uni<User> set(
-            @Parameter(description = "Username; must be the caller", example = "alice")
+            @Parameter(ref = ApiDefinition.CALLER)
                     @Pattern(regexp = Usernames.PATTERN, message = Usernames.MESSAGE)
                     @PathParam("username")
                     String username,

@@ -63,6 +63,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class ApiDefinition extends Application {
     /** Name of the shared Idempotency-Key parameter component: {@code @Parameter(ref = IDEMPOTENCY_KEY)}. */
     public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    /**
+     * Name of the path parameter component of the routes on the caller's own user, {@code /users/{username}/…}
+     * and {@code /groups/{group}/members/{username}}: {@code @Parameter(ref = CALLER)}.
+     */
+    public static final String CALLER = "CallerUsername";
     /** Name of the shared Idempotent-Replayed header component. */
     public static final String REPLAYED = "Idempotent-Replayed";
 }

@@ -2,6 +2,7 @@ package dev.cqlpatterns.platform.openapi;
 
 import dev.cqlpatterns.platform.errors.Problem;
 import dev.cqlpatterns.platform.http.Text;
+import dev.cqlpatterns.platform.identity.Usernames;
 import dev.cqlpatterns.platform.observability.RequestIds;
 import dev.cqlpatterns.platform.paging.Cursors;
 import dev.cqlpatterns.platform.paging.PagingSettings;
@@ -122,6 +123,13 @@ final class SharedComponents {
                                 .maxLength(64)
                                 .examples(List.of("Bearer"))));
         addPagingParameters(components);
+        components.addParameter(
+                ApiDefinition.CALLER,
+                SharedParameters.inPath(
+                        "username",
+                        "Username; must be the caller",
+                        "alice",
+                        SharedParameters.string(Usernames.PATTERN)));
     }
 
     /**
