@@ -123,8 +123,7 @@ public class CreateConversation {
     @APIResponse(
             responseCode = "409",
             description = "The caller started the most conversations allowed, or another "
-                    + "member was put in the most conversations by others allowed",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+                    + "member was put in the most conversations by others allowed")
     @APIResponse(
             responseCode = "201",
             description = "Created (or, with a reused Idempotency-Key, created before)",
@@ -137,8 +136,7 @@ public class CreateConversation {
                                         type = SchemaType.STRING,
                                         format = "uri-reference",
                                         pattern = "^/conversations/" + NewResource.UUID_PATH,
-                                        maxLength = 51)),
-                @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)
+                                        maxLength = 51))
             },
             content =
                     @Content(

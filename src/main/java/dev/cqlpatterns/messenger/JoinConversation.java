@@ -95,8 +95,7 @@ public class JoinConversation {
     @APIResponse(
             responseCode = "409",
             description = "A 1:1 conversation (its members are fixed), a full conversation, or "
-                    + "a user already put in the most conversations by others allowed",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+                    + "a user already put in the most conversations by others allowed")
     public Uni<Conversations.View> join(
             @Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id,
             @Parameter(description = "Who joins", example = "carol")

@@ -18,8 +18,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -66,14 +64,8 @@ public class LeaveConversation {
     @DELETE
     @Operation(summary = "Leave a group conversation, or (its creator only) remove someone from it")
     @APIResponse(responseCode = "204", description = "Removed")
-    @APIResponse(
-            responseCode = "403",
-            description = "Only the conversation's creator removes other members",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
-    @APIResponse(
-            responseCode = "409",
-            description = "A 1:1 conversation: its members are fixed",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "403", description = "Only the conversation's creator removes other members")
+    @APIResponse(responseCode = "409", description = "A 1:1 conversation: its members are fixed")
     public Uni<RestResponse<Void>> leave(
             @Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id,
             @Parameter(

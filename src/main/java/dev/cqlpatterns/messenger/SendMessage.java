@@ -32,7 +32,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -164,12 +163,8 @@ public class SendMessage {
     @APIResponse(
             responseCode = "201",
             description = "Sent (or, with a reused Idempotency-Key, sent before)",
-            headers = @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Sent.class)))
-    @APIResponse(
-            responseCode = "409",
-            description = "The Idempotency-Key was used before for a different message",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different message")
     public Uni<RestResponse<Sent>> send(
             @Parameter(ref = ConversationParameters.ID) @PathParam("id") UUID id,
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,

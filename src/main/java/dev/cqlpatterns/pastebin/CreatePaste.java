@@ -155,15 +155,11 @@ public class CreatePaste {
                                         type = SchemaType.STRING,
                                         format = "uri-reference",
                                         pattern = "^/pastes/" + NewResource.UUID_PATH,
-                                        maxLength = 44)),
-                @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)
+                                        maxLength = 44))
             },
             content =
                     @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Created.class)))
-    @APIResponse(
-            responseCode = "409",
-            description = "The Idempotency-Key was used before for a different paste",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different paste")
     public Uni<RestResponse<Created>> create(
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid Request request) {

@@ -14,8 +14,6 @@ import jakarta.ws.rs.PathParam;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -45,14 +43,10 @@ public class DeletePaste {
     @DELETE
     @Operation(summary = "Delete a paste", description = "Needs the secret given when the paste was created.")
     @APIResponse(responseCode = "204", description = "Deleted")
-    @APIResponse(
-            responseCode = "403",
-            description = "X-Paste-Secret missing or wrong",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "403", description = "X-Paste-Secret missing or wrong")
     @APIResponse(
             responseCode = "409",
-            description = "Others changed the paste so often at this moment that it " + "could not be deleted; retry",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+            description = "Others changed the paste so often at this moment that it " + "could not be deleted; retry")
     public Uni<RestResponse<Void>> delete(
             @Parameter(ref = PasteParameters.ID) @PathParam("id") UUID id,
             @Parameter(ref = PasteParameters.SECRET) @HeaderParam(PasteSecrets.HEADER) String secret) {

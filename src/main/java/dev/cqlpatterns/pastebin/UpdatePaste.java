@@ -139,15 +139,11 @@ public class UpdatePaste {
             responseCode = "200",
             description = "The paste as changed",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Paste.class)))
-    @APIResponse(
-            responseCode = "403",
-            description = "X-Paste-Secret missing or wrong",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "403", description = "X-Paste-Secret missing or wrong")
     @APIResponse(
             responseCode = "409",
             description = "Others changed the paste so often at this moment that this "
-                    + "change could not be applied; retry",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+                    + "change could not be applied; retry")
     public Uni<Paste> update(
             @Parameter(ref = PasteParameters.ID) @PathParam("id") UUID id,
             @Parameter(ref = PasteParameters.SECRET) @HeaderParam(PasteSecrets.HEADER) String secret,

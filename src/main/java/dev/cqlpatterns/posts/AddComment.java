@@ -105,8 +105,7 @@ public class AddComment {
                                         type = SchemaType.STRING,
                                         format = "uri-reference",
                                         pattern = "^/posts/" + NewResource.UUID_PATH,
-                                        maxLength = 43)),
-                @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)
+                                        maxLength = 43))
             },
             content = @Content(schema = @Schema(implementation = CreatePost.Created.class)))
     @APIResponse(

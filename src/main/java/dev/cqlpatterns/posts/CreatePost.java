@@ -101,14 +101,10 @@ public class CreatePost {
                                         type = SchemaType.STRING,
                                         format = "uri-reference",
                                         pattern = "^/posts/" + NewResource.UUID_PATH,
-                                        maxLength = 43)),
-                @Header(name = ApiDefinition.REPLAYED, ref = ApiDefinition.REPLAYED)
+                                        maxLength = 43))
             },
             content = @Content(schema = @Schema(implementation = Created.class)))
-    @APIResponse(
-            responseCode = "409",
-            description = "The Idempotency-Key was used before for a different post",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+    @APIResponse(responseCode = "409", description = "The Idempotency-Key was used before for a different post")
     public Uni<RestResponse<Created>> create(
             @Parameter(ref = ApiDefinition.IDEMPOTENCY_KEY) @HeaderParam(IdempotencyKeys.HEADER) String key,
             @Valid @NotNull NewPost request) {

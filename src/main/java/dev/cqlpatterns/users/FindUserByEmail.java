@@ -67,8 +67,7 @@ public class FindUserByEmail {
             content = @Content(schema = @Schema(implementation = User.class)))
     @APIResponse(
             responseCode = "404",
-            description = "The caller holds no such email (whether or not someone else does)",
-            content = @Content(mediaType = "application/problem+json", schema = @Schema(ref = "Problem")))
+            description = "The caller holds no such email (whether or not someone else does)")
     public Uni<User> find(
             @Parameter(
                             description = "Email address; matched case-insensitively",

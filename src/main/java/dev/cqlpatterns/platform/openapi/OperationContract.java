@@ -18,12 +18,14 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 /**
  * What every operation states without its route saying it: the errors each kind of route can give,
  * each a problem; that a route without a security requirement is public; the paging parameters by
- * reference, and all parameters in one order; and on every answer, errors included, what it cost and where the caller's rate limits
- * stand.
+ * reference, and all parameters in one order; that a create's 201 may replay an earlier answer; and
+ * on every answer, errors included, what it cost and where the caller's rate limits stand.
  */
 final class OperationContract {
     private static final List<Parameter.In> LOCATIONS =
             List.of(Parameter.In.PATH, Parameter.In.QUERY, Parameter.In.HEADER, Parameter.In.COOKIE);
+
+    private static final String IDEMPOTENCY_KEY = "#/components/parameters/" + ApiDefinition.IDEMPOTENCY_KEY;
 
     private OperationContract() {}
 
@@ -83,10 +85,18 @@ final class OperationContract {
                                 OASFactory.createHeader().ref("#/components/headers/WWW-Authenticate"));
             }
         });
+        boolean idempotent = operation.getParameters() != null
+                && operation.getParameters().stream().anyMatch(p -> IDEMPOTENCY_KEY.equals(p.getRef()));
         // Errors a feature declares (409, 403...) without a body are problems too.
         target.getAPIResponses().forEach((code, response) -> {
             if ((code.startsWith("4") || code.startsWith("5")) && response.getContent() == null) {
                 response.setContent(problem(response.getDescription(), false).getContent());
+            }
+            if (idempotent && code.equals("201")) {
+                // A create that takes an Idempotency-Key may answer a retry with the first answer.
+                response.addHeader(
+                        ApiDefinition.REPLAYED,
+                        OASFactory.createHeader().ref("#/components/headers/" + ApiDefinition.REPLAYED));
             }
             // Every answer says what it cost, errors included (a 404 may have read a partition).
             response.addHeader(
