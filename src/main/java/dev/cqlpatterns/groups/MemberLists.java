@@ -4,8 +4,8 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.generations.Generational;
 import dev.cqlpatterns.platform.generations.GenerationalSet;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
 import dev.cqlpatterns.platform.time.TimeUuids;
@@ -32,60 +32,52 @@ import java.util.stream.IntStream;
 @IfBuildProperty(name = FunctionGroup.Property.PEOPLE, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class MemberLists implements GenerationalSet<String> {
-    private static final Query INSERT_MEMBER = Cql.idempotent("INSERT INTO group_members (groupname, bucket, username, "
-            + "joined) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query INSERT_JOINER =
-            Cql.idempotent("INSERT INTO group_join_dates (groupname, join_day, joined, "
-                    + "username) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_MEMBER = Cql.idempotent(
-            "DELETE FROM group_members USING TIMESTAMP ? WHERE groupname = ? AND bucket = ? AND username = ?");
-    private static final Query DELETE_JOINER = Cql.idempotent(
-            "DELETE FROM group_join_dates USING TIMESTAMP ? WHERE groupname = ? AND join_day = ? AND joined = ?");
-    private static final Query MEMBER_WRITTEN = Cql.idempotent(
-            "SELECT writetime(joined) FROM group_members " + "WHERE groupname = ? AND bucket = ? AND username = ?");
-    private static final Query JOINER_WRITTEN = Cql.idempotent("SELECT writetime(username) FROM group_join_dates "
-            + "WHERE groupname = ? AND join_day = ? AND joined = ?");
-    private static final Query MEMBERS = Cql.idempotent(
-            "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ? AND username > ? LIMIT ?");
-    private static final Query ALL_MEMBERS =
-            Cql.idempotent("SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ?");
-    private static final Query JOINERS = Cql.idempotent(
-            "SELECT joined, username FROM group_join_dates WHERE groupname = ? AND join_day = ? LIMIT ?");
-    private static final Query JOINERS_BEFORE = Cql.idempotent(
-            "SELECT joined, username FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined < ? LIMIT ?");
-    private static final Query DROP_MEMBERS =
-            Cql.idempotent("DELETE FROM group_members WHERE groupname = ? AND bucket = ?");
-    private static final Query DROP_JOINERS =
-            Cql.idempotent("DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ?");
-
-    // A member's rows in a moved generation, written USING TIMESTAMP their membership's claim (a join)
-    // or a move's COPIED.
-    private static final Query INSERT_MEMBER_MOVED = Cql.idempotent("INSERT INTO group_members_generations "
-            + "(groupname, generation, bucket, username, joined) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query INSERT_JOINER_MOVED = Cql.idempotent("INSERT INTO group_join_dates_generations "
-            + "(groupname, generation, join_day, joined, username) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query DELETE_MEMBER_MOVED = Cql.idempotent("DELETE FROM group_members_generations USING "
-            + "TIMESTAMP ? WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
-    private static final Query DELETE_JOINER_MOVED = Cql.idempotent("DELETE FROM group_join_dates_generations USING "
-            + "TIMESTAMP ? WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
-    private static final Query MEMBER_WRITTEN_MOVED = Cql.idempotent("SELECT writetime(joined) FROM "
-            + "group_members_generations WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
-    private static final Query JOINER_WRITTEN_MOVED = Cql.idempotent("SELECT writetime(username) FROM "
-            + "group_join_dates_generations WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
-    private static final Query MEMBERS_MOVED = Cql.idempotent("SELECT username, joined FROM group_members_generations "
-            + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username > ? LIMIT ?");
-    private static final Query ALL_MEMBERS_MOVED =
-            Cql.idempotent("SELECT username, joined FROM group_members_generations "
+    // A member's rows, written USING TIMESTAMP their membership's claim (a join) or a move's COPIED.
+    private static final Generational INSERT_MEMBER = Generational.idempotent(
+            "INSERT INTO group_members (groupname, bucket, username, joined) VALUES (?, ?, ?, ?) USING TIMESTAMP ?",
+            "INSERT INTO group_members_generations (groupname, generation, bucket, username, joined) "
+                    + "VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Generational INSERT_JOINER = Generational.idempotent(
+            "INSERT INTO group_join_dates (groupname, join_day, joined, username) VALUES (?, ?, ?, ?) USING TIMESTAMP ?",
+            "INSERT INTO group_join_dates_generations (groupname, generation, join_day, joined, username) "
+                    + "VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
+    private static final Generational DELETE_MEMBER = Generational.idempotent(
+            "DELETE FROM group_members USING TIMESTAMP ? WHERE groupname = ? AND bucket = ? AND username = ?",
+            "DELETE FROM group_members_generations USING TIMESTAMP ? "
+                    + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
+    private static final Generational DELETE_JOINER = Generational.idempotent(
+            "DELETE FROM group_join_dates USING TIMESTAMP ? WHERE groupname = ? AND join_day = ? AND joined = ?",
+            "DELETE FROM group_join_dates_generations USING TIMESTAMP ? "
+                    + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
+    private static final Generational MEMBER_WRITTEN = Generational.idempotent(
+            "SELECT writetime(joined) FROM group_members WHERE groupname = ? AND bucket = ? AND username = ?",
+            "SELECT writetime(joined) FROM group_members_generations "
+                    + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username = ?");
+    private static final Generational JOINER_WRITTEN = Generational.idempotent(
+            "SELECT writetime(username) FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined = ?",
+            "SELECT writetime(username) FROM group_join_dates_generations "
+                    + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined = ?");
+    private static final Generational MEMBERS = Generational.idempotent(
+            "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ? AND username > ? LIMIT ?",
+            "SELECT username, joined FROM group_members_generations "
+                    + "WHERE groupname = ? AND generation = ? AND bucket = ? AND username > ? LIMIT ?");
+    private static final Generational ALL_MEMBERS = Generational.idempotent(
+            "SELECT username, joined FROM group_members WHERE groupname = ? AND bucket = ?",
+            "SELECT username, joined FROM group_members_generations "
                     + "WHERE groupname = ? AND generation = ? AND bucket = ?");
-    private static final Query JOINERS_MOVED =
-            Cql.idempotent("SELECT joined, username FROM group_join_dates_generations "
+    private static final Generational JOINERS = Generational.idempotent(
+            "SELECT joined, username FROM group_join_dates WHERE groupname = ? AND join_day = ? LIMIT ?",
+            "SELECT joined, username FROM group_join_dates_generations "
                     + "WHERE groupname = ? AND generation = ? AND join_day = ? LIMIT ?");
-    private static final Query JOINERS_BEFORE_MOVED =
-            Cql.idempotent("SELECT joined, username FROM group_join_dates_generations "
+    private static final Generational JOINERS_BEFORE = Generational.idempotent(
+            "SELECT joined, username FROM group_join_dates WHERE groupname = ? AND join_day = ? AND joined < ? LIMIT ?",
+            "SELECT joined, username FROM group_join_dates_generations "
                     + "WHERE groupname = ? AND generation = ? AND join_day = ? AND joined < ? LIMIT ?");
-    private static final Query DROP_MEMBERS_MOVED = Cql.idempotent(
+    private static final Generational DROP_MEMBERS = Generational.idempotent(
+            "DELETE FROM group_members WHERE groupname = ? AND bucket = ?",
             "DELETE FROM group_members_generations WHERE groupname = ? AND generation = ? AND bucket = ?");
-    private static final Query DROP_JOINERS_MOVED = Cql.idempotent(
+    private static final Generational DROP_JOINERS = Generational.idempotent(
+            "DELETE FROM group_join_dates WHERE groupname = ? AND join_day = ?",
             "DELETE FROM group_join_dates_generations WHERE groupname = ? AND generation = ? AND join_day = ?");
 
     @Inject
@@ -113,17 +105,11 @@ public class MemberLists implements GenerationalSet<String> {
                 this,
                 group,
                 false,
-                g -> g == 0
-                        ? Uni.join()
-                                .all(
-                                        cql.write(INSERT_MEMBER, group, bucket, username, joined, claimed),
-                                        cql.write(INSERT_JOINER, group, day, joined, username, claimed))
-                                .andFailFast()
-                        : Uni.join()
-                                .all(
-                                        cql.write(INSERT_MEMBER_MOVED, group, g, bucket, username, joined, claimed),
-                                        cql.write(INSERT_JOINER_MOVED, group, g, day, joined, username, claimed))
-                                .andFailFast());
+                g -> Uni.join()
+                        .all(
+                                INSERT_MEMBER.write(cql, g, group, bucket, username, joined, claimed),
+                                INSERT_JOINER.write(cql, g, group, day, joined, username, claimed))
+                        .andFailFast());
     }
 
     /**
@@ -139,24 +125,14 @@ public class MemberLists implements GenerationalSet<String> {
                 g -> Uni.combine()
                         .all()
                         .unis(
-                                g == 0
-                                        ? cql.read(MEMBER_WRITTEN, group, bucket, username)
-                                        : cql.read(MEMBER_WRITTEN_MOVED, group, g, bucket, username),
-                                g == 0
-                                        ? cql.read(JOINER_WRITTEN, group, day, joined)
-                                        : cql.read(JOINER_WRITTEN_MOVED, group, g, day, joined))
+                                MEMBER_WRITTEN.read(cql, g, group, bucket, username),
+                                JOINER_WRITTEN.read(cql, g, group, day, joined))
                         .with((member, joiner) -> removedAt(claimed, written(member), written(joiner)))
-                        .chain(at -> g == 0
-                                ? Uni.join()
-                                        .all(
-                                                cql.write(DELETE_MEMBER, at, group, bucket, username),
-                                                cql.write(DELETE_JOINER, at, group, day, joined))
-                                        .andFailFast()
-                                : Uni.join()
-                                        .all(
-                                                cql.write(DELETE_MEMBER_MOVED, at, group, g, bucket, username),
-                                                cql.write(DELETE_JOINER_MOVED, at, group, g, day, joined))
-                                        .andFailFast()));
+                        .chain(at -> Uni.join()
+                                .all(
+                                        DELETE_MEMBER.write(cql, g, at, group, bucket, username),
+                                        DELETE_JOINER.write(cql, g, at, group, day, joined))
+                                .andFailFast()));
     }
 
     /**
@@ -183,21 +159,14 @@ public class MemberLists implements GenerationalSet<String> {
 
     /** Up to {@code limit} members of one bucket after {@code after}, in username order. */
     Uni<AsyncResultSet> members(String group, int generation, int bucket, String after, int limit) {
-        return generation == 0
-                ? cql.read(MEMBERS, group, bucket, after, limit)
-                : cql.read(MEMBERS_MOVED, group, generation, bucket, after, limit);
+        return MEMBERS.read(cql, generation, group, bucket, after, limit);
     }
 
     /** Up to {@code limit} joiners of one day, newest first, before {@code before} (null: from the newest). */
     Uni<AsyncResultSet> joiners(String group, int generation, int day, UUID before, int limit) {
-        if (before == null) {
-            return generation == 0
-                    ? cql.read(JOINERS, group, day, limit)
-                    : cql.read(JOINERS_MOVED, group, generation, day, limit);
-        }
-        return generation == 0
-                ? cql.read(JOINERS_BEFORE, group, day, before, limit)
-                : cql.read(JOINERS_BEFORE_MOVED, group, generation, day, before, limit);
+        return before == null
+                ? JOINERS.read(cql, generation, group, day, limit)
+                : JOINERS_BEFORE.read(cql, generation, group, day, before, limit);
     }
 
     static int joinDay(UUID joined) {
@@ -218,9 +187,8 @@ public class MemberLists implements GenerationalSet<String> {
                     String username = row.getString("username");
                     return Uni.join()
                             .all(
-                                    cql.write(INSERT_MEMBER_MOVED, group, to, bucket, username, joined, COPIED),
-                                    cql.write(
-                                            INSERT_JOINER_MOVED, group, to, joinDay(joined), joined, username, COPIED))
+                                    INSERT_MEMBER.write(cql, to, group, bucket, username, joined, COPIED),
+                                    INSERT_JOINER.write(cql, to, group, joinDay(joined), joined, username, COPIED))
                             .andFailFast();
                 }));
     }
@@ -238,13 +206,11 @@ public class MemberLists implements GenerationalSet<String> {
                                     row -> Uni.createFrom().item(days.add(joinDay(row.getUuid("joined")))))
                             .chain(() -> {
                                 List<Uni<Void>> drops = new ArrayList<>();
-                                days.forEach(day -> drops.add((generation == 0
-                                                ? cql.write(DROP_JOINERS, group, day)
-                                                : cql.write(DROP_JOINERS_MOVED, group, generation, day))
+                                days.forEach(day -> drops.add(DROP_JOINERS
+                                        .write(cql, generation, group, day)
                                         .replaceWithVoid()));
-                                drops.add((generation == 0
-                                                ? cql.write(DROP_MEMBERS, group, bucket)
-                                                : cql.write(DROP_MEMBERS_MOVED, group, generation, bucket))
+                                drops.add(DROP_MEMBERS
+                                        .write(cql, generation, group, bucket)
                                         .replaceWithVoid());
                                 return Uni.join().all(drops).andFailFast().replaceWith(0L);
                             });
@@ -254,9 +220,7 @@ public class MemberLists implements GenerationalSet<String> {
 
     private Uni<AsyncResultSet> allMembers(
             String group, int generation, int bucket, UnaryOperator<BoundStatementBuilder> paging) {
-        return generation == 0
-                ? cql.read(ALL_MEMBERS, paging, group, bucket)
-                : cql.read(ALL_MEMBERS_MOVED, paging, group, generation, bucket);
+        return ALL_MEMBERS.read(cql, generation, paging, group, bucket);
     }
 
     /** Runs {@code action} for each bucket of the group, one after the other; answers the sum of what they answer. */

@@ -6,9 +6,9 @@ import dev.cqlpatterns.platform.buckets.BucketRegistry;
 import dev.cqlpatterns.platform.buckets.Granularity;
 import dev.cqlpatterns.platform.buckets.TimeSeries;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.cassandra.Ttl;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.generations.Generational;
 import dev.cqlpatterns.platform.generations.GenerationalSet;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -47,39 +47,35 @@ public class PublicPasteList {
     /** The list's buckets in time_buckets: one per day of created_at. */
     public static final String SERIES = "pastes";
 
-    private static final Query SHOW_FOR_PERIOD = Cql.idempotent("INSERT INTO latest_public_pastes_by_period (day, "
-            + "listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
-    private static final Query HIDE_FOR_PERIOD = Cql.idempotent("DELETE FROM latest_public_pastes_by_period USING "
-            + "TIMESTAMP ? WHERE day = ? AND listed_for = ? AND created_at = ? AND id = ?");
-    private static final Query LISTED_FOR_PERIOD =
-            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-                    + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ?");
-    private static final Query DROP_FOR_PERIOD =
-            Cql.idempotent("DELETE FROM latest_public_pastes_by_period WHERE day = ?");
-    private static final Query SHOW_MOVED = Cql.idempotent(
-            "INSERT INTO latest_public_pastes_by_period_generations (day, "
-                    + "generation, listed_for, created_at, id, title, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
-    private static final Query HIDE_MOVED =
-            Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations USING "
-                    + "TIMESTAMP ? WHERE day = ? AND generation = ? AND listed_for = ? AND created_at = ? AND id = ?");
-    private static final Query LISTED_MOVED = Cql.idempotent(
-            "SELECT listed_for, created_at, id, title, expires_at "
-                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ?");
-    private static final Query DROP_MOVED =
-            Cql.idempotent("DELETE FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?");
-    private static final Query NEWEST_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?");
-    private static final Query OLDER_OF_PERIOD = Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-            + "FROM latest_public_pastes_by_period WHERE day = ? AND listed_for = ? AND created_at > ? "
-            + "AND (created_at, id) < (?, ?) LIMIT ?");
-    private static final Query NEWEST_OF_PERIOD_MOVED =
-            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
-                    + "AND created_at > ? LIMIT ?");
-    private static final Query OLDER_OF_PERIOD_MOVED =
-            Cql.idempotent("SELECT listed_for, created_at, id, title, expires_at "
-                    + "FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ? AND listed_for = ? "
-                    + "AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?");
+    private static final Generational SHOW = Generational.idempotent(
+            "INSERT INTO latest_public_pastes_by_period (day, listed_for, created_at, id, title, expires_at) "
+                    + "VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?",
+            "INSERT INTO latest_public_pastes_by_period_generations (day, generation, listed_for, created_at, id, "
+                    + "title, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?");
+    private static final Generational HIDE = Generational.idempotent(
+            "DELETE FROM latest_public_pastes_by_period USING TIMESTAMP ? "
+                    + "WHERE day = ? AND listed_for = ? AND created_at = ? AND id = ?",
+            "DELETE FROM latest_public_pastes_by_period_generations USING TIMESTAMP ? "
+                    + "WHERE day = ? AND generation = ? AND listed_for = ? AND created_at = ? AND id = ?");
+    private static final Generational LISTED = Generational.idempotent(
+            "SELECT listed_for, created_at, id, title, expires_at FROM latest_public_pastes_by_period "
+                    + "WHERE day = ? AND listed_for = ? AND created_at > ?",
+            "SELECT listed_for, created_at, id, title, expires_at FROM latest_public_pastes_by_period_generations "
+                    + "WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ?");
+    private static final Generational DROP = Generational.idempotent(
+            "DELETE FROM latest_public_pastes_by_period WHERE day = ?",
+            "DELETE FROM latest_public_pastes_by_period_generations WHERE day = ? AND generation = ?");
+    private static final Generational NEWEST_OF_PERIOD = Generational.idempotent(
+            "SELECT listed_for, created_at, id, title, expires_at FROM latest_public_pastes_by_period "
+                    + "WHERE day = ? AND listed_for = ? AND created_at > ? LIMIT ?",
+            "SELECT listed_for, created_at, id, title, expires_at FROM latest_public_pastes_by_period_generations "
+                    + "WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ? LIMIT ?");
+    private static final Generational OLDER_OF_PERIOD = Generational.idempotent(
+            "SELECT listed_for, created_at, id, title, expires_at FROM latest_public_pastes_by_period "
+                    + "WHERE day = ? AND listed_for = ? AND created_at > ? AND (created_at, id) < (?, ?) LIMIT ?",
+            "SELECT listed_for, created_at, id, title, expires_at FROM latest_public_pastes_by_period_generations "
+                    + "WHERE day = ? AND generation = ? AND listed_for = ? AND created_at > ? "
+                    + "AND (created_at, id) < (?, ?) LIMIT ?");
 
     @Inject
     Cql cql;
@@ -124,18 +120,15 @@ public class PublicPasteList {
 
         private Uni<Long> copySlice(int day, int from, int to, int period, Instant since, Instant now) {
             return PartitionGenerations.forEachRow(
-                    paging -> from == 0
-                            ? cql.read(LISTED_FOR_PERIOD, paging, day, period, since)
-                            : cql.read(LISTED_MOVED, paging, day, from, period, since),
-                    row -> {
+                    paging -> LISTED.read(cql, from, paging, day, period, since), row -> {
                         Instant ends = row.getInstant("created_at").plusSeconds(row.getInt("listed_for"));
                         if (!now.isBefore(ends)) {
                             return Uni.createFrom().voidItem();
                         }
-                        return cql.write(
-                                SHOW_MOVED,
-                                day,
+                        return SHOW.write(
+                                cql,
                                 to,
+                                day,
                                 row.getInt("listed_for"),
                                 row.getInstant("created_at"),
                                 row.getUuid("id"),
@@ -148,8 +141,7 @@ public class PublicPasteList {
 
         @Override
         public Uni<Void> drop(Integer day, int generation) {
-            return (generation == 0 ? cql.write(DROP_FOR_PERIOD, day) : cql.write(DROP_MOVED, day, generation))
-                    .replaceWithVoid();
+            return DROP.write(cql, generation, day).replaceWithVoid();
         }
     };
 
@@ -198,28 +190,17 @@ public class PublicPasteList {
                 byPeriod,
                 day,
                 false,
-                g -> g == 0
-                        ? cql.write(
-                                SHOW_FOR_PERIOD,
-                                day,
-                                listedFor,
-                                paste.createdAt(),
-                                paste.id(),
-                                paste.title(),
-                                paste.expiresAt(),
-                                ttl,
-                                paste.version())
-                        : cql.write(
-                                SHOW_MOVED,
-                                day,
-                                g,
-                                listedFor,
-                                paste.createdAt(),
-                                paste.id(),
-                                paste.title(),
-                                paste.expiresAt(),
-                                ttl,
-                                paste.version()));
+                g -> SHOW.write(
+                        cql,
+                        g,
+                        day,
+                        listedFor,
+                        paste.createdAt(),
+                        paste.id(),
+                        paste.title(),
+                        paste.expiresAt(),
+                        ttl,
+                        paste.version()));
     }
 
     /** Takes a paste off the list, as far as versions written at or before {@code timestamp} go. */
@@ -232,9 +213,7 @@ public class PublicPasteList {
                         byPeriod,
                         day,
                         true,
-                        g -> g == 0
-                                ? cql.write(HIDE_FOR_PERIOD, timestamp, day, listedFor, paste.createdAt(), paste.id())
-                                : cql.write(HIDE_MOVED, timestamp, day, g, listedFor, paste.createdAt(), paste.id()));
+                        g -> HIDE.write(cql, g, timestamp, day, listedFor, paste.createdAt(), paste.id()));
     }
 
     /** A row of a day's list as read: the period it is listed for, and what the list shows of the paste. */
@@ -256,13 +235,9 @@ public class PublicPasteList {
     Uni<List<ListRow>> readPeriod(int day, int g, int period, Instant since, LatestPublicPastes.Key after, int n) {
         Uni<AsyncResultSet> read;
         if (after == null) {
-            read = g == 0
-                    ? cql.read(NEWEST_OF_PERIOD, day, period, since, n)
-                    : cql.read(NEWEST_OF_PERIOD_MOVED, day, g, period, since, n);
+            read = NEWEST_OF_PERIOD.read(cql, g, day, period, since, n);
         } else {
-            read = g == 0
-                    ? cql.read(OLDER_OF_PERIOD, day, period, since, after.createdAt(), after.id(), n)
-                    : cql.read(OLDER_OF_PERIOD_MOVED, day, g, period, since, after.createdAt(), after.id(), n);
+            read = OLDER_OF_PERIOD.read(cql, g, day, period, since, after.createdAt(), after.id(), n);
         }
         return read.map(rs -> Cql.rows(rs).stream().map(ListRow::of).toList());
     }

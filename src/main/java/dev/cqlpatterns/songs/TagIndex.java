@@ -2,8 +2,8 @@ package dev.cqlpatterns.songs;
 
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import dev.cqlpatterns.platform.cassandra.Cql;
-import dev.cqlpatterns.platform.cassandra.Query;
 import dev.cqlpatterns.platform.functions.FunctionGroup;
+import dev.cqlpatterns.platform.generations.Generational;
 import dev.cqlpatterns.platform.generations.GenerationalSet;
 import dev.cqlpatterns.platform.generations.PartitionGenerations;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -19,29 +19,27 @@ import jakarta.inject.Inject;
 @IfBuildProperty(name = FunctionGroup.Property.SONGS, stringValue = "true", enableIfMissing = true)
 @ApplicationScoped
 public class TagIndex implements GenerationalSet<String> {
-    private static final Query TAG =
-            Cql.idempotent("INSERT INTO songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query UNTAG = Cql.idempotent(
-            "DELETE FROM songs_by_tag USING TIMESTAMP ? WHERE tag = ? AND artist = ? AND album = ? AND song = ?");
-    private static final Query FIRST =
-            Cql.idempotent("SELECT artist, album, song FROM songs_by_tag WHERE tag = ? LIMIT ?");
-    private static final Query AFTER = Cql.idempotent("SELECT artist, album, song FROM songs_by_tag "
-            + "WHERE tag = ? AND (artist, album, song) > (?, ?, ?) LIMIT ?");
-    private static final Query ALL = Cql.idempotent("SELECT artist, album, song FROM songs_by_tag WHERE tag = ?");
-    private static final Query DROP = Cql.idempotent("DELETE FROM songs_by_tag WHERE tag = ?");
-
-    private static final Query TAG_MOVED = Cql.idempotent("INSERT INTO songs_by_tag_generations "
-            + "(tag, generation, artist, album, song) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
-    private static final Query UNTAG_MOVED = Cql.idempotent("DELETE FROM songs_by_tag_generations USING TIMESTAMP ? "
-            + "WHERE tag = ? AND generation = ? AND artist = ? AND album = ? AND song = ?");
-    private static final Query FIRST_MOVED = Cql.idempotent(
+    private static final Generational TAG = Generational.idempotent(
+            "INSERT INTO songs_by_tag (tag, artist, album, song) VALUES (?, ?, ?, ?) USING TIMESTAMP ?",
+            "INSERT INTO songs_by_tag_generations (tag, generation, artist, album, song) VALUES (?, ?, ?, ?, ?) "
+                    + "USING TIMESTAMP ?");
+    private static final Generational UNTAG = Generational.idempotent(
+            "DELETE FROM songs_by_tag USING TIMESTAMP ? WHERE tag = ? AND artist = ? AND album = ? AND song = ?",
+            "DELETE FROM songs_by_tag_generations USING TIMESTAMP ? "
+                    + "WHERE tag = ? AND generation = ? AND artist = ? AND album = ? AND song = ?");
+    private static final Generational FIRST = Generational.idempotent(
+            "SELECT artist, album, song FROM songs_by_tag WHERE tag = ? LIMIT ?",
             "SELECT artist, album, song FROM songs_by_tag_generations WHERE tag = ? AND generation = ? LIMIT ?");
-    private static final Query AFTER_MOVED = Cql.idempotent("SELECT artist, album, song FROM songs_by_tag_generations "
-            + "WHERE tag = ? AND generation = ? AND (artist, album, song) > (?, ?, ?) LIMIT ?");
-    private static final Query ALL_MOVED =
-            Cql.idempotent("SELECT artist, album, song FROM songs_by_tag_generations WHERE tag = ? AND generation = ?");
-    private static final Query DROP_MOVED =
-            Cql.idempotent("DELETE FROM songs_by_tag_generations WHERE tag = ? AND generation = ?");
+    private static final Generational AFTER = Generational.idempotent(
+            "SELECT artist, album, song FROM songs_by_tag WHERE tag = ? AND (artist, album, song) > (?, ?, ?) LIMIT ?",
+            "SELECT artist, album, song FROM songs_by_tag_generations "
+                    + "WHERE tag = ? AND generation = ? AND (artist, album, song) > (?, ?, ?) LIMIT ?");
+    private static final Generational ALL = Generational.idempotent(
+            "SELECT artist, album, song FROM songs_by_tag WHERE tag = ?",
+            "SELECT artist, album, song FROM songs_by_tag_generations WHERE tag = ? AND generation = ?");
+    private static final Generational DROP = Generational.idempotent(
+            "DELETE FROM songs_by_tag WHERE tag = ?",
+            "DELETE FROM songs_by_tag_generations WHERE tag = ? AND generation = ?");
 
     @Inject
     Cql cql;
@@ -55,34 +53,22 @@ public class TagIndex implements GenerationalSet<String> {
     /** The song carries {@code tag} as of {@code version} (its write timestamp). */
     Uni<Void> tag(String tag, Entry entry, long version) {
         return generations.change(
-                this,
-                tag,
-                false,
-                g -> g == 0
-                        ? cql.write(TAG, tag, entry.artist(), entry.album(), entry.song(), version)
-                        : cql.write(TAG_MOVED, tag, g, entry.artist(), entry.album(), entry.song(), version));
+                this, tag, false, g -> TAG.write(cql, g, tag, entry.artist(), entry.album(), entry.song(), version));
     }
 
     /** The song no longer carries {@code tag} as of {@code version}. */
     Uni<Void> untag(String tag, Entry entry, long version) {
         return generations.change(
-                this,
-                tag,
-                true,
-                g -> g == 0
-                        ? cql.write(UNTAG, version, tag, entry.artist(), entry.album(), entry.song())
-                        : cql.write(UNTAG_MOVED, version, tag, g, entry.artist(), entry.album(), entry.song()));
+                this, tag, true, g -> UNTAG.write(cql, g, version, tag, entry.artist(), entry.album(), entry.song()));
     }
 
     /** Up to {@code limit} songs carrying {@code tag} after {@code after} (null: from the first). */
     Uni<AsyncResultSet> page(String tag, Entry after, int limit) {
         return generations.current(this, tag).chain(g -> {
             if (after == null) {
-                return g == 0 ? cql.read(FIRST, tag, limit) : cql.read(FIRST_MOVED, tag, g, limit);
+                return FIRST.read(cql, g, tag, limit);
             }
-            return g == 0
-                    ? cql.read(AFTER, tag, after.artist(), after.album(), after.song(), limit)
-                    : cql.read(AFTER_MOVED, tag, g, after.artist(), after.album(), after.song(), limit);
+            return AFTER.read(cql, g, tag, after.artist(), after.album(), after.song(), limit);
         });
     }
 
@@ -94,19 +80,13 @@ public class TagIndex implements GenerationalSet<String> {
     @Override
     public Uni<Long> copy(String tag, int from, int to) {
         return PartitionGenerations.forEachRow(
-                paging -> from == 0 ? cql.read(ALL, paging, tag) : cql.read(ALL_MOVED, paging, tag, from),
-                row -> cql.write(
-                        TAG_MOVED,
-                        tag,
-                        to,
-                        row.getString("artist"),
-                        row.getString("album"),
-                        row.getString("song"),
-                        COPIED));
+                paging -> ALL.read(cql, from, paging, tag),
+                row -> TAG.write(
+                        cql, to, tag, row.getString("artist"), row.getString("album"), row.getString("song"), COPIED));
     }
 
     @Override
     public Uni<Void> drop(String tag, int generation) {
-        return (generation == 0 ? cql.write(DROP, tag) : cql.write(DROP_MOVED, tag, generation)).replaceWithVoid();
+        return DROP.write(cql, generation, tag).replaceWithVoid();
     }
 }

@@ -3,6 +3,7 @@ package dev.cqlpatterns.platform.cassandra;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Statement;
+import dev.cqlpatterns.platform.generations.Generational;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -16,8 +17,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each table's owner runs its own statements: a {@link Query} is a private field of the class that
- * runs it, and no feature class offers others a method that takes or returns statements or
+ * Each table's owner runs its own statements: a {@link Query} (or a {@link Generational} pair of them) is a
+ * private field of the class that runs it, and no feature class offers others a method that takes or returns statements or
  * positional values (its private helpers may).
  */
 class OwnersRunTheirStatementsTest {
@@ -27,12 +28,15 @@ class OwnersRunTheirStatementsTest {
         List<String> visible = new ArrayList<>();
         for (Class<?> type : classes()) {
             for (Field field : type.getDeclaredFields()) {
-                if (field.getType() == Query.class && !Modifier.isPrivate(field.getModifiers())) {
+                boolean statement = field.getType() == Query.class || field.getType() == Generational.class;
+                if (statement && !Modifier.isPrivate(field.getModifiers())) {
                     visible.add(type.getName() + "." + field.getName());
                 }
             }
         }
-        assertThat(visible).as("Query fields that are not private").isEmpty();
+        assertThat(visible)
+                .as("Query and Generational fields that are not private")
+                .isEmpty();
     }
 
     @Test
@@ -50,7 +54,9 @@ class OwnersRunTheirStatementsTest {
                 types.add(method.getGenericReturnType());
                 boolean statements = types.stream().anyMatch(t -> {
                     String name = t.getTypeName();
-                    return name.contains(Query.class.getName()) || mentionsStatement(name);
+                    return name.contains(Query.class.getName())
+                            || name.contains(Generational.class.getName())
+                            || mentionsStatement(name);
                 });
                 boolean positional = method.isVarArgs()
                         && method.getParameterTypes()[method.getParameterCount() - 1] == Object[].class;
