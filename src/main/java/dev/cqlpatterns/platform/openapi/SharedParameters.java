@@ -12,9 +12,9 @@ import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 /**
  * Parameters that several routes share, described once as contract components that each route names with
  * {@code @Parameter(ref = …)}. MicroProfile OpenAPI declares components only in the one
- * {@code @OpenAPIDefinition}, so a feature declares its own here instead, from the rules that also check
- * them: a subclass annotated {@code @OpenApiFilter(OpenApiFilter.RunStage.BUILD)} that calls
- * {@link #share} in its constructor. Quarkus runs an annotated filter only when the class itself names
+ * {@code @OpenAPIDefinition}, which knows no feature's rules, so each feature declares its own from the
+ * rules that also check them: a subclass annotated {@code @OpenApiFilter(OpenApiFilter.RunStage.BUILD)}
+ * that calls {@link #share} in its constructor. Quarkus runs an annotated filter only when the class itself names
  * {@code implements OASFilter}, so each subclass says it again. A function build has no contract, and runs
  * none of them.
  */
