@@ -277,6 +277,34 @@ class IdempotentCreatesTest {
     }
 
     /**
+     * A 1:1 create of a conversation that exists answers 200; its retry replays that 200 with the header, and
+     * the contract says so for the 200 as for the 201, so a client knows a replay from either.
+     */
+    @Test
+    void should_replay_a_direct_conversation_that_existed_and_declare_the_replay_on_its_200() {
+        String alice = user("alice");
+        String bob = user("bob");
+        Map<String, Object> body = Map.of("members", List.of(bob));
+        assertThat(post(as(alice), key(), body, "/conversations").statusCode()).isEqualTo(201);
+        String key = key();
+        ExtractableResponse<Response> existed = post(as(alice), key, body, "/conversations");
+        assertThat(existed.statusCode()).isEqualTo(200);
+        sameAnswer(existed, post(as(alice), key, body, "/conversations"));
+
+        Map<String, Object> headers = given().queryParam("format", "json")
+                .when()
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getMap("paths.'/conversations'.post.responses.'200'.headers");
+        assertThat(headers)
+                .as("headers of POST /conversations' 200 in the contract")
+                .containsKey(REPLAYED);
+    }
+
+    /**
      * A 1:1 create whose first attempt claimed its key and created the conversation, then died (a
      * 503 before its member rows): the retry with the same key is the request that created it, 201.
      */

@@ -18,7 +18,7 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 /**
  * What every operation states without its route saying it: the errors each kind of route can give,
  * each a problem; that a route without a security requirement is public; the paging parameters by
- * reference, and all parameters in one order; that a create's 201 may replay an earlier answer; and
+ * reference, and all parameters in one order; that a create's answer may replay an earlier one; and
  * on every answer, errors included, what it cost and where the caller's rate limits stand.
  */
 final class OperationContract {
@@ -92,8 +92,8 @@ final class OperationContract {
             if ((code.startsWith("4") || code.startsWith("5")) && response.getContent() == null) {
                 response.setContent(problem(response.getDescription(), false).getContent());
             }
-            if (idempotent && code.equals("201")) {
-                // A create that takes an Idempotency-Key may answer a retry with the first answer.
+            if (idempotent && code.startsWith("2")) {
+                // A create that takes an Idempotency-Key may answer a retry with the first answer, whichever it was.
                 response.addHeader(
                         ApiDefinition.REPLAYED,
                         OASFactory.createHeader().ref("#/components/headers/" + ApiDefinition.REPLAYED));
