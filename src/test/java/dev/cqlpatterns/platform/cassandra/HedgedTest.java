@@ -63,10 +63,11 @@ class HedgedTest {
     @Test
     void should_succeed_when_every_node_is_slower_than_the_delay_but_answers() throws Exception {
         // As on a loaded machine: every node answers after 5 delays. Attempts each bounded by the
-        // delay (one after the other) would all have failed.
+        // delay (one after the other) would all have failed. Which answer comes first is up to the
+        // threads that complete them, on a loaded machine too: any of them is a success.
         Calls calls = new Calls(n -> after(DELAY.multipliedBy(5), "answer " + n));
 
-        assertThat(await(Hedged.first(calls::call, 3, DELAY, e -> true))).isEqualTo("answer 1");
+        assertThat(await(Hedged.first(calls::call, 3, DELAY, e -> true))).isIn("answer 1", "answer 2", "answer 3");
         assertThat(calls.startedAt).hasSize(3);
     }
 
