@@ -61,7 +61,7 @@ class GroupListsAgedTest {
             TEST_APPLICATION.expect(201, "PUT", "/groups/" + group + "/members/" + name, name, null);
             TEST_APPLICATION.expect(204, "DELETE", "/groups/" + group + "/members/" + name, name, null);
         }
-        SetGenerations.settled(stored, "group_members", group);
+        SetGenerations.quiet(stored, "group_members", group);
         long byName = cells(() -> members(group, 10, null), lasting);
         long byJoin = cells(() -> latest(group, 10, null), lasting);
         System.out.printf(

@@ -55,7 +55,7 @@ class GroupMembershipSetTest {
             join(user, group, user).then().statusCode(201);
             leave(user, group, user).then().statusCode(204);
         }
-        SetGenerations.settled(stored, SET, user);
+        SetGenerations.quiet(stored, SET, user);
         int generation = SetGenerations.current(stored, SET, user);
 
         assertThat(held(user)).as("the set's generation %d", generation).isEqualTo(expected);

@@ -83,12 +83,13 @@ public final class ReadTraces {
 
     /**
      * The tombstone cells that the reads of the generational set {@code set} (the table of that name) scanned
-     * while {@code read} ran, once any move of the set's {@code key} has settled; {@code read} must make such a
-     * read. Prints them and the generation read, as "{@code request} after {@code after}".
+     * while {@code read} ran, once any move of the set's {@code key} and the drop after it have ended;
+     * {@code read} must make such a read. Prints them and the generation read, as "{@code request} after
+     * {@code after}".
      */
     public static long setTombstones(
             StoredRows stored, String set, String key, String request, String after, Runnable read) {
-        SetGenerations.settled(stored, set, key);
+        SetGenerations.quiet(stored, set, key);
         List<Scan> list = of(during(stored, read), set);
         assertThat(list).as("traced reads of " + request).isNotEmpty();
         long cells = tombstones(list);

@@ -6,6 +6,8 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 /** What partition_generations says of one set (cql/049_partition_generations.cql), read straight from the node. */
 public final class SetGenerations {
@@ -22,25 +24,50 @@ public final class SetGenerations {
 
     /** Waits until no move of the set is running: moves run after the answer of the removal that started them. */
     public static void settled(StoredRows stored, String set, String key) {
+        waitUntil(stored, set, key, "a move of %s %s still running", row -> row == null || row.isNull("next"));
+    }
+
+    /**
+     * Waits until no move of the set is running and every generation below the one read is dropped
+     * (its count of removals forgotten, which the mover does last): before a test traces a read of
+     * the set, as the node traces the mover's statements on the set's tables too.
+     */
+    public static void quiet(StoredRows stored, String set, String key) {
+        waitUntil(
+                stored,
+                set,
+                key,
+                "a move of %s %s, or the drop of an older generation, still running",
+                row -> row == null
+                        || (row.isNull("next")
+                                && IntStream.range(0, row.getInt("current"))
+                                        .noneMatch(older -> counted(stored, set, key, older))));
+    }
+
+    private static void waitUntil(StoredRows stored, String set, String key, String what, Predicate<Row> done) {
         pause(300);
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (true) {
-            Row row = state(stored, set, key);
-            if (row == null || row.isNull("next")) {
-                return;
-            }
-            assertThat(Instant.now())
-                    .as("a move of %s %s still running", set, key)
-                    .isBefore(deadline);
+        while (!done.test(state(stored, set, key))) {
+            assertThat(Instant.now()).as(what, set, key).isBefore(deadline);
             pause(100);
         }
+    }
+
+    private static boolean counted(StoredRows stored, String set, String key, int generation) {
+        return !stored.execute(
+                        "SELECT removals FROM partition_removals WHERE set_name = ? AND set_key = ? AND generation = ?",
+                        set,
+                        key,
+                        generation)
+                .isEmpty();
     }
 
     /**
      * Runs {@code request} with the node's tracing on and checks that its reads scanned at most
      * {@code most} tombstone cells, after a user's {@code leaves} removals from the set; prints the
      * figure beside that of {@code SELECT count(*) FROM oldTable WHERE username = ?}, the read it
-     * replaces, which must scan one per leave.
+     * replaces, which must scan one per leave. Call it once the set is {@link #quiet}: the trace holds
+     * every statement the node ran meanwhile, a drop's too.
      */
     public static void requestScansAtMost(
             StoredRows stored, String request, Runnable action, long most, String oldTable, String user, int leaves) {
