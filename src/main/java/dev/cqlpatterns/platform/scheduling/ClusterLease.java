@@ -59,10 +59,29 @@ public class ClusterLease {
         return owner;
     }
 
-    /** True when this owner now holds {@code name}; false when another one does. */
+    /** What a claim found: whether it took the lease, and the owner that holds it now (null: not known). */
+    public record Claim(boolean applied, String holder) {}
+
+    /** True when this claim took {@code name}; false when an owner held it already (this one too). */
     public Uni<Boolean> tryAcquire(String name, Duration ttl, Instant now) {
+        return claim(name, ttl, now).map(Claim::applied);
+    }
+
+    /**
+     * Claims {@code name} for {@code ttl} from {@code now}. Not applied, Cassandra answers with the row it
+     * found, whose owner may be this one: an earlier claim of this owner that timed out but committed.
+     */
+    public Uni<Claim> claim(String name, Duration ttl, Instant now) {
         int seconds = (int) Math.max(1, ttl.toSeconds());
-        return statements.run(CLAIM, name, owner, now, seconds).map(AsyncResultSet::wasApplied);
+        return statements.run(CLAIM, name, owner, now, seconds).map(rs -> {
+            if (rs.wasApplied()) {
+                return new Claim(true, owner);
+            }
+            Row found = rs.one();
+            return new Claim(
+                    false,
+                    found != null && found.getColumnDefinitions().contains("owner") ? found.getString("owner") : null);
+        });
     }
 
     /**

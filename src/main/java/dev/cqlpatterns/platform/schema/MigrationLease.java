@@ -1,9 +1,13 @@
 package dev.cqlpatterns.platform.schema;
 
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import dev.cqlpatterns.platform.cassandra.CompareAndSet;
 import dev.cqlpatterns.platform.scheduling.ClusterLease;
+import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,13 +35,18 @@ final class MigrationLease {
         this.nanoTime = nanoTime;
     }
 
-    /** Takes the lease, waiting while another run holds it, at most {@code waitAtMost}. */
+    /**
+     * Takes the lease, waiting while another run holds it, at most {@code waitAtMost}. A claim found in
+     * the row is this run's own when it is one that was sent again ({@link #answered}).
+     */
     static MigrationLease acquire(ClusterLease lease, Duration ttl, Duration waitAtMost, LongSupplier nanoTime) {
         MigrationLease held = new MigrationLease(lease, ttl, nanoTime);
         Instant deadline = Instant.now().plus(waitAtMost);
         while (true) {
             long asked = nanoTime.getAsLong();
-            if (lease.tryAcquire(NAME, ttl, Instant.now()).await().atMost(STATEMENT)) {
+            ClusterLease.Claim claim = answered(
+                    "claiming the schema migration lease", deadline, () -> lease.claim(NAME, ttl, Instant.now()));
+            if (claim.applied() || lease.owner().equals(claim.holder())) {
                 held.heldSince = asked;
                 return held;
             }
@@ -50,6 +59,34 @@ final class MigrationLease {
         }
     }
 
+    /**
+     * The answer to one of the lease's conditional writes, sent again while it ends without one until
+     * {@code until}: a Paxos round timed out, or too few replicas were up, as on a cluster whose nodes
+     * have just started. A claim or a renewal may land twice: both are this run's, as the owner is.
+     */
+    private static <T> T answered(String what, Instant until, Supplier<Uni<T>> write) {
+        while (true) {
+            try {
+                return write.get().await().atMost(STATEMENT);
+            } catch (RuntimeException failure) {
+                if (!unanswered(failure) || Instant.now().isAfter(until)) {
+                    throw failure;
+                }
+                LOG.infof("%s got no answer (%s); sending it again", what, failure.getMessage());
+                SchemaAgreement.pause(500, "the migration lease");
+            }
+        }
+    }
+
+    private static boolean unanswered(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof UnavailableException) {
+                return true;
+            }
+        }
+        return CompareAndSet.unknownOutcome(failure);
+    }
+
     /** Renews the lease if a third of its TTL has passed since it was taken or renewed last. */
     void keep() {
         if (nanoTime.getAsLong() - heldSince >= ttl.toNanos() / 3) {
@@ -60,7 +97,8 @@ final class MigrationLease {
     /** Renews the lease for its whole TTL; fails, saying why, if this run no longer holds it. */
     void renew() {
         long asked = nanoTime.getAsLong();
-        switch (lease.renew(NAME, ttl, Instant.now()).await().atMost(STATEMENT)) {
+        Instant expires = Instant.now().plus(ttl).minusNanos(asked - heldSince);
+        switch (answered("renewing the schema migration lease", expires, () -> lease.renew(NAME, ttl, Instant.now()))) {
             case RENEWED -> heldSince = asked;
             case EXPIRED ->
                 throw new IllegalStateException("the schema migration lease expired: "
@@ -72,7 +110,12 @@ final class MigrationLease {
         }
     }
 
+    /** Releases the lease; if that fails, its TTL frees it, and the run's outcome stands. */
     void release() {
-        lease.release(NAME).await().atMost(STATEMENT);
+        try {
+            lease.release(NAME).await().atMost(STATEMENT);
+        } catch (RuntimeException failure) {
+            LOG.warnf("Releasing the schema migration lease failed (%s); it expires after %s", failure, ttl);
+        }
     }
 }
