@@ -77,10 +77,7 @@ public class ClusterLease {
             if (rs.wasApplied()) {
                 return new Claim(true, owner);
             }
-            Row found = rs.one();
-            return new Claim(
-                    false,
-                    found != null && found.getColumnDefinitions().contains("owner") ? found.getString("owner") : null);
+            return new Claim(false, holder(rs));
         });
     }
 
@@ -95,11 +92,14 @@ public class ClusterLease {
             if (rs.wasApplied()) {
                 return Renewal.RENEWED;
             }
-            Row found = rs.one();
-            return found != null && found.getColumnDefinitions().contains("owner") && found.getString("owner") != null
-                    ? Renewal.TAKEN
-                    : Renewal.EXPIRED;
+            return holder(rs) != null ? Renewal.TAKEN : Renewal.EXPIRED;
         });
+    }
+
+    /** The owner in the row a conditional write that was not applied found; null when there was none. */
+    private static String holder(AsyncResultSet notApplied) {
+        Row found = notApplied.one();
+        return found != null && found.getColumnDefinitions().contains("owner") ? found.getString("owner") : null;
     }
 
     /**
